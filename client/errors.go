@@ -1,0 +1,67 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Client-side failures. Broker error codes are *wire.KafkaError values;
+// these are the failures that happen before or around the broker.
+var (
+	// ErrClosed: the client (or connection) was closed.
+	ErrClosed = errors.New("gregor: client closed")
+	// ErrTimeout: the operation's deadline passed.
+	ErrTimeout = errors.New("gregor: deadline exceeded")
+	// ErrCancelled: the caller's context was cancelled.
+	ErrCancelled = errors.New("gregor: cancelled")
+	// ErrProtocol: the broker sent bytes that violate the protocol (wrong
+	// correlation ID, oversized or malformed frame, undecodable response).
+	ErrProtocol = errors.New("gregor: protocol violation")
+	// ErrTransport: a connection failed (connect refused, reset, short read).
+	ErrTransport = errors.New("gregor: transport failure")
+	// ErrDNS: a broker host name did not resolve.
+	ErrDNS = errors.New("gregor: name resolution failed")
+	// ErrAuthentication: SASL or TLS authentication was refused.
+	ErrAuthentication = errors.New("gregor: authentication failed")
+	// ErrUnsupportedVersion: no API version is common to client and broker.
+	ErrUnsupportedVersion = errors.New("gregor: no common API version")
+	// ErrClusterIdentity: the cluster ID differs from Config.ExpectedClusterID.
+	ErrClusterIdentity = errors.New("gregor: unexpected cluster identity")
+	// ErrBackpressure: a local bound is reached (in-flight limit, buffer).
+	ErrBackpressure = errors.New("gregor: local capacity reached")
+	// ErrUnknownBroker: the node ID is not in metadata.
+	ErrUnknownBroker = errors.New("gregor: unknown broker")
+)
+
+// RequestError is the failure of one request: which broker, which API, what
+// is known about delivery, and the cause (one of the Err values above, a
+// *wire.KafkaError, or a context error wrapped as ErrTimeout/ErrCancelled).
+type RequestError struct {
+	Broker    int32
+	API       string
+	Certainty Certainty
+	Err       error
+}
+
+// Error describes the failure without any credentials.
+func (e *RequestError) Error() string {
+	return fmt.Sprintf("%s to broker %d (%s): %v", e.API, e.Broker, e.Certainty, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// CertaintyOf returns the certainty an error carries (through errors.As on
+// *RequestError or any error with a Certainty() method), or PossiblySent when
+// it carries none: what cannot be proved not sent is possibly sent.
+func CertaintyOf(err error) Certainty {
+	var c interface{ Certainty() Certainty }
+	if errors.As(err, &c) {
+		return c.Certainty()
+	}
+	var re *RequestError
+	if errors.As(err, &re) && re.Certainty != 0 {
+		return re.Certainty
+	}
+	return PossiblySent
+}

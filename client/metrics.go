@@ -1,0 +1,57 @@
+package client
+
+// MetricsSnapshot is a point-in-time copy of a client's counters and gauges.
+// Its shape follows the adapter protocol's client metrics snapshot (§5.1 of
+// the v34 spec) where it fits gregor: counters only grow; gauges are current.
+type MetricsSnapshot struct {
+	Calls    CallMetrics
+	Failures FailureMetrics
+	Mailbox  MailboxMetrics
+	Latency  LatencyMetrics
+	Producer ProducerMetrics
+}
+
+// CallMetrics counts public calls (requests) by outcome.
+type CallMetrics struct {
+	Admitted          uint64
+	Succeeded         uint64
+	Failed            uint64
+	ObserverAbandoned uint64 // caller stopped waiting before the outcome
+	NotSent           uint64 // failed with certainty NotSent
+	PossiblySent      uint64 // failed with certainty PossiblySent
+}
+
+// FailureMetrics counts failures by class.
+type FailureMetrics struct {
+	DNS, Connect, Transport, Negotiation, Authentication, Deadline, LocalRejection uint64
+	ResponseCapacity, RouteCapacity                                                uint64
+}
+
+// MailboxMetrics describes request queues in front of connections.
+type MailboxMetrics struct {
+	CapacityPerLane, ByteCapacityPerLane, QueuedWork, QueuedWorkBytes, QueuedControl, QueuedControlBytes int
+	WorkFull, WorkByteFull, ControlFull, ControlByteFull, ClosedRejections, WakeFailures                 uint64
+}
+
+// Latency accumulates durations of one stage.
+type Latency struct {
+	Samples uint64
+	TotalNs uint64
+	MaxNs   uint64
+}
+
+// LatencyMetrics holds per-stage latencies.
+type LatencyMetrics struct {
+	Mailbox, Routing, Preparation, WriterAdmission, InFlight, EndToEnd, DeadlineLateness Latency
+}
+
+// ProducerMetrics holds the producer's gauges and counters, summed over the
+// producers registered on the client.
+type ProducerMetrics struct {
+	ActiveRecords, ActiveBytes, WaitingRecords, WaitingBytes  int
+	PreparedBatches, PreparedBatchBytes, TerminalBacklog      int
+	ProduceRequests, ProduceBatches, ProduceRecords           uint64
+	ProduceEncodedBytes                                       uint64
+	PeakProduceInFlightRequests, PeakProduceInFlightPerBroker int
+	Accepting, Healthy                                        bool
+}

@@ -1,0 +1,3 @@
+module github.com/gregor-kafka/gregor
+
+go 1.26

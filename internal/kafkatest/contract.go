@@ -1,0 +1,88 @@
+package kafkatest
+
+// This file fixes the public contract of the test bed so that every other
+// package's integration tests can be written against it in parallel.
+
+import (
+	"context"
+	"testing"
+)
+
+// EnvState names the environment variable that points tests at a running
+// cluster: the path of the JSON state file written by `kafka-local up`
+// (make test exports it for the whole run).
+const EnvState = "GREGOR_KAFKA_STATE"
+
+// Shape selects a cluster layout.
+type Shape string
+
+const (
+	// SingleNode is one combined broker+controller JVM (node 1). Default.
+	SingleNode Shape = "single"
+	// ThreeBrokers is one dedicated controller (node 100) and brokers 1, 2, 3.
+	ThreeBrokers Shape = "1+3"
+)
+
+// Listener names a client-facing listener of every broker.
+type Listener string
+
+const (
+	Plaintext     Listener = "PLAINTEXT"
+	SASLPlaintext Listener = "SASL_PLAINTEXT"
+	SSL           Listener = "SSL"
+	SASLSSL       Listener = "SASL_SSL"
+)
+
+// Credentials of the users the test bed creates at format time. "admin" is a
+// super user; "alice" has no ACLs until a test grants them. Both exist for
+// PLAIN (JAAS) and SCRAM-SHA-256/512 (metadata log).
+const (
+	AdminUser     = "admin"
+	AdminPassword = "admin-secret"
+	AliceUser     = "alice"
+	AlicePassword = "alice-secret"
+)
+
+// Options configure Start.
+type Options struct {
+	Shape Shape
+	// Dir is the parent of the cluster's temporary directory (default os.TempDir()).
+	Dir string
+	// Log receives progress lines (nil: discard).
+	Log func(format string, args ...any)
+}
+
+// The methods below are the contract of *Cluster.
+var _ interface {
+	// Bootstrap returns "127.0.0.1:port" of every live broker on listener l.
+	Bootstrap(l Listener) []string
+	// CAFile is the path of the PEM file holding the self-signed CA (and
+	// leaf) certificate the SSL listeners present; CAPEM is its content.
+	CAFile() string
+	CAPEM() []byte
+	// ClusterID is the KRaft cluster ID the cluster was formatted with.
+	ClusterID() string
+	// BrokerIDs lists the broker node IDs (1 for SingleNode; 1,2,3 for ThreeBrokers).
+	BrokerIDs() []int32
+	// StopBroker sends SIGTERM and waits (bounded) for exit; KillBroker sends
+	// SIGKILL; RestartBroker starts a stopped broker with the same config and
+	// waits until it answers a Metadata request as registered.
+	StopBroker(ctx context.Context, id int32) error
+	KillBroker(ctx context.Context, id int32) error
+	RestartBroker(ctx context.Context, id int32) error
+	// RunTool runs one of Kafka's CLI main classes (e.g.
+	// "org.apache.kafka.tools.ConfigCommand") with args and returns its
+	// combined output; "--bootstrap-server" is the caller's to pass.
+	RunTool(ctx context.Context, mainClass string, args ...string) (string, error)
+	// Close stops brokers then the controller (TERM, then bounded KILL of
+	// its own process groups) and removes the cluster's directory.
+	Close() error
+} = (*Cluster)(nil)
+
+// Shared returns the cluster named by EnvState, or fails t with a message that
+// says what is missing. It never skips. (Implemented in shared.go.)
+var _ func(t testing.TB) *Cluster = Shared
+
+// Start formats and starts a new cluster of the given shape and waits until
+// every broker is ready. (Implemented in cluster.go.)
+var _ func(ctx context.Context, o Options) (*Cluster, error) = Start

@@ -1,0 +1,16 @@
+// Package wire holds gregor's hand-written codecs for the Apache Kafka protocol:
+// the primitive types of the protocol guide (fixed-width integers, varints,
+// strings, bytes, arrays, UUIDs and the KIP-482 tagged-field sections of
+// flexible versions), request and response headers, one file per API message,
+// record batches (magic v2, with read-only decoding of legacy message sets),
+// the five compression codecs and the table of Kafka error codes.
+//
+// The package does no I/O, starts no goroutines and reads no clock. Encoding
+// appends to a caller's buffer (AppendTo(dst, version) []byte) so hot paths can
+// reuse memory; decoding reads from a bounded slice through a Reader, which
+// checks every length against the bytes that remain before it allocates and
+// records the first error instead of panicking.
+//
+// Source of truth for every field and version: Apache Kafka's message
+// definitions (clients/src/main/resources/common/message/*.json).
+package wire
