@@ -1,0 +1,137 @@
+package consumer
+
+import (
+	"fmt"
+	"time"
+)
+
+// IsolationLevel selects which records a Fetch may return (isolation.level,
+// the isolation_level field of FetchRequest v4+ and ListOffsetsRequest v2+).
+type IsolationLevel int8
+
+const (
+	// ReadUncommitted returns every record up to the high watermark,
+	// including records of open and aborted transactions. Default.
+	ReadUncommitted IsolationLevel = 0
+	// ReadCommitted returns records only up to the last stable offset and
+	// drops records of aborted transactions (KIP-98).
+	ReadCommitted IsolationLevel = 1
+)
+
+// String returns "read_uncommitted" or "read_committed".
+func (l IsolationLevel) String() string {
+	switch l {
+	case ReadUncommitted:
+		return "read_uncommitted"
+	case ReadCommitted:
+		return "read_committed"
+	}
+	return fmt.Sprintf("IsolationLevel(%d)", int8(l))
+}
+
+// ResetPolicy says what the consumer does when its position is out of range
+// of the log (OFFSET_OUT_OF_RANGE) or the log was truncated below it
+// (auto.offset.reset).
+type ResetPolicy int8
+
+const (
+	// ResetEarliest moves the position to the log start offset. Default.
+	ResetEarliest ResetPolicy = iota
+	// ResetLatest moves the position to the log end offset (the last stable
+	// offset under ReadCommitted).
+	ResetLatest
+	// ResetNone stops the partition and makes Receive return an
+	// *OffsetOutOfRangeError (or *LogTruncationError) naming it; a Seek or
+	// a new assignment of the partition clears the condition.
+	ResetNone
+)
+
+// String returns "earliest", "latest" or "none".
+func (p ResetPolicy) String() string {
+	switch p {
+	case ResetEarliest:
+		return "earliest"
+	case ResetLatest:
+		return "latest"
+	case ResetNone:
+		return "none"
+	}
+	return fmt.Sprintf("ResetPolicy(%d)", int8(p))
+}
+
+// Defaults applied by New to zero fields of Config.
+const (
+	DefaultMaxWait           = 500 * time.Millisecond // fetch.max.wait.ms
+	DefaultMinBytes          = 1                      // fetch.min.bytes
+	DefaultMaxBytes          = 50 << 20               // fetch.max.bytes (52428800)
+	DefaultPartitionMaxBytes = 1 << 20                // max.partition.fetch.bytes
+	DefaultMaxBufferedBytes  = 64 << 20               // gregor's bound on buffered fetched bytes
+)
+
+// Config configures a Consumer. Zero values take the documented defaults.
+type Config struct {
+	// Isolation is the read isolation (isolation.level). Default
+	// ReadUncommitted.
+	Isolation IsolationLevel
+	// MaxWait is how long a broker may hold a Fetch waiting for MinBytes
+	// (fetch.max.wait.ms, the max_wait_ms field). Default 500ms; must be
+	// within [1ms, 1h] after defaults.
+	MaxWait time.Duration
+	// MinBytes is the least data a broker gathers before answering a Fetch
+	// early (fetch.min.bytes). Default 1.
+	MinBytes int32
+	// MaxBytes bounds the data of one Fetch response (fetch.max.bytes). The
+	// broker still returns the first batch of the first non-empty partition
+	// when it is larger (KIP-74). Default 50 MiB.
+	MaxBytes int32
+	// PartitionMaxBytes bounds the data returned for one partition
+	// (max.partition.fetch.bytes); as with MaxBytes, one oversized batch is
+	// still returned. Default 1 MiB.
+	PartitionMaxBytes int32
+	// MaxBufferedBytes bounds the fetched bytes (after decompression) held
+	// for delivery. While it is reached no Fetch is sent; a Fetch in flight
+	// asks for at most the remaining room (at least one batch, KIP-74), so
+	// the buffer can exceed the bound by at most one batch per broker.
+	// Default 64 MiB.
+	MaxBufferedBytes int64
+	// OffsetReset is the out-of-range policy (auto.offset.reset). Default
+	// ResetEarliest.
+	OffsetReset ResetPolicy
+}
+
+// withDefaults returns cfg with zero fields defaulted, or an error naming
+// the first invalid field.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.MaxWait == 0 {
+		cfg.MaxWait = DefaultMaxWait
+	}
+	if cfg.MinBytes == 0 {
+		cfg.MinBytes = DefaultMinBytes
+	}
+	if cfg.MaxBytes == 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
+	if cfg.PartitionMaxBytes == 0 {
+		cfg.PartitionMaxBytes = DefaultPartitionMaxBytes
+	}
+	if cfg.MaxBufferedBytes == 0 {
+		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
+	switch {
+	case cfg.Isolation != ReadUncommitted && cfg.Isolation != ReadCommitted:
+		return cfg, fmt.Errorf("consumer: invalid Isolation %d", cfg.Isolation)
+	case cfg.OffsetReset < ResetEarliest || cfg.OffsetReset > ResetNone:
+		return cfg, fmt.Errorf("consumer: invalid OffsetReset %d", cfg.OffsetReset)
+	case cfg.MaxWait < time.Millisecond || cfg.MaxWait > time.Hour:
+		return cfg, fmt.Errorf("consumer: MaxWait %v outside [1ms, 1h]", cfg.MaxWait)
+	case cfg.MinBytes < 0:
+		return cfg, fmt.Errorf("consumer: negative MinBytes %d", cfg.MinBytes)
+	case cfg.MaxBytes < 0:
+		return cfg, fmt.Errorf("consumer: negative MaxBytes %d", cfg.MaxBytes)
+	case cfg.PartitionMaxBytes < 0:
+		return cfg, fmt.Errorf("consumer: negative PartitionMaxBytes %d", cfg.PartitionMaxBytes)
+	case cfg.MaxBufferedBytes < 0:
+		return cfg, fmt.Errorf("consumer: negative MaxBufferedBytes %d", cfg.MaxBufferedBytes)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,107 @@
+package consumer
+
+import (
+	"math"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// Fetch session constants (KIP-227).
+const (
+	initialSessionEpoch int32 = 0  // a full request that creates a session
+	finalSessionEpoch   int32 = -1 // a full request that uses (or closes) no session
+)
+
+// sessionPart is what a fetch session holds for one partition: the fields
+// of the FetchRequest partition that, when they change, make an incremental
+// request carry the partition again.
+type sessionPart struct {
+	TopicID            wire.UUID
+	FetchOffset        int64
+	CurrentLeaderEpoch int32
+	LastFetchedEpoch   int32
+	MaxBytes           int32
+}
+
+// fetchSession is the client side of one broker's fetch session (KIP-227).
+// A full request lists every wanted partition; the broker answers with a
+// session ID, after which incremental requests list only partitions that
+// are new or changed and name the ones to forget, and responses carry only
+// partitions with news. The owner serializes requests to the broker (one in
+// flight), so the state moves: build, then exactly one of succeeded or
+// failed.
+type fetchSession struct {
+	id    int32
+	epoch int32
+	// sent is what the broker's session holds after the last successful
+	// request; pending is what it will hold if the request in flight
+	// succeeds.
+	sent    map[TopicPartition]sessionPart
+	pending map[TopicPartition]sessionPart
+}
+
+// fetchPlan is one FetchRequest's session fields and partitions.
+type fetchPlan struct {
+	SessionID    int32
+	SessionEpoch int32
+	Full         bool
+	Parts        []TopicPartition // partitions to list (all when Full), in want order
+	Forgotten    []TopicPartition // incremental only: partitions to drop
+}
+
+func newFetchSession() *fetchSession {
+	return &fetchSession{sent: map[TopicPartition]sessionPart{}}
+}
+
+// build plans the next request for the wanted partitions (order gives the
+// order of Parts).
+func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]sessionPart) fetchPlan {
+	s.pending = want
+	p := fetchPlan{SessionID: s.id, SessionEpoch: s.epoch}
+	if s.id == 0 || s.epoch == initialSessionEpoch {
+		// No session yet: a full request that asks for one.
+		p.SessionID, p.SessionEpoch, p.Full = 0, initialSessionEpoch, true
+		p.Parts = order
+		return p
+	}
+	for _, tp := range order {
+		if old, ok := s.sent[tp]; !ok || old != want[tp] {
+			p.Parts = append(p.Parts, tp)
+		}
+	}
+	for tp, old := range s.sent {
+		if nw, ok := want[tp]; !ok || nw.TopicID != old.TopicID {
+			p.Forgotten = append(p.Forgotten, tp)
+		}
+	}
+	return p
+}
+
+// succeeded records a response with no top-level error and its session ID.
+func (s *fetchSession) succeeded(plan fetchPlan, sessionID int32) {
+	s.sent, s.pending = s.pending, nil
+	if plan.Full {
+		if sessionID == 0 {
+			// The broker made no session (cache full, or not offered):
+			// every request stays full.
+			s.id, s.epoch = 0, initialSessionEpoch
+			return
+		}
+		s.id, s.epoch = sessionID, 1
+		return
+	}
+	if s.epoch == math.MaxInt32 {
+		s.epoch = 1 // KIP-227: the epoch wraps to 1
+	} else {
+		s.epoch++
+	}
+}
+
+// failed forgets the session after a failed request or a session error
+// (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH,
+// FETCH_SESSION_TOPIC_ID_ERROR); the next request is full and creates a new
+// one. The broker expires the abandoned session on its own.
+func (s *fetchSession) failed() {
+	s.id, s.epoch = 0, initialSessionEpoch
+	s.sent, s.pending = map[TopicPartition]sessionPart{}, nil
+}
