@@ -1,11 +1,22 @@
 package wire
 
+import "slices"
+
 // apiTable lists every API gregor implements with the version range it
 // encodes and decodes. The client negotiates min(MaxVersion, broker max).
 // Ranges start at the Kafka 4.x baseline (KIP-896) and end at the newest
-// stable version Apache Kafka 4.4 speaks. Keep it sorted by key.
-var apiTable = []APIInfo{
-	// Filled in as each message file lands: {Key, Name, MinVersion, MaxVersion, Flexible}.
+// stable version Apache Kafka 4.4 speaks. It joins the per-area tables
+// (coreAPIs in apis_core.go, adminAPIs in apis_admin.go), sorted by key.
+var apiTable = joinAPIs(coreAPIs, adminAPIs)
+
+// joinAPIs concatenates API tables and sorts the result by key.
+func joinAPIs(tables ...[]APIInfo) []APIInfo {
+	var all []APIInfo
+	for _, t := range tables {
+		all = append(all, t...)
+	}
+	slices.SortFunc(all, func(a, b APIInfo) int { return int(a.Key) - int(b.Key) })
+	return all
 }
 
 // LookupAPI returns what gregor implements of the API with the given key.

@@ -1,0 +1,10 @@
+package wire
+
+// coreAPIs lists the core APIs (connection setup, metadata, produce, fetch,
+// offsets, coordinators) with the versions gregor implements: from the Kafka
+// 4.x baseline (KIP-896) to the newest stable version Apache Kafka 4.4 speaks.
+// Sorted by key. Source: clients/src/main/resources/common/message/*.json on
+// the 4.4 branch.
+var coreAPIs = []APIInfo{
+	{Key: KeyApiVersions, Name: "ApiVersions", MinVersion: 0, MaxVersion: 5, Flexible: 3},
+}
