@@ -6,5 +6,6 @@ package wire
 // Sorted by key. Source: clients/src/main/resources/common/message/*.json on
 // the 4.4 branch.
 var coreAPIs = []APIInfo{
+	{Key: KeyMetadata, Name: "Metadata", MinVersion: 0, MaxVersion: 13, Flexible: 9},
 	{Key: KeyApiVersions, Name: "ApiVersions", MinVersion: 0, MaxVersion: 5, Flexible: 3},
 }
