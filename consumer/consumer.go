@@ -1,0 +1,346 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// cluster is what the consumer needs of a *client.Client; tests substitute a
+// scripted fake broker.
+type cluster interface {
+	Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error)
+	Metadata(ctx context.Context, topics []string) (*client.Metadata, error)
+	InvalidateMetadata()
+}
+
+// Consumer reads an explicitly assigned set of topic-partitions. It is safe
+// for concurrent use. One background goroutine plans Fetch requests (at most
+// one in flight per leader, each in a fetch session, KIP-227) while the
+// application calls Receive.
+type Consumer struct {
+	cl  cluster
+	tr  transport
+	cfg Config
+
+	ctx    context.Context // lifetime of background work; cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	wake   chan struct{} // capacity 1: pokes the fetch loop
+
+	mu       sync.Mutex
+	parts    map[TopicPartition]*partState
+	order    []TopicPartition // assignment order, for fair delivery
+	rotate   int              // where the next Receive starts in order
+	gen      uint64
+	buffered int64         // bytes of chunks waiting for delivery
+	reserved int64         // MaxBytes of Fetches in flight not yet charged
+	ready    chan struct{} // closed (and replaced) when data or an error may be deliverable
+	closed   bool
+	closedCh chan struct{}
+	inflight map[int32]bool // leaders with a Fetch in flight
+
+	dec *wire.Decompressor // shared by the fetch goroutines
+}
+
+// New returns a Consumer reading through c with cfg (zero fields take their
+// defaults). It starts no I/O until a partition is assigned. The client is
+// not owned: Close leaves it open. Errors: an invalid Config.
+func New(c *client.Client, cfg Config) (*Consumer, error) {
+	if c == nil {
+		return nil, errors.New("consumer: nil client")
+	}
+	return newConsumer(c, wireTransport{c}, cfg)
+}
+
+func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Consumer{
+		cl:       cl,
+		tr:       tr,
+		cfg:      cfg,
+		ctx:      ctx,
+		cancel:   cancel,
+		wake:     make(chan struct{}, 1),
+		parts:    map[TopicPartition]*partState{},
+		ready:    make(chan struct{}),
+		closedCh: make(chan struct{}),
+		inflight: map[int32]bool{},
+		dec:      wire.NewDecompressor(0),
+	}
+	c.wg.Add(1)
+	go c.fetchLoop()
+	return c, nil
+}
+
+// Close stops fetching, fails a waiting Receive with client.ErrClosed and
+// drops every buffered record. It waits for the background goroutines and
+// is safe to call more than once. The client stays open.
+func (c *Consumer) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	close(c.closedCh)
+	c.parts, c.order = map[TopicPartition]*partState{}, nil
+	c.buffered = 0
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+	return nil
+}
+
+// poke wakes the fetch loop without blocking.
+func (c *Consumer) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// signalLocked wakes every Receive waiting for data. c.mu must be held.
+func (c *Consumer) signalLocked() {
+	close(c.ready)
+	c.ready = make(chan struct{})
+}
+
+func validateTP(tp TopicPartition) error {
+	if tp.Topic == "" {
+		return errors.New("consumer: empty topic name")
+	}
+	if tp.Partition < 0 {
+		return fmt.Errorf("consumer: negative partition %d of %q", tp.Partition, tp.Topic)
+	}
+	return nil
+}
+
+func validatePositions(ps []PartitionPosition) error {
+	seen := make(map[TopicPartition]struct{}, len(ps))
+	for _, p := range ps {
+		if err := validateTP(p.TopicPartition); err != nil {
+			return err
+		}
+		if err := p.Position.validate(); err != nil {
+			return fmt.Errorf("%w (%s)", err, p.TopicPartition)
+		}
+		if _, dup := seen[p.TopicPartition]; dup {
+			return fmt.Errorf("consumer: %s listed twice", p.TopicPartition)
+		}
+		seen[p.TopicPartition] = struct{}{}
+	}
+	return nil
+}
+
+// Assign replaces the whole assignment with ps, atomically: Beginning and
+// End positions are first resolved to exact offsets (ListOffsets, within
+// ctx); only when all resolve is the old set dropped (with its buffered
+// records) and the new one installed, so on error the assignment is
+// unchanged. An empty ps unassigns everything. Errors: invalid or duplicate
+// partitions, resolution failures (typed broker errors, client errors),
+// client.ErrClosed.
+func (c *Consumer) Assign(ctx context.Context, ps []PartitionPosition) error {
+	return c.install(ctx, ps, true)
+}
+
+// Add adds partitions ps with their positions, leaving the others (the
+// survivors) undisturbed: their positions, buffered records and pause
+// state are kept. A listed partition that is already assigned is
+// repositioned as by Seek. Positions resolve as in Assign; on error nothing
+// changes.
+func (c *Consumer) Add(ctx context.Context, ps []PartitionPosition) error {
+	return c.install(ctx, ps, false)
+}
+
+func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace bool) error {
+	if err := validatePositions(ps); err != nil {
+		return err
+	}
+	if err := c.checkOpen(); err != nil {
+		return err
+	}
+	offsets, err := c.resolve(ctx, ps)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return client.ErrClosed
+	}
+	if replace {
+		for tp := range c.parts {
+			c.dropLocked(tp)
+		}
+	}
+	for _, p := range ps {
+		if old, ok := c.parts[p.TopicPartition]; ok {
+			c.repositionLocked(old, offsets[p.TopicPartition])
+			continue
+		}
+		c.gen++
+		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, gen: c.gen}
+		c.order = append(c.order, p.TopicPartition)
+	}
+	c.poke()
+	return nil
+}
+
+// Remove drops partitions tps from the assignment with their buffered
+// records. Partitions not assigned are ignored. Errors: invalid partitions,
+// client.ErrClosed.
+func (c *Consumer) Remove(ctx context.Context, tps []TopicPartition) error {
+	for _, tp := range tps {
+		if err := validateTP(tp); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return ctxError(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return client.ErrClosed
+	}
+	for _, tp := range tps {
+		c.dropLocked(tp)
+	}
+	c.poke()
+	return nil
+}
+
+// Seek moves an assigned partition to p (Beginning and End resolved with
+// ListOffsets within ctx before returning). Buffered records of the
+// partition are dropped; its pause state is kept; a stopped partition
+// (out of range under ResetNone) is fetched again. Errors: ErrNotAssigned,
+// resolution failures, client.ErrClosed.
+func (c *Consumer) Seek(ctx context.Context, tp TopicPartition, p Position) error {
+	if err := validatePositions([]PartitionPosition{{tp, p}}); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	_, ok := c.parts[tp]
+	closed := c.closed
+	c.mu.Unlock()
+	switch {
+	case closed:
+		return client.ErrClosed
+	case !ok:
+		return fmt.Errorf("%w: %s", ErrNotAssigned, tp)
+	}
+	offsets, err := c.resolve(ctx, []PartitionPosition{{tp, p}})
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return client.ErrClosed
+	}
+	st, ok := c.parts[tp]
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNotAssigned, tp)
+	}
+	c.repositionLocked(st, offsets[tp])
+	c.poke()
+	return nil
+}
+
+// Pause stops fetching tp and withholds its buffered records from Receive
+// until Resume. Errors: ErrNotAssigned, client.ErrClosed.
+func (c *Consumer) Pause(tp TopicPartition) error { return c.setPaused(tp, true) }
+
+// Resume undoes Pause: tp is fetched again and its buffered records become
+// deliverable. Errors: ErrNotAssigned, client.ErrClosed.
+func (c *Consumer) Resume(tp TopicPartition) error { return c.setPaused(tp, false) }
+
+func (c *Consumer) setPaused(tp TopicPartition, paused bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return client.ErrClosed
+	}
+	st, ok := c.parts[tp]
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNotAssigned, tp)
+	}
+	st.paused = paused
+	if !paused {
+		c.signalLocked()
+		c.poke()
+	}
+	return nil
+}
+
+// Assignment returns the assigned partitions with their current positions
+// (the next offset Receive delivers), in assignment order.
+func (c *Consumer) Assignment() []PartitionPosition {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]PartitionPosition, 0, len(c.order))
+	for _, tp := range c.order {
+		out = append(out, PartitionPosition{tp, AtOffset(c.parts[tp].offset)})
+	}
+	return out
+}
+
+// repositionLocked sets a partition's position from outside the fetch path.
+func (c *Consumer) repositionLocked(st *partState, offset int64) {
+	c.gen++
+	st.gen = c.gen
+	st.offset = offset
+	st.lastEpoch = -1
+	st.stopped, st.err, st.reset = false, nil, false
+	st.backoff = time.Time{}
+	if st.buf != nil {
+		c.buffered -= st.buf.bytes
+		st.buf = nil
+	}
+}
+
+// dropLocked removes a partition with its buffered records.
+func (c *Consumer) dropLocked(tp TopicPartition) {
+	st, ok := c.parts[tp]
+	if !ok {
+		return
+	}
+	if st.buf != nil {
+		c.buffered -= st.buf.bytes
+	}
+	delete(c.parts, tp)
+	for i, o := range c.order {
+		if o == tp {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			break
+		}
+	}
+}
+
+func (c *Consumer) checkOpen() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return client.ErrClosed
+	}
+	return nil
+}
+
+// ctxError maps a context error to the client's error values, keeping the
+// context error in the chain.
+func ctxError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", client.ErrTimeout, err)
+	}
+	return fmt.Errorf("%w: %w", client.ErrCancelled, err)
+}

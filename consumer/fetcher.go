@@ -1,0 +1,552 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// retryBackoff is how long a partition waits after a retriable error (leader
+// moved, no leader yet, transport failure) before it is fetched again; the
+// metadata is refreshed meanwhile.
+const retryBackoff = 100 * time.Millisecond
+
+// fetchReq is one planned FetchRequest to a leader.
+type fetchReq struct {
+	node      int32
+	plan      fetchPlan
+	want      map[TopicPartition]sessionPart
+	gens      map[TopicPartition]uint64 // partition generations when planned
+	maxBytes  int32
+	isolation IsolationLevel
+	maxWait   time.Duration
+	minBytes  int32
+	partMax   int32
+}
+
+// divergingEpoch is a FetchResponse partition's diverging_epoch (KIP-320).
+type divergingEpoch struct {
+	Epoch     int32
+	EndOffset int64
+}
+
+// fetchRespPart is what the consumer uses of one partition of a
+// FetchResponse.
+type fetchRespPart struct {
+	TopicPartition
+	Err              error
+	HighWatermark    int64
+	LastStableOffset int64
+	LogStartOffset   int64
+	Aborted          []abortedTxn
+	Records          []byte
+	Diverging        *divergingEpoch
+}
+
+// fetchResp is what the consumer uses of a FetchResponse.
+type fetchResp struct {
+	Err       error // top-level error code
+	SessionID int32
+	Parts     []fetchRespPart
+}
+
+// fetchResult is a finished Fetch with its partitions decoded.
+type fetchResult struct {
+	req    *fetchReq
+	resp   *fetchResp
+	err    error
+	chunks map[TopicPartition]*chunk
+	errs   map[TopicPartition]error // decode failures
+}
+
+// fetchLoop plans Fetch requests until Close. It owns the fetch sessions.
+func (c *Consumer) fetchLoop() {
+	defer c.wg.Done()
+	sessions := map[int32]*fetchSession{}
+	results := make(chan *fetchResult)
+	var timer *time.Timer
+	for {
+		next := c.planAndSend(sessions, results)
+		var timerC <-chan time.Time
+		if !next.IsZero() {
+			d := time.Until(next)
+			if d < time.Millisecond {
+				d = time.Millisecond
+			}
+			if timer == nil {
+				timer = time.NewTimer(d)
+			} else {
+				timer.Reset(d)
+			}
+			timerC = timer.C
+		}
+		select {
+		case <-c.ctx.Done():
+			// Request goroutines end with c.ctx; drain them.
+			c.mu.Lock()
+			n := len(c.inflight)
+			c.mu.Unlock()
+			for range n {
+				<-results
+			}
+			return
+		case <-c.wake:
+		case <-timerC:
+		case r := <-results:
+			c.handleResult(sessions, r)
+		}
+		if timer != nil && !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// candidate is a partition the planner may fetch.
+type candidate struct {
+	tp        TopicPartition
+	offset    int64
+	lastEpoch int32
+	gen       uint64
+}
+
+// planAndSend resets partitions that need it, then sends a Fetch to every
+// leader without one in flight. It returns the earliest time a backed-off
+// partition becomes fetchable (zero: none).
+func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- *fetchResult) time.Time {
+	c.runResets()
+
+	now := time.Now()
+	var earliest time.Time
+	var cands []candidate
+	topicSet := map[string]struct{}{}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return time.Time{}
+	}
+	room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
+	for _, tp := range c.order {
+		st := c.parts[tp]
+		if !st.fetchable(now) {
+			if !st.paused && !st.inflight && !st.stopped && st.buf == nil && (earliest.IsZero() || st.backoff.Before(earliest)) && st.backoff.After(now) {
+				earliest = st.backoff
+			}
+			continue
+		}
+		cands = append(cands, candidate{tp, st.offset, st.lastEpoch, st.gen})
+		topicSet[tp.Topic] = struct{}{}
+	}
+	busy := make(map[int32]bool, len(c.inflight))
+	for n := range c.inflight {
+		busy[n] = true
+	}
+	c.mu.Unlock()
+	if len(cands) == 0 || room <= 0 {
+		return earliest
+	}
+
+	topics := make([]string, 0, len(topicSet))
+	for t := range topicSet {
+		topics = append(topics, t)
+	}
+	sort.Strings(topics)
+	md, err := c.cl.Metadata(c.ctx, topics)
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return time.Time{}
+		}
+		c.backoffAll(cands, now.Add(retryBackoff))
+		return now.Add(retryBackoff)
+	}
+
+	// Group by leader.
+	byLeader := map[int32][]candidate{}
+	var noLeader []candidate
+	var fatal []candidate
+	var fatalErr []error
+	epochs := map[TopicPartition]int32{}
+	ids := map[TopicPartition]wire.UUID{}
+	for _, cd := range cands {
+		tm := md.Topics[cd.tp.Topic]
+		if tm == nil || tm.Err != nil {
+			if tm != nil && isFatalTopicErr(tm.Err) {
+				fatal, fatalErr = append(fatal, cd), append(fatalErr, tm.Err)
+				continue
+			}
+			noLeader = append(noLeader, cd)
+			continue
+		}
+		pm := findPartition(tm, cd.tp.Partition)
+		if pm == nil || pm.Leader < 0 {
+			noLeader = append(noLeader, cd)
+			continue
+		}
+		epochs[cd.tp] = pm.LeaderEpoch
+		ids[cd.tp] = tm.ID
+		byLeader[pm.Leader] = append(byLeader[pm.Leader], cd)
+	}
+	if len(noLeader) > 0 {
+		c.cl.InvalidateMetadata()
+		c.backoffAll(noLeader, now.Add(retryBackoff))
+		if earliest.IsZero() || now.Add(retryBackoff).Before(earliest) {
+			earliest = now.Add(retryBackoff)
+		}
+	}
+	for i, cd := range fatal {
+		c.stopPartition(cd, &PartitionError{cd.tp, fatalErr[i]})
+	}
+
+	leaders := make([]int32, 0, len(byLeader))
+	for n := range byLeader {
+		if !busy[n] {
+			leaders = append(leaders, n)
+		}
+	}
+	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
+	for _, node := range leaders {
+		c.mu.Lock()
+		room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
+		if room <= 0 || c.closed {
+			c.mu.Unlock()
+			break
+		}
+		maxBytes := int64(c.cfg.MaxBytes)
+		if room < maxBytes {
+			maxBytes = room
+		}
+		req := &fetchReq{
+			node:      node,
+			want:      map[TopicPartition]sessionPart{},
+			gens:      map[TopicPartition]uint64{},
+			maxBytes:  int32(maxBytes),
+			isolation: c.cfg.Isolation,
+			maxWait:   c.cfg.MaxWait,
+			minBytes:  c.cfg.MinBytes,
+			partMax:   c.cfg.PartitionMaxBytes,
+		}
+		var order []TopicPartition
+		for _, cd := range byLeader[node] {
+			st := c.parts[cd.tp]
+			if st == nil || st.gen != cd.gen || !st.fetchable(now) {
+				continue // changed since the snapshot
+			}
+			st.inflight = true
+			order = append(order, cd.tp)
+			req.gens[cd.tp] = cd.gen
+			req.want[cd.tp] = sessionPart{
+				TopicID:            ids[cd.tp],
+				FetchOffset:        cd.offset,
+				CurrentLeaderEpoch: epochs[cd.tp],
+				LastFetchedEpoch:   cd.lastEpoch,
+				MaxBytes:           c.cfg.PartitionMaxBytes,
+			}
+		}
+		if len(order) == 0 {
+			c.mu.Unlock()
+			continue
+		}
+		c.inflight[node] = true
+		c.reserved += maxBytes
+		c.mu.Unlock()
+
+		s := sessions[node]
+		if s == nil {
+			s = newFetchSession()
+			sessions[node] = s
+		}
+		req.plan = s.build(order, req.want)
+		go c.doFetch(req, results)
+	}
+	return earliest
+}
+
+func findPartition(tm *client.TopicMetadata, p int32) *client.PartitionMetadata {
+	ps := tm.Partitions
+	i := sort.Search(len(ps), func(i int) bool { return ps[i].Partition >= p })
+	if i < len(ps) && ps[i].Partition == p {
+		return &ps[i]
+	}
+	for i := range ps { // not sorted after all
+		if ps[i].Partition == p {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+// isFatalTopicErr reports topic errors that retrying cannot fix.
+func isFatalTopicErr(err error) bool {
+	var ke *wire.KafkaError
+	return errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, wire.ErrUnknownTopicOrPartition)
+}
+
+func (c *Consumer) backoffAll(cands []candidate, until time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cd := range cands {
+		if st := c.parts[cd.tp]; st != nil && st.gen == cd.gen {
+			st.backoff = until
+		}
+	}
+}
+
+func (c *Consumer) stopPartition(cd candidate, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.parts[cd.tp]; st != nil && st.gen == cd.gen {
+		st.stopped, st.err = true, err
+		c.signalLocked()
+	}
+}
+
+// doFetch sends one Fetch and decodes its partitions (outside the lock).
+func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
+	res := &fetchResult{req: req}
+	res.resp, res.err = c.tr.fetch(c.ctx, req)
+	if res.err == nil && res.resp.Err == nil {
+		res.chunks = map[TopicPartition]*chunk{}
+		for i := range res.resp.Parts {
+			p := &res.resp.Parts[i]
+			sp, ok := req.want[p.TopicPartition]
+			if !ok || p.Err != nil || p.Diverging != nil {
+				continue
+			}
+			ch, err := c.decodePartition(p, sp.FetchOffset)
+			if err != nil {
+				if res.errs == nil {
+					res.errs = map[TopicPartition]error{}
+				}
+				res.errs[p.TopicPartition] = err
+				continue
+			}
+			res.chunks[p.TopicPartition] = ch
+		}
+	}
+	results <- res
+}
+
+// decodePartition decodes and filters one partition's records.
+func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset int64) (*chunk, error) {
+	f := newDeliveryFilter(p.TopicPartition, c.cfg.Isolation == ReadCommitted, fetchOffset, p.Aborted)
+	var recs []Record
+	size, err := decodeBatches(p.Records, c.dec, func(b *wire.RecordBatch) {
+		recs = f.add(b, recs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &chunk{records: recs, next: f.next, lastEpoch: f.lastEpoch, bytes: size}, nil
+}
+
+// handleResult applies a finished Fetch: session bookkeeping, then each
+// partition's data or error.
+func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult) {
+	req := r.req
+	s := sessions[req.node]
+	now := time.Now()
+
+	topErr := r.err
+	if topErr == nil {
+		topErr = r.resp.Err
+	}
+	if topErr != nil {
+		s.failed()
+		if !isSessionErr(topErr) {
+			c.cl.InvalidateMetadata()
+		}
+	} else {
+		s.succeeded(req.plan, r.resp.SessionID)
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.inflight, req.node)
+	c.reserved -= int64(req.maxBytes)
+	for tp, gen := range req.gens {
+		if st := c.parts[tp]; st != nil && st.gen == gen {
+			st.inflight = false
+			if topErr != nil && !isSessionErr(topErr) {
+				st.backoff = now.Add(retryBackoff)
+			}
+		}
+	}
+	if topErr != nil || c.closed {
+		return
+	}
+	signal := false
+	invalidate := false
+	for i := range r.resp.Parts {
+		p := &r.resp.Parts[i]
+		gen, ok := req.gens[p.TopicPartition]
+		st := c.parts[p.TopicPartition]
+		if !ok || st == nil || st.gen != gen || st.offset != req.want[p.TopicPartition].FetchOffset {
+			continue // unassigned, repositioned or not asked for: stale
+		}
+		switch {
+		case p.Err != nil:
+			switch c.partitionErrorAction(p.Err) {
+			case actRetry:
+				invalidate = true
+				st.backoff = now.Add(retryBackoff)
+			case actReset:
+				st.reset, st.resetSeen = true, st.offset
+				c.poke()
+			case actStop:
+				st.stopped, st.err = true, &PartitionError{p.TopicPartition, p.Err}
+				signal = true
+			}
+		case p.Diverging != nil && p.Diverging.EndOffset < st.offset:
+			// KIP-320: the leader's log diverged below our position.
+			if c.cfg.OffsetReset == ResetNone {
+				st.stopped = true
+				st.err = &LogTruncationError{p.TopicPartition, st.offset, p.Diverging.EndOffset, p.Diverging.Epoch}
+				signal = true
+			} else {
+				c.gen++
+				st.gen = c.gen
+				st.offset, st.lastEpoch = p.Diverging.EndOffset, p.Diverging.Epoch
+			}
+		case p.Diverging != nil:
+			st.lastEpoch = p.Diverging.Epoch
+		case r.errs[p.TopicPartition] != nil:
+			st.stopped, st.err = true, &PartitionError{p.TopicPartition, r.errs[p.TopicPartition]}
+			signal = true
+		default:
+			ch := r.chunks[p.TopicPartition]
+			if ch == nil {
+				continue
+			}
+			if len(ch.records) == 0 {
+				// Nothing deliverable (control or aborted batches, compacted
+				// or empty): advance by the batch headers now.
+				st.offset = ch.next
+				if ch.lastEpoch >= 0 {
+					st.lastEpoch = ch.lastEpoch
+				}
+				continue
+			}
+			st.buf = ch
+			c.buffered += ch.bytes
+			signal = true
+		}
+	}
+	if invalidate {
+		c.cl.InvalidateMetadata()
+	}
+	if signal {
+		c.signalLocked()
+	}
+}
+
+type errAction int
+
+const (
+	actRetry errAction = iota
+	actReset
+	actStop
+)
+
+// partitionErrorAction classifies a partition error of a FetchResponse.
+func (c *Consumer) partitionErrorAction(err error) errAction {
+	switch {
+	case errors.Is(err, wire.ErrOffsetOutOfRange):
+		return actReset
+	case errors.Is(err, wire.ErrNotLeaderOrFollower),
+		errors.Is(err, wire.ErrFencedLeaderEpoch),
+		errors.Is(err, wire.ErrUnknownLeaderEpoch),
+		errors.Is(err, wire.ErrUnknownTopicOrPartition),
+		errors.Is(err, wire.ErrUnknownTopicID),
+		errors.Is(err, wire.ErrInconsistentTopicID),
+		errors.Is(err, wire.ErrLeaderNotAvailable),
+		errors.Is(err, wire.ErrKafkaStorageError),
+		errors.Is(err, wire.ErrOffsetNotAvailable),
+		errors.Is(err, wire.ErrReplicaNotAvailable),
+		errors.Is(err, wire.ErrFetchSessionTopicIDError):
+		return actRetry
+	}
+	var ke *wire.KafkaError
+	if errors.As(err, &ke) && ke.Retriable {
+		return actRetry
+	}
+	return actStop
+}
+
+// isSessionErr reports top-level errors that only mean the fetch session is
+// gone (KIP-227); the next request is full and nothing else changes.
+func isSessionErr(err error) bool {
+	return errors.Is(err, wire.ErrFetchSessionIDNotFound) ||
+		errors.Is(err, wire.ErrInvalidFetchSessionEpoch) ||
+		errors.Is(err, wire.ErrFetchSessionTopicIDError)
+}
+
+// runResets resolves the positions of partitions whose reset policy fired
+// (out of range) and installs them, or stops them under ResetNone.
+func (c *Consumer) runResets() {
+	c.mu.Lock()
+	var ps []PartitionPosition
+	gens := map[TopicPartition]uint64{}
+	seen := map[TopicPartition]int64{}
+	for _, tp := range c.order {
+		st := c.parts[tp]
+		if !st.reset || st.inflight || time.Now().Before(st.backoff) {
+			continue
+		}
+		gens[tp] = st.gen
+		seen[tp] = st.resetSeen
+		switch c.cfg.OffsetReset {
+		case ResetLatest:
+			ps = append(ps, PartitionPosition{tp, AtEnd()})
+		default: // earliest, and none (to name the log start in the error)
+			ps = append(ps, PartitionPosition{tp, AtBeginning()})
+		}
+	}
+	c.mu.Unlock()
+	if len(ps) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
+	defer cancel()
+	offsets, err := c.resolve(ctx, ps)
+	var ends map[TopicPartition]int64
+	if err == nil && c.cfg.OffsetReset == ResetNone {
+		endPs := make([]PartitionPosition, len(ps))
+		for i, p := range ps {
+			endPs[i] = PartitionPosition{p.TopicPartition, AtEnd()}
+		}
+		ends, _ = c.resolve(ctx, endPs)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range ps {
+		st := c.parts[p.TopicPartition]
+		if st == nil || st.gen != gens[p.TopicPartition] || !st.reset {
+			continue
+		}
+		if err != nil {
+			st.backoff = time.Now().Add(retryBackoff)
+			continue
+		}
+		st.reset = false
+		if c.cfg.OffsetReset == ResetNone {
+			end, ok := ends[p.TopicPartition]
+			if !ok {
+				end = -1
+			}
+			st.stopped = true
+			st.err = &OffsetOutOfRangeError{p.TopicPartition, seen[p.TopicPartition], offsets[p.TopicPartition], end}
+			c.signalLocked()
+			continue
+		}
+		c.gen++
+		st.gen = c.gen
+		st.offset = offsets[p.TopicPartition]
+		st.lastEpoch = -1
+	}
+}

@@ -1,0 +1,48 @@
+package consumer
+
+import "time"
+
+// partState is the consumer's state for one assigned partition. It is
+// guarded by Consumer.mu.
+type partState struct {
+	tp TopicPartition
+	// offset is the position: the next offset to deliver (always exact;
+	// Beginning and End are resolved before a partition is installed).
+	offset int64
+	// lastEpoch is the partition leader epoch of the last batch consumed,
+	// sent as LastFetchedEpoch (KIP-320) so the leader can report a
+	// diverging log; -1 when unknown (after a seek).
+	lastEpoch int32
+	// gen changes whenever the position is set from outside the fetch path
+	// (assign, add, seek, reset); fetch results of an older gen are stale.
+	gen uint64
+
+	paused   bool
+	inflight bool      // listed in a Fetch in flight
+	backoff  time.Time // not fetched before this time (retriable errors)
+	// reset is set when the position must be reset by policy (out of range,
+	// truncation); the fetch loop lists offsets and installs the result.
+	reset     bool
+	resetTo   PositionKind
+	resetSeen int64 // the position that failed, for the error under ResetNone
+	// stopped partitions are not fetched until a seek or reassignment: a
+	// ResetNone out-of-range, a truncation under ResetNone, or a
+	// non-retriable partition error. err is reported once by Receive.
+	stopped bool
+	err     error
+
+	buf *chunk // fetched, filtered records waiting for delivery
+}
+
+// chunk is the deliverable result of one partition of one Fetch response.
+type chunk struct {
+	records   []Record
+	next      int64 // position after delivery (past the last batch header)
+	lastEpoch int32 // leader epoch of the last batch, -1 none
+	bytes     int64 // bytes charged against MaxBufferedBytes
+}
+
+// fetchable reports whether the fetch loop may list the partition now.
+func (p *partState) fetchable(now time.Time) bool {
+	return !p.paused && !p.inflight && !p.stopped && !p.reset && p.buf == nil && !now.Before(p.backoff)
+}
