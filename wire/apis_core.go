@@ -7,5 +7,8 @@ package wire
 // the 4.4 branch.
 var coreAPIs = []APIInfo{
 	{Key: KeyMetadata, Name: "Metadata", MinVersion: 0, MaxVersion: 13, Flexible: 9},
+	{Key: KeyFindCoordinator, Name: "FindCoordinator", MinVersion: 0, MaxVersion: 6, Flexible: 3},
+	{Key: KeySaslHandshake, Name: "SaslHandshake", MinVersion: 0, MaxVersion: 1, Flexible: -1},
 	{Key: KeyApiVersions, Name: "ApiVersions", MinVersion: 0, MaxVersion: 5, Flexible: 3},
+	{Key: KeySaslAuthenticate, Name: "SaslAuthenticate", MinVersion: 0, MaxVersion: 2, Flexible: 2},
 }
