@@ -1,0 +1,277 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"slices"
+)
+
+// DecodeOptions configures a BatchReader.
+type DecodeOptions struct {
+	// MaxDecompressedBytes bounds the decompressed size of one batch (or
+	// legacy wrapper message). Default 0 = DefaultMaxDecompressedBytes
+	// (64 MiB). Exceeding it fails with ErrDecompressedTooLarge.
+	MaxDecompressedBytes int
+	// Decompressor supplies pooled codecs. Default nil = a new Decompressor
+	// per BatchReader, which is correct but makes each reader build its own
+	// codecs; a consumer should share one. Its own limit also applies.
+	Decompressor *Decompressor
+}
+
+// Minimum encoded sizes used to bound counts before allocating.
+const (
+	minRecordV2Len    = 7  // length, attributes, tsDelta, offsetDelta, key, value, header count
+	minHeaderV2Len    = 2  // key length, value length
+	minLegacyEntryLen = 26 // offset, size, crc, magic, attributes, key, value (v0)
+	legacyV0Overhead  = 14 // crc, magic, attributes, key length, value length
+	legacyV1Overhead  = 22 // v0 + timestamp
+	headerUpToMagic   = 17 // baseOffset, length, partitionLeaderEpoch/crc, magic
+	minBatchV2Length  = batchHeaderLen - logOverhead
+)
+
+// BatchReader iterates the record batches of one partition's records bytes
+// (a FetchResponse partition's Records field), magic v2 batches and legacy
+// v0/v1 message sets alike. A truncated trailing batch, which brokers send
+// when a batch does not fit the fetch's byte limit, ends the iteration
+// without error and sets Truncated. Corrupt input ends it with an error
+// (Err) wrapping ErrCorruptMessage, ErrDecompressedTooLarge or
+// ErrUnsupportedCompressionType; the batches returned before stay valid.
+//
+// Usage:
+//
+//	br := wire.NewBatchReader(records, opts)
+//	var b wire.RecordBatch
+//	for br.Next(&b) {
+//		for _, r := range b.Records { ... skip r.Offset < fetchOffset ... }
+//		next = b.NextOffset()
+//	}
+//	if err := br.Err(); err != nil { ... }
+//
+// A BatchReader is not safe for concurrent use.
+type BatchReader struct {
+	buf       []byte
+	off       int
+	max       int
+	dec       *Decompressor
+	err       error
+	truncated bool
+	r         Reader
+	inner     Reader
+	hdrGuess  int
+}
+
+// NewBatchReader returns a BatchReader over records. It does not copy
+// records: decoded keys, values and header values of uncompressed batches
+// alias it.
+func NewBatchReader(records []byte, opts DecodeOptions) *BatchReader {
+	br := &BatchReader{}
+	br.init(records, opts)
+	return br
+}
+
+func (br *BatchReader) init(records []byte, opts DecodeOptions) {
+	dec := opts.Decompressor
+	max := opts.MaxDecompressedBytes
+	if max <= 0 {
+		max = DefaultMaxDecompressedBytes
+	}
+	if dec == nil {
+		if br.dec != nil && br.dec.max == max {
+			dec = br.dec
+		} else {
+			dec = NewDecompressor(max)
+		}
+	}
+	*br = BatchReader{buf: records, max: max, dec: dec, hdrGuess: br.hdrGuess}
+}
+
+// Reset points br at new records bytes with new options, keeping its
+// Decompressor when opts names none and the limit is unchanged.
+func (br *BatchReader) Reset(records []byte, opts DecodeOptions) { br.init(records, opts) }
+
+// Err returns the error that ended the iteration, or nil.
+func (br *BatchReader) Err() error { return br.err }
+
+// Truncated reports whether the iteration ended at an incomplete trailing
+// batch (not an error: the caller fetches again from the last NextOffset).
+func (br *BatchReader) Truncated() bool { return br.truncated }
+
+// Remaining returns how many bytes have not been consumed as whole batches.
+func (br *BatchReader) Remaining() int { return len(br.buf) - br.off }
+
+// Next decodes the next batch into b and reports whether there was one. It
+// overwrites every field of b and reuses the capacity of b.Records (so the
+// previous batch's Records slice is clobbered). Keys, values and header
+// values alias the input bytes, or for compressed batches a buffer allocated
+// for that batch, so they stay valid after later Next calls. A batch with no
+// records (compaction can leave them) is returned with its header so the
+// caller advances to b.NextOffset(). Decoded records have absolute Offset and
+// Timestamp (for LogAppendTime batches, every record's Timestamp is
+// MaxTimestamp). Control batches (b.IsControl) are returned too; see
+// ParseControlRecordKey.
+func (br *BatchReader) Next(b *RecordBatch) bool {
+	if br.err != nil || br.truncated {
+		return false
+	}
+	rem := br.buf[br.off:]
+	if len(rem) == 0 {
+		return false
+	}
+	if len(rem) < headerUpToMagic {
+		br.truncated = true
+		return false
+	}
+	baseOffset := int64(binary.BigEndian.Uint64(rem))
+	length := int32(binary.BigEndian.Uint32(rem[batchLengthOffset:]))
+	magic := int8(rem[batchMagicOffset])
+	var minLen int32
+	switch magic {
+	case 0:
+		minLen = legacyV0Overhead
+	case 1:
+		minLen = legacyV1Overhead
+	case 2:
+		minLen = minBatchV2Length
+	default:
+		br.fail(baseOffset, fmt.Errorf("unknown magic %d", magic))
+		return false
+	}
+	if length < minLen {
+		br.fail(baseOffset, fmt.Errorf("batch length %d below the magic v%d minimum %d: %w", length, magic, minLen, ErrInvalidLength))
+		return false
+	}
+	if int64(length) > int64(len(rem)-logOverhead) {
+		br.truncated = true
+		return false
+	}
+	data := rem[:logOverhead+int(length)]
+	var err error
+	if magic == 2 {
+		err = br.decodeV2(b, data)
+	} else {
+		err = br.decodeLegacy(b, data, magic)
+	}
+	if err != nil {
+		br.fail(baseOffset, err)
+		return false
+	}
+	br.off += len(data)
+	return true
+}
+
+func (br *BatchReader) fail(baseOffset int64, err error) {
+	br.err = fmt.Errorf("%w: batch at offset %d (byte %d of %d): %w", ErrCorruptMessage, baseOffset, br.off, len(br.buf), err)
+}
+
+// decodeV2 decodes one complete magic v2 batch (data holds exactly it).
+func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
+	r := &br.r
+	r.Reset(data)
+	b.BaseOffset = r.Int64()
+	b.BatchLength = r.Int32()
+	b.PartitionLeaderEpoch = r.Int32()
+	b.Magic = r.Int8()
+	b.CRC = r.Uint32()
+	b.Attributes = r.Int16()
+	b.LastOffsetDelta = r.Int32()
+	b.BaseTimestamp = r.Int64()
+	b.MaxTimestamp = r.Int64()
+	b.ProducerID = r.Int64()
+	b.ProducerEpoch = r.Int16()
+	b.BaseSequence = r.Int32()
+	b.NumRecords = r.Int32()
+	b.Records = b.Records[:0]
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if got := crc32.Checksum(data[batchAttributesOffset:], castagnoli); got != b.CRC {
+		return fmt.Errorf("crc32c mismatch: header %#08x, computed %#08x", b.CRC, got)
+	}
+	if b.NumRecords < 0 {
+		return fmt.Errorf("negative record count %d: %w", b.NumRecords, ErrInvalidLength)
+	}
+	if b.LastOffsetDelta < 0 {
+		return fmt.Errorf("negative lastOffsetDelta %d: %w", b.LastOffsetDelta, ErrInvalidLength)
+	}
+	payload := data[batchHeaderLen:]
+	if c := b.Compression(); c != CompressionNone && b.NumRecords > 0 {
+		out, err := br.dec.Decompress(nil, c, payload, br.max)
+		if err != nil {
+			return err
+		}
+		payload = out
+	}
+	if int(b.NumRecords) > len(payload)/minRecordV2Len {
+		return fmt.Errorf("record count %d exceeds what %d bytes can hold: %w", b.NumRecords, len(payload), ErrInvalidLength)
+	}
+	b.Records = slices.Grow(b.Records, int(b.NumRecords))
+	r.Reset(payload)
+	logAppend := b.Attributes&AttrLogAppendTime != 0
+	var slab []Header
+	if br.hdrGuess > 0 {
+		slab = make([]Header, 0, br.hdrGuess)
+	}
+	nHeaders := 0
+	for i := int32(0); i < b.NumRecords; i++ {
+		size := r.Varint()
+		if r.Err() == nil && (size < minRecordV2Len-1 || int(size) > r.Remaining()) {
+			return fmt.Errorf("record %d: length %d with %d bytes left: %w", i, size, r.Remaining(), ErrInvalidLength)
+		}
+		end := r.Offset() + int(size)
+		var rec Record
+		r.Int8() // record attributes, unused
+		tsDelta := r.Varlong()
+		offDelta := r.Varint()
+		rec.Offset = b.BaseOffset + int64(offDelta)
+		rec.Timestamp = b.BaseTimestamp + tsDelta
+		if logAppend {
+			rec.Timestamp = b.MaxTimestamp
+		}
+		rec.Key = readVarBytes(r)
+		rec.Value = readVarBytes(r)
+		hc := r.Varint()
+		if r.Err() == nil && (hc < 0 || int(hc) > r.Remaining()/minHeaderV2Len) {
+			return fmt.Errorf("record %d: header count %d with %d bytes left: %w", i, hc, r.Remaining(), ErrInvalidLength)
+		}
+		if hc > 0 {
+			first := len(slab)
+			for j := int32(0); j < hc && r.Err() == nil; j++ {
+				kl := r.Varint()
+				if kl < 0 && r.Err() == nil {
+					return fmt.Errorf("record %d: header %d: null or negative key length %d: %w", i, j, kl, ErrInvalidLength)
+				}
+				key := r.Raw(int(kl))
+				slab = append(slab, Header{Key: string(key), Value: readVarBytes(r)})
+			}
+			rec.Headers = slab[first:len(slab):len(slab)]
+			nHeaders += int(hc)
+		}
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("record %d: %w", i, err)
+		}
+		if r.Offset() != end {
+			return fmt.Errorf("record %d: length %d but fields take %d bytes: %w", i, size, int(size)+r.Offset()-end, ErrInvalidLength)
+		}
+		b.Records = append(b.Records, rec)
+	}
+	if r.Remaining() != 0 {
+		return fmt.Errorf("%d bytes after the last of %d records: %w", r.Remaining(), b.NumRecords, ErrInvalidLength)
+	}
+	br.hdrGuess = min(nHeaders, 4096)
+	return nil
+}
+
+// readVarBytes reads a varint-length byte field of the v2 record format: -1
+// is null (nil), 0 is empty (non-nil), other negative lengths fail.
+func readVarBytes(r *Reader) []byte {
+	n := r.Varint()
+	if n == -1 {
+		return nil
+	}
+	if n < -1 {
+		r.Fail(fmt.Errorf("%w: varint length %d", ErrInvalidLength, n))
+		return nil
+	}
+	return r.Raw(int(n))
+}
