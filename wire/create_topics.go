@@ -184,7 +184,7 @@ func (m *CreateTopicsResponse) AppendTo(dst []byte, v int16) []byte {
 			if t.TopicConfigErrorCode != 0 {
 				known = []TaggedField{{Tag: 0, Data: AppendInt16(nil, t.TopicConfigErrorCode)}}
 			}
-			dst = AppendTags(dst, mergeTags(known, t.UnknownTags))
+			dst = appendTagSection(dst, known, t.UnknownTags)
 		}
 		return dst
 	})
