@@ -2,50 +2,333 @@ package client
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// Client is a connection to one Kafka cluster, safe for concurrent use.
+// Client is a connection to one Kafka cluster, safe for concurrent use. It
+// holds one connection per broker, a metadata cache and a coordinator cache;
+// see the package documentation.
 type Client struct {
-	cfg Config
+	cfg    Config
+	dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	m     counters
+	pool  pool
+	meta  metaCache
+	coord coordCache
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	stop      chan struct{}
+	bg        sync.WaitGroup
 }
 
-// New validates cfg and returns a Client. It does not connect; Ready (or the
-// first request) does.
-func New(cfg Config) (*Client, error) { return &Client{cfg: cfg}, nil }
+// New validates cfg, fills in defaults and returns a Client. It does not
+// connect; Ready (or the first request) does. An invalid cfg yields an error
+// wrapping ErrInvalidConfig that names the field.
+func New(cfg Config) (*Client, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg, stop: make(chan struct{})}
+	c.pool.cl = c
+	c.meta.cl = c
+	c.coord.cl = c
+	c.dialer = cfg.Dialer
+	if c.dialer == nil {
+		d := &net.Dialer{KeepAlive: 30 * time.Second}
+		c.dialer = d.DialContext
+	}
+	c.bg.Add(1)
+	go c.reaper()
+	return c, nil
+}
 
-// STUB: replaced by the implementation.
-func (c *Client) Ready(ctx context.Context) error { return ErrClosed }
+// reaper closes idle connections until Close.
+func (c *Client) reaper() {
+	defer c.bg.Done()
+	every := min(c.cfg.ConnIdleTimeout/2, time.Minute)
+	t := time.NewTicker(max(every, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case now := <-t.C:
+			c.pool.reapIdle(now.Add(-c.cfg.ConnIdleTimeout))
+		}
+	}
+}
+
+// Close stops background work, fails outstanding requests with ErrClosed
+// (PossiblySent for written ones) and closes every connection. Later calls
+// fail with ErrClosed, NotSent. Safe to call more than once; it returns nil.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.closed.Store(true)
+		close(c.stop)
+		c.pool.close()
+		c.bg.Wait()
+	})
+	return nil
+}
+
+// Ready connects to a bootstrap broker, negotiates versions, authenticates,
+// loads metadata (brokers, controller, cluster ID) and checks ExpectedClusterID, all within ctx.
+// It returns the first failure (e.g. ErrAuthentication, ErrClusterIdentity,
+// or ErrTransport when no bootstrap broker answers).
+func (c *Client) Ready(ctx context.Context) error {
+	ctx, cancel := c.opContext(ctx)
+	defer cancel()
+	_, err := c.meta.get(ctx, []string{}, true)
+	return err
+}
+
+// opContext bounds an operation: the caller's deadline, or RequestTimeout
+// from now when that is earlier (or the caller has none).
+func (c *Client) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := time.Now().Add(c.cfg.RequestTimeout)
+	if cd, ok := ctx.Deadline(); ok && cd.Before(d) {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, d)
+}
+
+// newPending prepares a request for sending within ctx (which must carry the
+// request's effective deadline).
+func (c *Client) newPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
+	pctx, cancel := context.WithCancel(ctx)
+	return &pending{
+		cl: c, req: req, info: info, version: v, broker: broker, internal: internal,
+		admitted: time.Now(), ctx: pctx, cancel: cancel, done: make(chan struct{}),
+	}
+}
+
+// Request sends req to broker (a node ID, or AnyBroker) at the highest
+// version both sides support and waits for the response within ctx (bounded
+// by RequestTimeout when ctx has no earlier deadline). A response is returned
+// whatever error codes it carries. Requests that fail before any byte is
+// written (connect failure, connection lost while queued) are retried with
+// backoff within the deadline; read-only requests (Metadata, FindCoordinator,
+// ApiVersions, DescribeCluster and other describes/lists) are also retried
+// after a transport failure. Failures are *RequestError values.
 func (c *Client) Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error) {
-	return nil, ErrClosed
+	return c.do(ctx, broker, req, -1)
 }
+
+// RequestVersion is Request pinned to version v; it fails with
+// ErrUnsupportedVersion (NotSent) when either side lacks v.
 func (c *Client) RequestVersion(ctx context.Context, broker int32, req wire.Request, v int16) (wire.Response, error) {
-	return nil, ErrClosed
+	if v < 0 {
+		return nil, reqErr(broker, apiName(req.Key()), NotSent, fmt.Errorf("%w: negative version %d", ErrUnsupportedVersion, v))
+	}
+	return c.do(ctx, broker, req, v)
 }
-func (c *Client) Enqueue(ctx context.Context, broker int32, req wire.Request) (Pending, error) {
-	return nil, ErrClosed
-}
+
+// RequestController sends req to the controller metadata names (in KRaft,
+// a broker that forwards to the active controller) and waits for the
+// response, like Request.
 func (c *Client) RequestController(ctx context.Context, req wire.Request) (wire.Response, error) {
-	return nil, ErrClosed
+	ctx, cancel := c.opContext(ctx)
+	defer cancel()
+	md, err := c.Metadata(ctx, []string{})
+	if err != nil {
+		return nil, err
+	}
+	id := md.ControllerID
+	if id < 0 {
+		id = AnyBroker
+	}
+	return c.do(ctx, id, req, -1)
 }
-func (c *Client) Metadata(ctx context.Context, topics []string) (*Metadata, error) {
-	return nil, ErrClosed
+
+// Enqueue queues req on broker's connection and returns once it is written,
+// without waiting for the response; the Pending then completes with the
+// response or a failure. Calls from one goroutine to one broker are written
+// in call order (correlation IDs ascend). ctx bounds the wait for a
+// connection and an in-flight slot and, with RequestTimeout when ctx has no
+// earlier deadline, the response. An error return means nothing was written:
+// it is a *RequestError with Certainty NotSent. Enqueue does not retry.
+func (c *Client) Enqueue(ctx context.Context, broker int32, req wire.Request) (Pending, error) {
+	admitted := time.Now()
+	c.m.admitted.Add(1)
+	octx, cancel := c.opContext(ctx)
+	p, err := c.attempt(octx, broker, req, -1, admitted, true, cancel)
+	if err != nil {
+		c.m.terminal(err, admitted)
+		return nil, err
+	}
+	return p, nil
 }
-func (c *Client) CachedMetadata() *Metadata { return nil }
-func (c *Client) InvalidateMetadata()       {}
-func (c *Client) Leader(ctx context.Context, topic string, partition int32) (int32, int32, error) {
-	return 0, 0, ErrClosed
+
+// do runs one call: route, send, wait, retrying what is safe to retry
+// within the operation's deadline. The call's outcome is counted once.
+func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned int16) (wire.Response, error) {
+	admitted := time.Now()
+	c.m.admitted.Add(1)
+	ctx, cancel := c.opContext(ctx)
+	defer cancel()
+	for try := 0; ; try++ {
+		p, err := c.attempt(ctx, broker, req, pinned, admitted, false, nil)
+		if err == nil {
+			<-p.done
+			if p.err == nil {
+				c.m.terminal(nil, admitted)
+				return p.resp, nil
+			}
+			err = p.err
+		}
+		if c.retriable(err, req.Key()) && c.backoff(ctx, try) {
+			continue
+		}
+		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrCancelled) {
+			// The deadline ended the retries: say so, keeping the last
+			// failure's certainty and cause.
+			err = reqErr(broker, apiName(req.Key()), CertaintyOf(err), fmt.Errorf("%w; last failure: %w", ctxError(ctx.Err()), unwrapReq(err)))
+		}
+		c.m.terminal(err, admitted)
+		return nil, err
+	}
 }
-func (c *Client) Coordinator(ctx context.Context, kind CoordinatorType, key string) (int32, error) {
-	return 0, ErrClosed
+
+func unwrapReq(err error) error {
+	var re *RequestError
+	if errors.As(err, &re) {
+		return re.Err
+	}
+	return err
 }
-func (c *Client) InvalidateCoordinator(kind CoordinatorType, key string) {}
+
+// attempt routes one try of req and sends it. It returns the written
+// pending request, or a NotSent *RequestError. counted makes the pending's
+// completion count the call's outcome; release is called with it.
+func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pinned int16, admitted time.Time, counted bool, release context.CancelFunc) (*pending, error) {
+	fail := func(err error) (*pending, error) {
+		if release != nil {
+			release()
+		}
+		return nil, err
+	}
+	name := apiName(req.Key())
+	if c.closed.Load() {
+		c.m.closedRejections.Add(1)
+		return fail(reqErr(broker, name, NotSent, ErrClosed))
+	}
+	t0 := time.Now()
+	cn, err := c.route(ctx, broker)
+	c.m.lat[stageRouting].observe(time.Since(t0))
+	if err != nil {
+		return fail(reqErr(broker, name, NotSent, err))
+	}
+	var (
+		info wire.APIInfo
+		v    = pinned
+	)
+	if pinned >= 0 {
+		info, err = cn.checkVersion(req.Key(), pinned)
+	} else {
+		info, v, err = cn.pickVersion(req.Key())
+	}
+	if err != nil {
+		return fail(reqErr(broker, name, NotSent, err))
+	}
+	p := c.newPending(ctx, req, info, v, broker, false)
+	p.counted = counted
+	p.admitted = admitted
+	if release != nil {
+		inner := p.cancel
+		p.cancel = func() { inner(); release() }
+	}
+	p.watch()
+	if err := cn.send(p); err != nil {
+		p.release()
+		return nil, err
+	}
+	return p, nil
+}
+
+// retriable reports whether a failed try of a request with key may be
+// retried: always when nothing was sent over a failed or failing
+// connection; after bytes may have left only for read-only requests.
+func (c *Client) retriable(err error, key wire.APIKey) bool {
+	if c.closed.Load() || errors.Is(err, ErrClosed) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrCancelled) {
+		return false
+	}
+	if !errors.Is(err, ErrTransport) && !errors.Is(err, ErrDNS) && !(errors.Is(err, ErrProtocol) && readOnly(key)) {
+		return false
+	}
+	return CertaintyOf(err) == NotSent || readOnly(key)
+}
+
+// readOnly lists the APIs that change nothing on the broker, so a retry
+// after a possibly delivered try is harmless.
+func readOnly(k wire.APIKey) bool {
+	switch k {
+	case wire.KeyMetadata, wire.KeyApiVersions, wire.KeyFindCoordinator, wire.KeyDescribeCluster,
+		wire.KeyListOffsets, wire.KeyFetch, wire.KeyOffsetFetch, wire.KeyDescribeGroups,
+		wire.KeyListGroups, wire.KeyDescribeConfigs, wire.KeyOffsetForLeaderEpoch, wire.KeyConsumerGroupDescribe:
+		return true
+	}
+	return false
+}
+
+// backoff sleeps before retry try+1: RetryBackoff doubling per try up to
+// RetryBackoffMax, with ±20% jitter. It reports false when ctx ends first
+// or the client closes.
+func (c *Client) backoff(ctx context.Context, try int) bool {
+	d := c.cfg.RetryBackoff << min(try, 20)
+	if d > c.cfg.RetryBackoffMax || d <= 0 {
+		d = c.cfg.RetryBackoffMax
+	}
+	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-c.stop:
+		return false
+	}
+}
+
+// apiName is Kafka's name for an API key, for errors and logs.
+func apiName(k wire.APIKey) string {
+	if info, ok := wire.LookupAPI(k); ok {
+		return info.Name
+	}
+	return fmt.Sprintf("ApiKey(%d)", k)
+}
+
+// BrokerVersions returns the API version ranges broker (a node ID, or
+// AnyBroker) advertised in ApiVersions, connecting first when needed. The
+// map is the caller's to keep.
 func (c *Client) BrokerVersions(ctx context.Context, broker int32) (map[wire.APIKey][2]int16, error) {
-	return nil, ErrClosed
+	ctx, cancel := c.opContext(ctx)
+	defer cancel()
+	if c.closed.Load() {
+		return nil, reqErr(broker, "ApiVersions", NotSent, ErrClosed)
+	}
+	cn, err := c.route(ctx, broker)
+	if err != nil {
+		return nil, reqErr(broker, "ApiVersions", NotSent, err)
+	}
+	out := make(map[wire.APIKey][2]int16, len(cn.versions))
+	for k, v := range cn.versions {
+		out[k] = v
+	}
+	return out, nil
 }
-func (c *Client) Metrics() MetricsSnapshot { return MetricsSnapshot{} }
-func (c *Client) RegisterProducerMetrics(src func(*ProducerMetrics)) (unregister func()) {
-	return func() {}
-}
-func (c *Client) Close() error { return nil }

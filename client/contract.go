@@ -144,6 +144,8 @@ type Metadata struct {
 	Brokers      []Broker // sorted by NodeID
 	Topics       map[string]*TopicMetadata
 	Fetched      time.Time
+
+	allTopics bool // Topics holds every topic of the cluster
 }
 
 // Pending is a request that has been queued on a connection. Requests

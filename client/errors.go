@@ -65,3 +65,7 @@ func CertaintyOf(err error) Certainty {
 	}
 	return PossiblySent
 }
+
+// ErrInvalidConfig: New rejected the Config; the wrapping error names the
+// field and the reason.
+var ErrInvalidConfig = errors.New("gregor: invalid client config")

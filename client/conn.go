@@ -1,0 +1,364 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// maxKeptWriteBuffer is the largest encoding buffer a connection keeps for
+// reuse after a write; bigger ones (large produce requests) are dropped.
+const maxKeptWriteBuffer = 1 << 20
+
+// conn is one connection to a broker. Requests are written by one writer
+// path (the wlock holder encodes into wbuf and writes) in correlation-ID
+// order, at most MaxInFlightPerBroker at a time, and answered by a single
+// reader goroutine that matches each response to the oldest outstanding
+// request. Any violation closes the connection and fails every request on it.
+type conn struct {
+	cl     *Client
+	nc     net.Conn
+	addr   string
+	broker int32 // node ID dialed for, or -1 for a bootstrap address
+
+	// versions is what the broker advertised in ApiVersions; written once
+	// during negotiation, before the connection is shared.
+	versions map[wire.APIKey][2]int16
+
+	slots  chan struct{} // in-flight semaphore
+	wlock  chan struct{} // the writer path; guards wbuf and corrID
+	wbuf   []byte
+	corrID int32
+
+	mu       sync.Mutex
+	queue    []*pending // written (or being written), oldest first
+	closed   bool
+	closeErr error
+
+	dead       chan struct{} // closed when the connection fails or closes
+	readerDone chan struct{}
+	lastUsed   atomic.Int64 // unix nanoseconds of the last write or read
+}
+
+func newConn(cl *Client, nc net.Conn, addr string, broker int32) *conn {
+	cn := &conn{
+		cl:         cl,
+		nc:         nc,
+		addr:       addr,
+		broker:     broker,
+		slots:      make(chan struct{}, cl.cfg.MaxInFlightPerBroker),
+		wlock:      make(chan struct{}, 1),
+		dead:       make(chan struct{}),
+		readerDone: make(chan struct{}),
+	}
+	cn.lastUsed.Store(time.Now().UnixNano())
+	go cn.readLoop()
+	return cn
+}
+
+// isDead reports whether the connection has failed or been closed.
+func (cn *conn) isDead() bool {
+	select {
+	case <-cn.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// inFlight returns how many requests are outstanding (a load estimate).
+func (cn *conn) inFlight() int { return len(cn.slots) }
+
+// deadErr returns the error that closed the connection, for requests that
+// were never written on it.
+func (cn *conn) deadErr() error {
+	cn.mu.Lock()
+	defer cn.mu.Unlock()
+	if cn.closeErr != nil {
+		return cn.closeErr
+	}
+	return fmt.Errorf("%w: connection to %s closed", ErrTransport, cn.addr)
+}
+
+// send writes p on the connection. It returns nil when p is written (p then
+// reaches its terminal through the reader, fail or abandon), or a NotSent
+// *RequestError when no byte of p was written; p is then not completed.
+func (cn *conn) send(p *pending) error {
+	m := &p.cl.m
+	ctx := p.ctx
+	t0 := time.Now()
+	notSent := func(err error) error { return reqErr(p.broker, p.info.Name, NotSent, err) }
+
+	select {
+	case cn.slots <- struct{}{}:
+	default:
+		m.workFull.Add(1)
+		m.queuedWork.Add(1)
+		select {
+		case cn.slots <- struct{}{}:
+		case <-ctx.Done():
+			m.queuedWork.Add(-1)
+			return notSent(ctxError(ctx.Err()))
+		case <-cn.dead:
+			m.queuedWork.Add(-1)
+			return notSent(cn.deadErr())
+		}
+		m.queuedWork.Add(-1)
+	}
+	m.lat[stageMailbox].observe(time.Since(t0))
+	select {
+	case cn.wlock <- struct{}{}:
+	case <-ctx.Done():
+		<-cn.slots
+		return notSent(ctxError(ctx.Err()))
+	case <-cn.dead:
+		<-cn.slots
+		return notSent(cn.deadErr())
+	}
+	defer func() { <-cn.wlock }()
+	t1 := time.Now()
+	m.lat[stageWriterAdmission].observe(t1.Sub(t0))
+
+	if cn.corrID == math.MaxInt32 {
+		cn.corrID = 0
+	}
+	cn.corrID++
+	p.corrID = cn.corrID
+	buf := append(cn.wbuf[:0], 0, 0, 0, 0)
+	buf = wire.AppendRequestHeader(buf, p.info, p.version, p.corrID, &cn.cl.cfg.ClientID)
+	buf = p.req.AppendTo(buf, p.version)
+	binary.BigEndian.PutUint32(buf, uint32(len(buf)-4))
+	if cap(buf) <= maxKeptWriteBuffer {
+		cn.wbuf = buf[:0]
+	} else {
+		cn.wbuf = nil
+	}
+	m.lat[stagePreparation].observe(time.Since(t1))
+
+	cn.mu.Lock()
+	if cn.closed {
+		err := cn.closeErr
+		cn.mu.Unlock()
+		<-cn.slots
+		return notSent(err)
+	}
+	p.cn = cn
+	p.inQueue = true
+	p.written = time.Now() // the moment bytes may start to leave
+	cn.queue = append(cn.queue, p)
+	cn.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		// The deadline watcher may have fired before p was queued and
+		// ignored it; nothing is written yet, so withdraw p.
+		if cn.withdraw(p) {
+			<-cn.slots
+			return notSent(ctxError(err))
+		}
+	}
+
+	if d, ok := ctx.Deadline(); ok {
+		_ = cn.nc.SetWriteDeadline(d)
+	} else {
+		_ = cn.nc.SetWriteDeadline(time.Time{})
+	}
+	n, err := cn.nc.Write(buf)
+	if err != nil {
+		cause := fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err)
+		if ctxErr := ctx.Err(); ctxErr != nil && isTimeout(err) {
+			cause = fmt.Errorf("%w: write to %s: %w", ctxError(ctxErr), cn.addr, err)
+		}
+		if n == 0 && cn.withdraw(p) {
+			<-cn.slots
+			cn.fail(fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err))
+			return notSent(cause)
+		}
+		cn.fail(cause)
+		return nil
+	}
+	cn.lastUsed.Store(time.Now().UnixNano())
+	return nil
+}
+
+// withdraw removes p, which must not have been written, from the queue. It
+// reports false when p is no longer there or already has its terminal.
+func (cn *conn) withdraw(p *pending) bool {
+	cn.mu.Lock()
+	defer cn.mu.Unlock()
+	if !p.inQueue || len(cn.queue) == 0 || cn.queue[len(cn.queue)-1] != p || p.state.Load() != 0 {
+		return false
+	}
+	cn.queue[len(cn.queue)-1] = nil
+	cn.queue = cn.queue[:len(cn.queue)-1]
+	p.inQueue = false
+	return true
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// readLoop is the connection's single reader. It reads one size-prefixed
+// frame at a time, checks the size against MaxResponseBytes before
+// allocating, matches the correlation ID against the oldest outstanding
+// request and decodes the response for it. Any failure closes the
+// connection through fail.
+func (cn *conn) readLoop() {
+	defer close(cn.readerDone)
+	br := bufio.NewReaderSize(cn.nc, 16<<10)
+	var hdr [4]byte
+	maxBytes := cn.cl.cfg.MaxResponseBytes
+	for {
+		if _, err := io.ReadFull(br, hdr[:]); err != nil {
+			cn.failRead(err)
+			return
+		}
+		size := int32(binary.BigEndian.Uint32(hdr[:]))
+		if size > maxBytes {
+			cn.fail(withClass(classResponseCapacity, fmt.Errorf("%w: response frame of %d bytes from %s exceeds MaxResponseBytes %d", ErrProtocol, size, cn.addr, maxBytes)))
+			return
+		}
+		if size < 4 {
+			cn.fail(fmt.Errorf("%w: response frame of %d bytes from %s is too short for a header", ErrProtocol, size, cn.addr))
+			return
+		}
+		cn.mu.Lock()
+		empty := len(cn.queue) == 0
+		cn.mu.Unlock()
+		if empty {
+			cn.fail(fmt.Errorf("%w: unsolicited response frame from %s", ErrProtocol, cn.addr))
+			return
+		}
+		buf := make([]byte, size)
+		if _, err := io.ReadFull(br, buf); err != nil {
+			cn.failRead(err)
+			return
+		}
+		corr := int32(binary.BigEndian.Uint32(buf))
+		cn.mu.Lock()
+		p := cn.queue[0]
+		if p.corrID != corr {
+			cn.mu.Unlock()
+			cn.fail(fmt.Errorf("%w: response correlation ID %d from %s, but the oldest outstanding request (%s) has %d", ErrProtocol, corr, cn.addr, p.info.Name, p.corrID))
+			return
+		}
+		cn.queue[0] = nil
+		cn.queue = cn.queue[1:]
+		p.inQueue, p.answered = false, true
+		cn.mu.Unlock()
+		<-cn.slots
+		cn.lastUsed.Store(time.Now().UnixNano())
+
+		resp, err := decodeResponse(p, buf)
+		if err != nil {
+			err = fmt.Errorf("%w: decoding %s v%d response from %s: %w", ErrProtocol, p.info.Name, p.version, cn.addr, err)
+			p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, err))
+			cn.fail(err)
+			return
+		}
+		if !p.internal {
+			cn.cl.m.lat[stageInFlight].observe(time.Since(p.written))
+		}
+		p.complete(resp, nil) // false when the caller abandoned it: discarded
+	}
+}
+
+// decodeResponse decodes a whole response frame (header and body) for p and
+// requires the body to be consumed exactly. (An ApiVersions UNSUPPORTED_VERSION
+// answer in the v0 body format is handled by wire.ApiVersionsResponse.)
+func decodeResponse(p *pending, frame []byte) (wire.Response, error) {
+	r := wire.NewReader(frame)
+	wire.ReadResponseHeader(r, p.info, p.version)
+	resp := p.req.ResponseFor()
+	if err := resp.DecodeFrom(r, p.version); err != nil {
+		return nil, err
+	}
+	if err := r.Complete(); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// failRead closes the connection after a read error: a short read or reset
+// is ErrTransport; a read on a connection we closed keeps the close cause.
+func (cn *conn) failRead(err error) {
+	if cn.isDead() {
+		return
+	}
+	what := "read"
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		what = "short read (connection closed mid-frame)"
+	} else if errors.Is(err, io.EOF) {
+		what = "connection closed by broker"
+	}
+	cn.fail(fmt.Errorf("%w: %s from %s: %w", ErrTransport, what, cn.addr, err))
+}
+
+// fail closes the connection with cause and fails every outstanding request
+// on it as PossiblySent. It is idempotent: the first cause wins.
+func (cn *conn) fail(cause error) {
+	cn.mu.Lock()
+	if cn.closed {
+		cn.mu.Unlock()
+		return
+	}
+	cn.closed = true
+	cn.closeErr = cause
+	q := cn.queue
+	cn.queue = nil
+	for _, p := range q {
+		p.inQueue, p.answered = false, true
+	}
+	cn.mu.Unlock()
+	close(cn.dead)
+	_ = cn.nc.Close()
+	if !errors.Is(cause, ErrClosed) {
+		cn.cl.cfg.Logger.Debug("gregor: connection closed", "addr", cn.addr, "broker", cn.broker, "cause", cause, "outstanding", len(q))
+	}
+	for _, p := range q {
+		p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, cause))
+	}
+	cn.cl.pool.forget(cn)
+}
+
+// watchStall closes the connection if p, abandoned by its caller, is still
+// unanswered RequestTimeout after it was written: Kafka answers in order, so
+// every later request on the connection waits behind it.
+func (cn *conn) watchStall(p *pending) {
+	check := func() {
+		cn.mu.Lock()
+		stalled := !p.answered && !cn.closed
+		cn.mu.Unlock()
+		if stalled {
+			cn.fail(fmt.Errorf("%w: no response from %s to %s (correlation ID %d) within RequestTimeout %v", ErrTransport, cn.addr, p.info.Name, p.corrID, cn.cl.cfg.RequestTimeout))
+		}
+	}
+	wait := time.Until(p.written.Add(cn.cl.cfg.RequestTimeout))
+	if wait <= 0 {
+		check()
+		return
+	}
+	time.AfterFunc(wait, check)
+}
+
+// roundTrip sends req at version v as a connection-setup request (not a
+// counted call) and waits for its response within ctx.
+func (cn *conn) roundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
+	p := cn.cl.newPending(ctx, req, info, v, cn.broker, true)
+	p.watch()
+	if err := cn.send(p); err != nil {
+		p.release()
+		return nil, err
+	}
+	return p.Result()
+}

@@ -1,0 +1,194 @@
+package client
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// failClass is the failure class a terminal request failure is counted under.
+type failClass uint8
+
+const (
+	classNone failClass = iota
+	classDNS
+	classConnect
+	classTransport
+	classNegotiation
+	classAuthentication
+	classDeadline
+	classLocalRejection
+	classResponseCapacity
+	classRouteCapacity
+)
+
+// latency stages, indexes into counters.lat.
+const (
+	stageMailbox = iota
+	stageRouting
+	stagePreparation
+	stageWriterAdmission
+	stageInFlight
+	stageEndToEnd
+	stageDeadlineLateness
+	numStages
+)
+
+type latencyCounter struct {
+	samples, totalNs, maxNs atomic.Uint64
+}
+
+func (l *latencyCounter) observe(d time.Duration) {
+	if d < 0 {
+		d = 0
+	}
+	ns := uint64(d)
+	l.samples.Add(1)
+	l.totalNs.Add(ns)
+	for {
+		m := l.maxNs.Load()
+		if ns <= m || l.maxNs.CompareAndSwap(m, ns) {
+			return
+		}
+	}
+}
+
+func (l *latencyCounter) snapshot() Latency {
+	return Latency{Samples: l.samples.Load(), TotalNs: l.totalNs.Load(), MaxNs: l.maxNs.Load()}
+}
+
+// counters are the client's live metrics; every field is updated with atomics
+// as work happens so Metrics can read them at any time.
+type counters struct {
+	admitted, succeeded, failed, abandoned, notSent, possiblySent atomic.Uint64
+
+	fail [classRouteCapacity + 1]atomic.Uint64
+
+	queuedWork, queuedWorkBytes atomic.Int64
+	workFull, closedRejections  atomic.Uint64
+
+	lat [numStages]latencyCounter
+
+	prodMu  sync.Mutex
+	prodSrc map[uint64]func(*ProducerMetrics)
+	prodSeq uint64
+}
+
+// terminal records the one terminal outcome of a call.
+func (m *counters) terminal(err error, admitted time.Time) {
+	m.lat[stageEndToEnd].observe(time.Since(admitted))
+	if err == nil {
+		m.succeeded.Add(1)
+		return
+	}
+	m.failed.Add(1)
+	if CertaintyOf(err) == NotSent {
+		m.notSent.Add(1)
+	} else {
+		m.possiblySent.Add(1)
+	}
+	if c := classOf(err); c != classNone {
+		m.fail[c].Add(1)
+	}
+}
+
+// Metrics returns a snapshot of the client's counters and gauges, with the
+// registered producers' metrics summed into Producer (peaks take the max).
+// It does no I/O and may be called at any time, also after Close.
+func (c *Client) Metrics() MetricsSnapshot {
+	m := &c.m
+	var s MetricsSnapshot
+	s.Calls = CallMetrics{
+		Admitted:          m.admitted.Load(),
+		Succeeded:         m.succeeded.Load(),
+		Failed:            m.failed.Load(),
+		ObserverAbandoned: m.abandoned.Load(),
+		NotSent:           m.notSent.Load(),
+		PossiblySent:      m.possiblySent.Load(),
+	}
+	s.Failures = FailureMetrics{
+		DNS:              m.fail[classDNS].Load(),
+		Connect:          m.fail[classConnect].Load(),
+		Transport:        m.fail[classTransport].Load(),
+		Negotiation:      m.fail[classNegotiation].Load(),
+		Authentication:   m.fail[classAuthentication].Load(),
+		Deadline:         m.fail[classDeadline].Load(),
+		LocalRejection:   m.fail[classLocalRejection].Load(),
+		ResponseCapacity: m.fail[classResponseCapacity].Load(),
+		RouteCapacity:    m.fail[classRouteCapacity].Load(),
+	}
+	s.Mailbox = MailboxMetrics{
+		CapacityPerLane:  c.cfg.MaxInFlightPerBroker,
+		QueuedWork:       int(max(m.queuedWork.Load(), 0)),
+		QueuedWorkBytes:  int(max(m.queuedWorkBytes.Load(), 0)),
+		WorkFull:         m.workFull.Load(),
+		ClosedRejections: m.closedRejections.Load(),
+	}
+	s.Latency = LatencyMetrics{
+		Mailbox:          m.lat[stageMailbox].snapshot(),
+		Routing:          m.lat[stageRouting].snapshot(),
+		Preparation:      m.lat[stagePreparation].snapshot(),
+		WriterAdmission:  m.lat[stageWriterAdmission].snapshot(),
+		InFlight:         m.lat[stageInFlight].snapshot(),
+		EndToEnd:         m.lat[stageEndToEnd].snapshot(),
+		DeadlineLateness: m.lat[stageDeadlineLateness].snapshot(),
+	}
+	m.prodMu.Lock()
+	srcs := make([]func(*ProducerMetrics), 0, len(m.prodSrc))
+	for _, f := range m.prodSrc {
+		srcs = append(srcs, f)
+	}
+	m.prodMu.Unlock()
+	for i, f := range srcs {
+		var p ProducerMetrics
+		f(&p)
+		sumProducer(&s.Producer, &p, i == 0)
+	}
+	return s
+}
+
+// sumProducer adds p into dst: counts and gauges add, peaks take the max,
+// Accepting and Healthy hold when they hold for every producer (and are
+// false when none is registered).
+func sumProducer(dst, p *ProducerMetrics, first bool) {
+	dst.ActiveRecords += p.ActiveRecords
+	dst.ActiveBytes += p.ActiveBytes
+	dst.WaitingRecords += p.WaitingRecords
+	dst.WaitingBytes += p.WaitingBytes
+	dst.PreparedBatches += p.PreparedBatches
+	dst.PreparedBatchBytes += p.PreparedBatchBytes
+	dst.TerminalBacklog += p.TerminalBacklog
+	dst.ProduceRequests += p.ProduceRequests
+	dst.ProduceBatches += p.ProduceBatches
+	dst.ProduceRecords += p.ProduceRecords
+	dst.ProduceEncodedBytes += p.ProduceEncodedBytes
+	dst.PeakProduceInFlightRequests = max(dst.PeakProduceInFlightRequests, p.PeakProduceInFlightRequests)
+	dst.PeakProduceInFlightPerBroker = max(dst.PeakProduceInFlightPerBroker, p.PeakProduceInFlightPerBroker)
+	if first {
+		dst.Accepting, dst.Healthy = p.Accepting, p.Healthy
+	} else {
+		dst.Accepting = dst.Accepting && p.Accepting
+		dst.Healthy = dst.Healthy && p.Healthy
+	}
+}
+
+// RegisterProducerMetrics adds src, called on every Metrics snapshot to fill
+// a zeroed ProducerMetrics that is then summed with the other sources. src
+// must be safe to call from any goroutine and must not call Metrics. The
+// returned function removes src; calling it twice is harmless.
+func (c *Client) RegisterProducerMetrics(src func(*ProducerMetrics)) (unregister func()) {
+	m := &c.m
+	m.prodMu.Lock()
+	defer m.prodMu.Unlock()
+	if m.prodSrc == nil {
+		m.prodSrc = make(map[uint64]func(*ProducerMetrics))
+	}
+	m.prodSeq++
+	id := m.prodSeq
+	m.prodSrc[id] = src
+	return func() {
+		m.prodMu.Lock()
+		delete(m.prodSrc, id)
+		m.prodMu.Unlock()
+	}
+}

@@ -1,0 +1,139 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// pool holds at most one live connection per broker address and coalesces
+// concurrent dials to one address.
+type pool struct {
+	cl     *Client
+	mu     sync.Mutex
+	slots  map[string]*poolSlot
+	closed bool
+}
+
+type poolSlot struct {
+	conn    *conn
+	dialing chan struct{} // non-nil while a dial is in progress; closed when it ends
+	err     error         // result of the last dial
+}
+
+// get returns the live connection to addr, dialing (and negotiating) one
+// within ctx when there is none. Failures are NotSent-worthy causes.
+func (pl *pool) get(ctx context.Context, addr string, broker int32) (*conn, error) {
+	for {
+		pl.mu.Lock()
+		if pl.closed {
+			pl.mu.Unlock()
+			return nil, ErrClosed
+		}
+		if pl.slots == nil {
+			pl.slots = make(map[string]*poolSlot)
+		}
+		s := pl.slots[addr]
+		if s == nil {
+			s = &poolSlot{}
+			pl.slots[addr] = s
+		}
+		if s.conn != nil && !s.conn.isDead() {
+			cn := s.conn
+			pl.mu.Unlock()
+			return cn, nil
+		}
+		if ch := s.dialing; ch != nil {
+			pl.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return nil, ctxError(ctx.Err())
+			}
+			pl.mu.Lock()
+			cn, err := s.conn, s.err
+			pl.mu.Unlock()
+			if cn != nil && !cn.isDead() {
+				return cn, nil
+			}
+			// Another caller's deadline or cancellation ended its dial:
+			// dial again under our own context.
+			if err != nil && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrCancelled) {
+				return nil, err
+			}
+			continue
+		}
+		ch := make(chan struct{})
+		s.dialing = ch
+		pl.mu.Unlock()
+
+		cn, err := pl.cl.dial(ctx, addr, broker)
+
+		pl.mu.Lock()
+		s.dialing, s.err = nil, err
+		closed := pl.closed
+		if err == nil && !closed {
+			s.conn = cn
+		}
+		pl.mu.Unlock()
+		close(ch)
+		if err == nil && closed {
+			cn.fail(ErrClosed)
+			return nil, ErrClosed
+		}
+		return cn, err
+	}
+}
+
+// live returns the pool's live connections.
+func (pl *pool) live() []*conn {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	var out []*conn
+	for _, s := range pl.slots {
+		if s.conn != nil && !s.conn.isDead() {
+			out = append(out, s.conn)
+		}
+	}
+	return out
+}
+
+// forget drops cn from its slot (called when cn fails).
+func (pl *pool) forget(cn *conn) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if s := pl.slots[cn.addr]; s != nil && s.conn == cn {
+		s.conn = nil
+	}
+}
+
+// close fails every connection with ErrClosed and refuses new ones.
+func (pl *pool) close() {
+	pl.mu.Lock()
+	pl.closed = true
+	var conns []*conn
+	for _, s := range pl.slots {
+		if s.conn != nil {
+			conns = append(conns, s.conn)
+		}
+	}
+	pl.mu.Unlock()
+	for _, cn := range conns {
+		cn.fail(ErrClosed)
+	}
+	for _, cn := range conns {
+		<-cn.readerDone
+	}
+}
+
+// reapIdle closes connections with nothing in flight that were last used
+// before idleSince.
+func (pl *pool) reapIdle(idleSince time.Time) {
+	for _, cn := range pl.live() {
+		if cn.inFlight() == 0 && cn.lastUsed.Load() < idleSince.UnixNano() {
+			cn.fail(fmt.Errorf("%w: idle connection to %s closed after ConnIdleTimeout", ErrTransport, cn.addr))
+		}
+	}
+}
