@@ -1,0 +1,180 @@
+package producer
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// Config configures a Producer. Every field maps one knob of the adapter's
+// ProducerConfiguration (adapter protocol v34 §4.1) or of the Java producer.
+// Zero values take the documented defaults, except where a field says that
+// zero is literal.
+type Config struct {
+	// DeliveryTimeout bounds the time from admission of a record to its
+	// terminal outcome, retries included (delivery.timeout.ms). Default 120s.
+	// A record still unsent at its deadline fails with ErrDeliveryTimeout and
+	// certainty NotSent; one whose bytes may have left fails PossiblySent.
+	DeliveryTimeout time.Duration
+
+	// Compression is the record batch codec (compression.type). Default
+	// wire.CompressionNone.
+	Compression wire.Compression
+	// CompressionLevel is the codec's level (compression.<codec>.level);
+	// 0 uses the codec's default.
+	CompressionLevel int
+
+	// MaxRetries is how many times a batch is resent after a retriable
+	// failure (retries). Zero is literal: a retriable failure is then final
+	// and reported with the certainty it really has. Negative: unlimited,
+	// bounded only by DeliveryTimeout. Resends forced by a predecessor's
+	// failure (OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed batch) do not count.
+	MaxRetries int
+	// RetryBackoff is the wait before a partition's batches are resent
+	// (retry.backoff.ms). 0: default 100ms. Negative: no wait.
+	RetryBackoff time.Duration
+
+	// Linger is how long a partition's open batch waits for more records
+	// before it is sent (linger.ms). 0: default 5ms. Negative: no linger, a
+	// batch is sent as soon as a request slot is free.
+	Linger time.Duration
+	// BatchMaxRecords bounds the records of one batch. Default 10000.
+	BatchMaxRecords int
+	// BatchMaxBytes bounds the (estimated, uncompressed) bytes of one batch
+	// (batch.size). Default 1 MiB. A single record larger than this gets a
+	// batch of its own, within RequestMaxBytes.
+	BatchMaxBytes int
+	// RequestMaxBytes bounds the bytes of one ProduceRequest
+	// (max.request.size); a record that cannot fit is rejected at admission
+	// with ErrRecordTooLarge. Default 16 MiB. Must be ≥ BatchMaxBytes.
+	RequestMaxBytes int
+	// MaxInFlightPerBroker bounds ProduceRequests outstanding on one broker
+	// (max.in.flight.requests.per.connection). 1..5; default 5 (more than 5
+	// would break idempotent ordering, see KIP-98).
+	MaxInFlightPerBroker int
+
+	// RetainedBytes bounds the bytes of admitted, not yet terminal records the
+	// producer keeps (buffer.memory). Default 32 MiB. Must be ≥ RequestMaxBytes.
+	RetainedBytes int64
+	// InFlightRecords bounds admitted, not yet terminal ("active") records.
+	// Default 1,000,000. Must be ≥ BatchMaxRecords.
+	InFlightRecords int
+	// WaitingRecords bounds Send calls waiting for room in FIFO order; a Send
+	// beyond it fails at once with a backpressure error. Default 10000.
+	WaitingRecords int
+	// WaitingBytes bounds the bytes of records waiting in Send. Default 32 MiB.
+	WaitingBytes int64
+
+	// Acks must be 0 (meaning the default) or -1 ("all"); gregor's producer is
+	// always acks=all (DESIGN rule 5). Anything else is rejected with ErrConfig.
+	Acks int
+	// Idempotence must be nil or true (enable.idempotence); false is rejected
+	// with ErrConfig: gregor's producer is always idempotent (KIP-98).
+	Idempotence *bool
+
+	// InitProducerIDTimeout bounds one InitProducerId attempt. Default 10s.
+	InitProducerIDTimeout time.Duration
+}
+
+// Defaults (see the fields of Config).
+const (
+	DefaultDeliveryTimeout      = 120 * time.Second
+	DefaultRetryBackoff         = 100 * time.Millisecond
+	DefaultLinger               = 5 * time.Millisecond
+	DefaultBatchMaxRecords      = 10000
+	DefaultBatchMaxBytes        = 1 << 20
+	DefaultRequestMaxBytes      = 16 << 20
+	DefaultMaxInFlightPerBroker = 5
+	DefaultRetainedBytes        = 32 << 20
+	DefaultInFlightRecords      = 1000000
+	DefaultWaitingRecords       = 10000
+	DefaultWaitingBytes         = 32 << 20
+)
+
+// settings is a validated Config with defaults applied and the "negative
+// means none" durations resolved.
+type settings struct {
+	Config
+	linger, backoff time.Duration
+}
+
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+}
+
+// validate applies defaults and checks cfg; errors wrap ErrConfig.
+func validate(cfg Config) (settings, error) {
+	s := settings{Config: cfg}
+	c := &s.Config
+	if c.Acks != 0 && c.Acks != -1 {
+		return s, configError("acks=%d: the producer is always acks=all (-1)", c.Acks)
+	}
+	c.Acks = -1
+	if c.Idempotence != nil && !*c.Idempotence {
+		return s, configError("idempotence cannot be disabled")
+	}
+	if c.DeliveryTimeout < 0 {
+		return s, configError("DeliveryTimeout %v is negative", c.DeliveryTimeout)
+	}
+	if c.DeliveryTimeout == 0 {
+		c.DeliveryTimeout = DefaultDeliveryTimeout
+	}
+	switch c.Compression {
+	case wire.CompressionNone, wire.CompressionGzip, wire.CompressionSnappy, wire.CompressionLZ4, wire.CompressionZstd:
+	default:
+		return s, configError("unknown compression %d", c.Compression)
+	}
+	switch {
+	case c.RetryBackoff == 0:
+		s.backoff = DefaultRetryBackoff
+	case c.RetryBackoff > 0:
+		s.backoff = c.RetryBackoff
+	}
+	switch {
+	case c.Linger == 0:
+		s.linger = DefaultLinger
+	case c.Linger > 0:
+		s.linger = c.Linger
+	}
+	if c.BatchMaxRecords < 0 || c.BatchMaxBytes < 0 || c.RequestMaxBytes < 0 || c.RetainedBytes < 0 ||
+		c.InFlightRecords < 0 || c.WaitingRecords < 0 || c.WaitingBytes < 0 || c.MaxInFlightPerBroker < 0 {
+		return s, configError("limits must not be negative")
+	}
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.BatchMaxRecords, DefaultBatchMaxRecords)
+	def(&c.BatchMaxBytes, DefaultBatchMaxBytes)
+	def(&c.RequestMaxBytes, max(DefaultRequestMaxBytes, c.BatchMaxBytes))
+	def(&c.MaxInFlightPerBroker, DefaultMaxInFlightPerBroker)
+	def(&c.InFlightRecords, max(DefaultInFlightRecords, c.BatchMaxRecords))
+	def(&c.WaitingRecords, DefaultWaitingRecords)
+	if c.RetainedBytes == 0 {
+		c.RetainedBytes = max(DefaultRetainedBytes, int64(c.RequestMaxBytes))
+	}
+	if c.WaitingBytes == 0 {
+		c.WaitingBytes = DefaultWaitingBytes
+	}
+	if c.InitProducerIDTimeout <= 0 {
+		c.InitProducerIDTimeout = 10 * time.Second
+	}
+	if c.MaxInFlightPerBroker > 5 {
+		return s, configError("MaxInFlightPerBroker %d: at most 5 requests in flight keep idempotent order", c.MaxInFlightPerBroker)
+	}
+	if c.BatchMaxRecords > c.InFlightRecords {
+		return s, configError("BatchMaxRecords %d exceeds InFlightRecords %d", c.BatchMaxRecords, c.InFlightRecords)
+	}
+	if c.BatchMaxBytes > c.RequestMaxBytes {
+		return s, configError("BatchMaxBytes %d exceeds RequestMaxBytes %d", c.BatchMaxBytes, c.RequestMaxBytes)
+	}
+	if int64(c.RequestMaxBytes) > c.RetainedBytes {
+		return s, configError("RequestMaxBytes %d exceeds RetainedBytes %d", c.RequestMaxBytes, c.RetainedBytes)
+	}
+	if c.MaxRetries == 0 && c.RetryBackoff > 0 {
+		// Allowed (the adapter never sends it); the backoff is then unused.
+	}
+	return s, nil
+}

@@ -1,0 +1,163 @@
+package producer
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gregor-kafka/gregor/client"
+)
+
+// Result is the terminal outcome of one record.
+//
+// On success Err is nil and Partition, Offset and Timestamp are the broker's
+// (Timestamp is Unix milliseconds: the log append time when the topic uses
+// LogAppendTime, else the record's create time; Offset is -1 when the broker
+// acknowledged a duplicate without its offset). On failure Err says why and
+// Certainty says whether the record may have been written: client.NotSent
+// (no byte of it can have reached a broker, or the broker definitely
+// rejected every attempt) or client.PossiblySent.
+type Result struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Timestamp int64
+	Err       error
+	Certainty client.Certainty
+}
+
+// CancelOutcome is what Delivery.Cancel achieved.
+type CancelOutcome uint8
+
+const (
+	// CancelledNotSent: the record was removed before any byte of it could
+	// reach a broker; its terminal is ErrRecordCancelled with certainty NotSent.
+	CancelledNotSent CancelOutcome = iota + 1
+	// TooLate: the record's batch may already be on the wire; its terminal
+	// stays whatever the broker decides.
+	TooLate
+	// AlreadyTerminal: the record already had its terminal outcome.
+	AlreadyTerminal
+)
+
+// String returns "cancelled_not_sent", "too_late" or "already_terminal".
+func (o CancelOutcome) String() string {
+	switch o {
+	case CancelledNotSent:
+		return "cancelled_not_sent"
+	case TooLate:
+		return "too_late"
+	case AlreadyTerminal:
+		return "already_terminal"
+	}
+	return "unknown"
+}
+
+// closedChan is returned by Done once a record is terminal.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Delivery is the handle of one admitted record. It reaches exactly one
+// terminal Result (DESIGN rule 2). Safe for concurrent use. Deliveries are
+// allocated in slabs, so holding one keeps a few hundred bytes of its
+// neighbours alive.
+type Delivery struct {
+	terminal atomic.Bool
+	mu       sync.Mutex
+	done     chan struct{} // created on demand by Done
+	res      Result
+
+	// Owned by the producer's lock.
+	p   *Producer
+	b   *batch // the batch holding the record; nil once terminal
+	idx int32  // index of the record in b.recs
+}
+
+// Done returns a channel closed when the record is terminal.
+func (d *Delivery) Done() <-chan struct{} {
+	if d.terminal.Load() {
+		return closedChan
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.terminal.Load() {
+		return closedChan
+	}
+	if d.done == nil {
+		d.done = make(chan struct{})
+	}
+	return d.done
+}
+
+// Result returns the terminal outcome and true, or a zero Result and false
+// when the record is not terminal yet. It never blocks.
+func (d *Delivery) Result() (Result, bool) {
+	if !d.terminal.Load() {
+		return Result{}, false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.res, true
+}
+
+// Wait waits for the terminal outcome until ctx ends. When ctx ends first it
+// returns ctx's error (the record stays in flight and its terminal can still
+// be read later).
+func (d *Delivery) Wait(ctx context.Context) (Result, error) {
+	if r, ok := d.Result(); ok {
+		return r, nil
+	}
+	select {
+	case <-d.Done():
+		r, _ := d.Result()
+		return r, nil
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+}
+
+// Cancel removes the record if no byte of it can have reached a broker
+// (CancelledNotSent; its siblings are unaffected and it consumes no sequence
+// number), else reports TooLate, or AlreadyTerminal when the outcome is
+// known. Calling it again is safe and consistent: after CancelledNotSent it
+// returns AlreadyTerminal; after TooLate it returns TooLate until the
+// terminal, then AlreadyTerminal.
+func (d *Delivery) Cancel() CancelOutcome {
+	if d.terminal.Load() {
+		return AlreadyTerminal
+	}
+	return d.p.cancel(d)
+}
+
+// finish sets the terminal outcome once; later calls are ignored. It
+// reports whether this call was the terminal one.
+func (d *Delivery) finish(r Result) bool {
+	d.mu.Lock()
+	if d.terminal.Load() {
+		d.mu.Unlock()
+		return false
+	}
+	d.res = r
+	d.terminal.Store(true)
+	if d.done != nil {
+		close(d.done)
+	}
+	d.mu.Unlock()
+	return true
+}
+
+// deliverySlab hands out Deliveries from slabs so admission costs no
+// allocation per record once amortized.
+type deliverySlab struct {
+	slab []Delivery
+}
+
+const slabSize = 512
+
+func (s *deliverySlab) get() *Delivery {
+	if len(s.slab) == 0 {
+		s.slab = make([]Delivery, slabSize)
+	}
+	d := &s.slab[0]
+	s.slab = s.slab[1:]
+	return d
+}

@@ -1,0 +1,80 @@
+package producer
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gregor-kafka/gregor/client"
+)
+
+// Producer-side failures. Broker rejections are *wire.KafkaError values (wrapped
+// with the batch's context); client failures are client.Err* values. Every
+// error of a failed Result says through Result.Certainty whether the record
+// may have been written.
+var (
+	// ErrConfig wraps every configuration error returned by New.
+	ErrConfig = errors.New("gregor/producer: invalid configuration")
+	// ErrRecordTooLarge: a record cannot fit in one ProduceRequest
+	// (RequestMaxBytes) or in RetainedBytes. Returned by TrySend/Send; the
+	// record is not admitted (adapter kind "invalid_record").
+	ErrRecordTooLarge = errors.New("gregor/producer: record too large")
+	// ErrInvalidRecord: the message is unusable (empty topic, partition below -1).
+	ErrInvalidRecord = errors.New("gregor/producer: invalid record")
+	// ErrRecordCancelled is the terminal error of a record removed by
+	// Delivery.Cancel before any byte of it could reach a broker (certainty
+	// NotSent). errors.Is(ErrRecordCancelled, client.ErrCancelled) holds.
+	ErrRecordCancelled error = &wrapErr{msg: "gregor/producer: record cancelled before send", is: client.ErrCancelled}
+	// ErrDeliveryTimeout: DeliveryTimeout passed before the record's outcome
+	// was known. errors.Is(ErrDeliveryTimeout, client.ErrTimeout) holds.
+	ErrDeliveryTimeout error = &wrapErr{msg: "gregor/producer: delivery timeout", is: client.ErrTimeout}
+	// ErrProducerClosed: the producer was closed (before admission, or Close's
+	// deadline passed with the record unresolved). errors.Is(ErrProducerClosed,
+	// client.ErrClosed) holds.
+	ErrProducerClosed error = &wrapErr{msg: "gregor/producer: producer closed", is: client.ErrClosed}
+	// ErrSequenceReset: the record's batch was sent but its outcome can no
+	// longer be resolved because an earlier batch of its partition failed
+	// with an unknown outcome; resending it with a new epoch could duplicate
+	// it (KIP-360). Certainty PossiblySent.
+	ErrSequenceReset = errors.New("gregor/producer: partition sequence reset after an unresolved batch")
+)
+
+// wrapErr is a sentinel that also matches a client sentinel with errors.Is.
+type wrapErr struct {
+	msg string
+	is  error
+}
+
+func (e *wrapErr) Error() string        { return e.msg }
+func (e *wrapErr) Is(target error) bool { return target == e.is }
+
+// backpressureError is the typed refusal of TrySend/Send: which bound was hit.
+type backpressureError struct{ what string }
+
+func (e *backpressureError) Error() string { return "gregor/producer: backpressure: " + e.what }
+func (e *backpressureError) Is(target error) bool {
+	return target == client.ErrBackpressure
+}
+func (e *backpressureError) Certainty() client.Certainty { return client.NotSent }
+
+var (
+	errFullRecords = &backpressureError{"in-flight records limit reached"}
+	errFullBytes   = &backpressureError{"retained bytes limit reached"}
+	errWaiters     = &backpressureError{"earlier Send calls are waiting for room"}
+	errWaitFull    = &backpressureError{"waiting records/bytes limit reached"}
+)
+
+// BatchError wraps the error that failed a record's batch with the context
+// of the attempt: topic, partition and the number of attempts made.
+type BatchError struct {
+	Topic     string
+	Partition int32
+	Attempts  int
+	Err       error
+}
+
+func (e *BatchError) Error() string {
+	return fmt.Sprintf("gregor/producer: %s/%d after %d attempt(s): %v", e.Topic, e.Partition, e.Attempts, e.Err)
+}
+
+// Unwrap returns the cause (a *wire.KafkaError, client error or producer sentinel).
+func (e *BatchError) Unwrap() error { return e.Err }

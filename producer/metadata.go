@@ -1,0 +1,164 @@
+package producer
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// syncMetadata applies the client's cached metadata when it changed:
+// partition leaders, partition counts and topic IDs; then it partitions
+// records that waited for their topic's metadata, or expires them. Called
+// with p.mu held.
+func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
+	if md := p.cl.CachedMetadata(); md != nil && md != p.lastMeta {
+		p.lastMeta = md
+		for _, t := range p.topics {
+			tm := md.Topics[t.name]
+			if tm == nil {
+				continue
+			}
+			t.metaErr = tm.Err
+			t.id = tm.ID
+			if tm.Err == nil && len(tm.Partitions) > 0 {
+				t.numParts = int32(len(tm.Partitions))
+				t.avail = t.avail[:0]
+				for _, pm := range tm.Partitions {
+					if pm.Leader >= 0 {
+						t.avail = append(t.avail, pm.Partition)
+					}
+				}
+			}
+			for _, ps := range t.parts {
+				if ps == nil {
+					continue
+				}
+				ps.leader = -1
+				if i := int(ps.partition); i < len(tm.Partitions) && tm.Partitions[i].Partition == ps.partition {
+					ps.leader = tm.Partitions[i].Leader
+				} else {
+					for _, pm := range tm.Partitions {
+						if pm.Partition == ps.partition {
+							ps.leader = pm.Leader
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, t := range p.topics {
+		u := t.unassigned
+		if u == nil {
+			continue
+		}
+		if u.live == 0 {
+			t.unassigned = nil
+			p.recycle(u)
+			continue
+		}
+		if t.numParts > 0 {
+			t.unassigned = nil
+			for i := range u.recs {
+				r := &u.recs[i]
+				if r.d == nil || r.cancelled {
+					continue
+				}
+				var key []byte
+				if r.key.n >= 0 {
+					key = r.key.get(u.arena)
+				}
+				part := p.part(t, p.choose(t, key, r.size))
+				b := p.openBatch(part, r.size, now)
+				if u.created.Before(b.created) {
+					b.created, b.deadline = u.created, u.deadline
+				}
+				b.moveFrom(u, r)
+				r.d = nil
+			}
+			p.recycle(u)
+			continue
+		}
+		if !now.Before(u.deadline) {
+			t.unassigned = nil
+			p.failBatch(u, p.timeoutErr(u), client.NotSent)
+			p.recycle(u)
+			continue
+		}
+		soon(u.deadline)
+		p.needMetadata(now, soon)
+	}
+	for _, part := range p.parts {
+		if part.leader < 0 && len(part.batches) > 0 {
+			p.needMetadata(now, soon)
+			break
+		}
+	}
+}
+
+// needMetadata starts one background metadata refresh for the producer's
+// topics unless one is running or backing off. Called with p.mu held.
+func (p *Producer) needMetadata(now time.Time, soon func(time.Time)) {
+	if p.metaFetch {
+		return
+	}
+	if now.Before(p.metaBackoff) {
+		soon(p.metaBackoff)
+		return
+	}
+	p.metaFetch = true
+	topics := make([]string, 0, len(p.topics))
+	for name := range p.topics {
+		topics = append(topics, name)
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		_, err := p.cl.Metadata(ctx, topics)
+		cancel()
+		p.mu.Lock()
+		p.metaFetch = false
+		p.metaBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
+		if err != nil {
+			for _, name := range topics {
+				if t := p.topics[name]; t != nil && t.metaErr == nil {
+					t.metaErr = err
+				}
+			}
+		}
+		p.mu.Unlock()
+		p.wakeup()
+	}()
+}
+
+// initProducerID obtains a producer ID and epoch (InitProducerId with a null
+// transactional ID, as the Java idempotent producer does). Called by the
+// sender goroutine without p.mu.
+func (p *Producer) initProducerID() {
+	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.InitProducerIDTimeout)
+	defer cancel()
+	req := &wire.InitProducerIdRequest{TransactionTimeoutMs: math.MaxInt32, ProducerID: -1, ProducerEpoch: -1}
+	resp, err := p.cl.Request(ctx, client.AnyBroker, req)
+	var ir *wire.InitProducerIdResponse
+	if err == nil {
+		var ok bool
+		if ir, ok = resp.(*wire.InitProducerIdResponse); !ok {
+			err = client.ErrProtocol
+		} else {
+			err = wire.ErrorForCode(ir.ErrorCode)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		if errors.Is(err, context.Canceled) && p.ctx.Err() != nil {
+			return
+		}
+		p.idErr = err
+		p.idBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
+		return
+	}
+	p.haveID, p.pid, p.epoch, p.idErr = true, ir.ProducerID, ir.ProducerEpoch, nil
+}
