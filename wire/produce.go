@@ -1,0 +1,256 @@
+package wire
+
+// ProduceRequest writes record batches to partition leaders (API key 0,
+// versions 3-13, flexible from v9). v13 names topics by ID (KIP-516); zstd
+// batches need v7+ (KIP-110). With Acks 0 the broker sends no response.
+// Source: ProduceRequest.json.
+type ProduceRequest struct {
+	// TransactionalID is the transactional ID, or nil.
+	TransactionalID *string
+	// Acks is 0 (none), 1 (leader) or -1 (all in-sync replicas).
+	Acks int16
+	// TimeoutMs is how long the broker may wait for the acks, in ms.
+	TimeoutMs int32
+	// TopicData holds the batches per topic.
+	TopicData []ProduceRequestTopic
+	// UnknownTags keeps tagged fields this version does not define (v9+).
+	UnknownTags []TaggedField
+}
+
+// ProduceRequestTopic holds one topic's batches.
+type ProduceRequestTopic struct {
+	// Name is the topic name, v3-12.
+	Name string
+	// TopicID is the topic ID, v13+.
+	TopicID       UUID
+	PartitionData []ProduceRequestPartition
+	UnknownTags   []TaggedField
+}
+
+// ProduceRequestPartition holds one partition's encoded record batches.
+type ProduceRequestPartition struct {
+	// Index is the partition index.
+	Index int32
+	// Records are encoded record batches (see record_batch*.go), or nil.
+	Records     []byte
+	UnknownTags []TaggedField
+}
+
+// Key returns KeyProduce.
+func (*ProduceRequest) Key() APIKey { return KeyProduce }
+
+// ResponseFor returns an empty *ProduceResponse.
+func (*ProduceRequest) ResponseFor() Response { return &ProduceResponse{} }
+
+// AppendTo appends the request body for version v (header excluded).
+func (m *ProduceRequest) AppendTo(dst []byte, v int16) []byte {
+	flex := v >= 9
+	dst = AppendNullableString(dst, m.TransactionalID, flex)
+	dst = AppendInt16(dst, m.Acks)
+	dst = AppendInt32(dst, m.TimeoutMs)
+	dst = AppendArray(dst, flex, m.TopicData, func(dst []byte, t *ProduceRequestTopic) []byte {
+		if v <= 12 {
+			dst = AppendString(dst, t.Name, flex)
+		} else {
+			dst = AppendUUID(dst, t.TopicID)
+		}
+		dst = AppendArray(dst, flex, t.PartitionData, func(dst []byte, p *ProduceRequestPartition) []byte {
+			dst = AppendInt32(dst, p.Index)
+			dst = AppendNullableBytes(dst, p.Records, flex)
+			return appendFlexTags(dst, flex, p.UnknownTags)
+		})
+		return appendFlexTags(dst, flex, t.UnknownTags)
+	})
+	return appendFlexTags(dst, flex, m.UnknownTags)
+}
+
+// DecodeFrom decodes the request body for version v from r; Records alias
+// r's buffer.
+func (m *ProduceRequest) DecodeFrom(r *Reader, v int16) error {
+	*m = ProduceRequest{}
+	flex := v >= 9
+	m.TransactionalID = r.NullableString(flex)
+	m.Acks = r.Int16()
+	m.TimeoutMs = r.Int32()
+	minTopic := minLen(flex, 2) + minLen(flex, 4) + tagsLen(flex)
+	if v >= 13 {
+		minTopic = 16 + 1 + 1
+	}
+	m.TopicData = ReadArray(r, flex, minTopic, func(r *Reader, t *ProduceRequestTopic) {
+		if v <= 12 {
+			t.Name = r.String(flex)
+		} else {
+			t.TopicID = r.UUID()
+		}
+		t.PartitionData = ReadArray(r, flex, 4+minLen(flex, 4)+tagsLen(flex), func(r *Reader, p *ProduceRequestPartition) {
+			p.Index = r.Int32()
+			p.Records = r.NullableBytes(flex)
+			p.UnknownTags = readFlexTags(r, flex)
+		})
+		t.UnknownTags = readFlexTags(r, flex)
+	})
+	m.UnknownTags = readFlexTags(r, flex)
+	return r.Err()
+}
+
+// ProduceResponse reports the outcome per partition (versions 3-13).
+type ProduceResponse struct {
+	// Responses holds the results per topic.
+	Responses []ProduceResponseTopic
+	// ThrottleTimeMs is the quota throttle in milliseconds.
+	ThrottleTimeMs int32
+	// NodeEndpoints locates the new leaders named in CurrentLeader (tag 0,
+	// v10+, KIP-951).
+	NodeEndpoints []NodeEndpoint
+	// UnknownTags keeps tagged fields this version does not define (v9+).
+	UnknownTags []TaggedField
+}
+
+// ProduceResponseTopic holds one topic's partition results.
+type ProduceResponseTopic struct {
+	// Name is the topic name, v3-12.
+	Name string
+	// TopicID is the topic ID, v13+.
+	TopicID            UUID
+	PartitionResponses []ProduceResponsePartition
+	UnknownTags        []TaggedField
+}
+
+// ProduceResponsePartition is one partition's produce result.
+type ProduceResponsePartition struct {
+	Index     int32
+	ErrorCode int16
+	// BaseOffset is the offset of the first record written, -1 on error.
+	BaseOffset int64
+	// LogAppendTimeMs is the broker's append time when the topic uses
+	// LogAppendTime, otherwise -1.
+	LogAppendTimeMs int64
+	// LogStartOffset is the partition's log start offset, v5+; -1 when absent.
+	LogStartOffset int64
+	// RecordErrors names the records that made the batch fail, v8+ (KIP-467).
+	RecordErrors []ProduceResponseRecordError
+	// ErrorMessage summarizes the error, or nil, v8+.
+	ErrorMessage *string
+	// CurrentLeader names the new leader after NOT_LEADER_OR_FOLLOWER (tag
+	// 0, v10+, KIP-951); {-1, -1} when absent.
+	CurrentLeader LeaderIDAndEpoch
+	UnknownTags   []TaggedField
+}
+
+// ProduceResponseRecordError is one record that caused its batch to fail.
+type ProduceResponseRecordError struct {
+	// BatchIndex is the record's index within its batch.
+	BatchIndex int32
+	// BatchIndexErrorMessage explains it, or nil.
+	BatchIndexErrorMessage *string
+	UnknownTags            []TaggedField
+}
+
+// Key returns KeyProduce.
+func (*ProduceResponse) Key() APIKey { return KeyProduce }
+
+// AppendTo appends the response body for version v (header excluded).
+func (m *ProduceResponse) AppendTo(dst []byte, v int16) []byte {
+	flex := v >= 9
+	dst = AppendArray(dst, flex, m.Responses, func(dst []byte, t *ProduceResponseTopic) []byte {
+		if v <= 12 {
+			dst = AppendString(dst, t.Name, flex)
+		} else {
+			dst = AppendUUID(dst, t.TopicID)
+		}
+		dst = AppendArray(dst, flex, t.PartitionResponses, func(dst []byte, p *ProduceResponsePartition) []byte {
+			dst = AppendInt32(dst, p.Index)
+			dst = AppendInt16(dst, p.ErrorCode)
+			dst = AppendInt64(dst, p.BaseOffset)
+			dst = AppendInt64(dst, p.LogAppendTimeMs)
+			if v >= 5 {
+				dst = AppendInt64(dst, p.LogStartOffset)
+			}
+			if v >= 8 {
+				dst = AppendArray(dst, flex, p.RecordErrors, func(dst []byte, e *ProduceResponseRecordError) []byte {
+					dst = AppendInt32(dst, e.BatchIndex)
+					dst = AppendNullableString(dst, e.BatchIndexErrorMessage, flex)
+					return appendFlexTags(dst, flex, e.UnknownTags)
+				})
+				dst = AppendNullableString(dst, p.ErrorMessage, flex)
+			}
+			if !flex {
+				return dst
+			}
+			var known []TaggedField
+			if v >= 10 && !p.CurrentLeader.isDefault() {
+				known = append(known, TaggedField{Tag: 0, Data: p.CurrentLeader.appendTo(nil)})
+			}
+			return appendTagSection(dst, known, p.UnknownTags)
+		})
+		return appendFlexTags(dst, flex, t.UnknownTags)
+	})
+	dst = AppendInt32(dst, m.ThrottleTimeMs)
+	if !flex {
+		return dst
+	}
+	var known []TaggedField
+	if v >= 10 && len(m.NodeEndpoints) > 0 {
+		known = append(known, TaggedField{Tag: 0, Data: appendNodeEndpoints(m.NodeEndpoints)})
+	}
+	return appendTagSection(dst, known, m.UnknownTags)
+}
+
+// DecodeFrom decodes the response body for version v from r. Absent fields
+// take Kafka's defaults (-1 offsets, CurrentLeader {-1, -1}).
+func (m *ProduceResponse) DecodeFrom(r *Reader, v int16) error {
+	*m = ProduceResponse{}
+	flex := v >= 9
+	minTopic := minLen(flex, 2) + minLen(flex, 4) + tagsLen(flex)
+	if v >= 13 {
+		minTopic = 16 + 1 + 1
+	}
+	m.Responses = ReadArray(r, flex, minTopic, func(r *Reader, t *ProduceResponseTopic) {
+		if v <= 12 {
+			t.Name = r.String(flex)
+		} else {
+			t.TopicID = r.UUID()
+		}
+		t.PartitionResponses = ReadArray(r, flex, 4+2+8+8+tagsLen(flex), func(r *Reader, p *ProduceResponsePartition) {
+			p.Index = r.Int32()
+			p.ErrorCode = r.Int16()
+			p.BaseOffset = r.Int64()
+			p.LogAppendTimeMs = r.Int64()
+			p.LogStartOffset = -1
+			if v >= 5 {
+				p.LogStartOffset = r.Int64()
+			}
+			if v >= 8 {
+				p.RecordErrors = ReadArray(r, flex, 4+minLen(flex, 2)+tagsLen(flex), func(r *Reader, e *ProduceResponseRecordError) {
+					e.BatchIndex = r.Int32()
+					e.BatchIndexErrorMessage = r.NullableString(flex)
+					e.UnknownTags = readFlexTags(r, flex)
+				})
+				p.ErrorMessage = r.NullableString(flex)
+			}
+			p.CurrentLeader = defaultLeaderIDAndEpoch()
+			if !flex {
+				return
+			}
+			p.UnknownTags = r.ReadTags(func(tag uint32, fr *Reader) bool {
+				if tag == 0 && v >= 10 {
+					p.CurrentLeader.readFrom(fr)
+					return true
+				}
+				return false
+			})
+		})
+		t.UnknownTags = readFlexTags(r, flex)
+	})
+	m.ThrottleTimeMs = r.Int32()
+	if flex {
+		m.UnknownTags = r.ReadTags(func(tag uint32, fr *Reader) bool {
+			if tag == 0 && v >= 10 {
+				m.NodeEndpoints = readNodeEndpoints(fr)
+				return true
+			}
+			return false
+		})
+	}
+	return r.Err()
+}
