@@ -13,7 +13,9 @@ type LeaderIDAndEpoch struct {
 }
 
 // defaultLeaderIDAndEpoch is the value of an absent CurrentLeader.
-func defaultLeaderIDAndEpoch() LeaderIDAndEpoch { return LeaderIDAndEpoch{LeaderID: -1, LeaderEpoch: -1} }
+func defaultLeaderIDAndEpoch() LeaderIDAndEpoch {
+	return LeaderIDAndEpoch{LeaderID: -1, LeaderEpoch: -1}
+}
 
 func (l *LeaderIDAndEpoch) isDefault() bool {
 	return l.LeaderID == -1 && l.LeaderEpoch == -1 && len(l.UnknownTags) == 0
