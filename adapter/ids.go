@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -46,10 +47,17 @@ func ValidID(s string) bool {
 
 // UnmarshalJSON accepts a JSON string that is a valid identifier.
 func (id *ID) UnmarshalJSON(b []byte) error {
-	var s string
+	var s *string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
+	if s == nil {
+		return errors.New("identifier is null")
+	}
+	return id.set(*s)
+}
+
+func (id *ID) set(s string) error {
 	if !ValidID(s) {
 		return &badIDError{id: s}
 	}
