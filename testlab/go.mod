@@ -1,5 +1,16 @@
 module github.com/gregor-kafka/gregor/testlab
 
-go 1.26
+go 1.26.0
 
 replace github.com/gregor-kafka/gregor => ../
+
+require (
+	github.com/gregor-kafka/gregor v0.0.0-00010101000000-000000000000
+	github.com/twmb/franz-go/pkg/kmsg v1.15.1
+)
+
+require (
+	github.com/golang/snappy v1.0.0 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+)
