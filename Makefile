@@ -79,8 +79,9 @@ test: deps kafka-local
 	rc=0; \
 	for m in $(MODULES); do \
 	  echo "=== go vet + go test $(RACE) ./... in module $$m"; \
-	  ( cd $$m && $(GO) vet ./... && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | \
-	    grep -Ev '^(=== (RUN|PAUSE|CONT)|--- PASS)' ) || rc=1; \
+	  ( cd $$m && $(GO) vet ./... ) || rc=1; \
+	  ( cd $$m && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | \
+	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)' ) || rc=1; \
 	done; \
 	if [ $$rc -ne 0 ]; then echo "FAIL: some tests failed" >&2; else echo "PASS: all modules"; fi; \
 	exit $$rc
