@@ -46,11 +46,11 @@ type Producer struct {
 	cl  kafkaClient
 	enc *wire.BatchEncoder
 
-	ctx    context.Context // cancelled when Close gives up
-	stop   context.CancelFunc
-	wake   chan struct{}
-	quit   chan struct{}
-	done   chan struct{} // closed when the sender goroutine exits
+	ctx  context.Context // cancelled when Close gives up
+	stop context.CancelFunc
+	wake chan struct{}
+	quit chan struct{}
+	done chan struct{} // closed when the sender goroutine exits
 
 	unregister func()
 
