@@ -242,6 +242,7 @@ func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pi
 		return fail(reqErr(broker, name, NotSent, err))
 	}
 	p := c.newPending(ctx, req, info, v, broker, false)
+	p.cn = cn
 	p.counted = counted
 	p.admitted = admitted
 	if release != nil {

@@ -152,7 +152,6 @@ func (cn *conn) send(p *pending) error {
 		<-cn.slots
 		return notSent(err)
 	}
-	p.cn = cn
 	p.inQueue = true
 	p.written = time.Now() // the moment bytes may start to leave
 	cn.queue = append(cn.queue, p)
@@ -355,6 +354,7 @@ func (cn *conn) watchStall(p *pending) {
 // counted call) and waits for its response within ctx.
 func (cn *conn) roundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
 	p := cn.cl.newPending(ctx, req, info, v, cn.broker, true)
+	p.cn = cn
 	p.watch()
 	if err := cn.send(p); err != nil {
 		p.release()
