@@ -1,7 +1,6 @@
 package consumer
 
 import (
-	"encoding/binary"
 	"slices"
 
 	"github.com/gregor-kafka/gregor/wire"
@@ -113,15 +112,11 @@ func (f *deliveryFilter) consumeAbortedUpTo(offset int64) {
 	}
 }
 
-// isAbortMarker reports whether a control batch holds an ABORT marker: its
-// record key is version int16 then type int16 (ControlRecordType).
+// isAbortMarker reports whether a control batch holds an ABORT marker.
 func isAbortMarker(b *wire.RecordBatch) bool {
 	if len(b.Records) == 0 {
 		return false
 	}
-	k := b.Records[0].Key
-	if len(k) < 4 {
-		return false
-	}
-	return wire.ControlRecordType(int16(binary.BigEndian.Uint16(k[2:4]))) == wire.ControlAbort
+	typ, err := wire.ParseControlRecordKey(b.Records[0].Key)
+	return err == nil && typ == wire.ControlAbort
 }

@@ -43,8 +43,8 @@ func TestFilterTruncatedTrailingBatch(t *testing.T) {
 
 func TestFilterEmptyCompactedBatches(t *testing.T) {
 	raw := encodeAll(t,
-		tBatch{base: 10, lastDelta: 4, pid: -1},  // all records compacted away: 10..14
-		tBatch{base: 15, lastDelta: 2, pid: -1},  // 15..17 empty too
+		tBatch{base: 10, lastDelta: 4, pid: -1}, // all records compacted away: 10..14
+		tBatch{base: 15, lastDelta: 2, pid: -1}, // 15..17 empty too
 		tBatch{base: 18, lastDelta: 5, pid: -1, // 18..23, only 20 and 23 survive
 			recs: []tRec{{delta: 2, value: []byte("a")}, {delta: 5, value: []byte("b")}}},
 	)

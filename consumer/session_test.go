@@ -6,7 +6,9 @@ import (
 	"testing"
 )
 
-func sp(off int64) sessionPart { return sessionPart{FetchOffset: off, CurrentLeaderEpoch: 1, LastFetchedEpoch: -1, MaxBytes: 100} }
+func sp(off int64) sessionPart {
+	return sessionPart{FetchOffset: off, CurrentLeaderEpoch: 1, LastFetchedEpoch: -1, MaxBytes: 100}
+}
 
 func TestFetchSessionIncremental(t *testing.T) {
 	a, b, c := TopicPartition{"t", 0}, TopicPartition{"t", 1}, TopicPartition{"u", 0}

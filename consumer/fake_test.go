@@ -1,0 +1,272 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// fakeLog is one partition's log on the fake broker.
+type fakeLog struct {
+	batches []tBatch
+	start   int64
+}
+
+func (l *fakeLog) end() int64 {
+	if len(l.batches) == 0 {
+		return l.start
+	}
+	b := l.batches[len(l.batches)-1]
+	return b.base + int64(b.lastDelta) + 1
+}
+
+// fakeBroker scripts the consumer's transport and cluster: leaders from a
+// table, logs of golden batches, a server-side fetch session that must
+// always equal what the client wanted (checked on every request), and
+// queued errors.
+type fakeBroker struct {
+	t  *testing.T
+	mu sync.Mutex
+	// changed is closed and replaced when a log changes.
+	changed chan struct{}
+	logs    map[TopicPartition]*fakeLog
+	leaders map[TopicPartition]int32
+	partErr map[TopicPartition][]error
+	diverge map[TopicPartition]*divergingEpoch
+	topErr  []error
+
+	sessions      map[int32]map[TopicPartition]sessionPart
+	nextSession   int32
+	fetches       []fetchReq
+	invalidations int
+	onFetch       func(*fetchReq)
+}
+
+func newFakeBroker(t *testing.T) *fakeBroker {
+	return &fakeBroker{t: t, changed: make(chan struct{}), logs: map[TopicPartition]*fakeLog{},
+		leaders: map[TopicPartition]int32{}, partErr: map[TopicPartition][]error{},
+		diverge: map[TopicPartition]*divergingEpoch{}, sessions: map[int32]map[TopicPartition]sessionPart{}, nextSession: 100}
+}
+
+func (f *fakeBroker) append(tp TopicPartition, bs ...tBatch) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l := f.logs[tp]
+	if l == nil {
+		l = &fakeLog{}
+		f.logs[tp] = l
+		if _, ok := f.leaders[tp]; !ok {
+			f.leaders[tp] = 1
+		}
+	}
+	l.batches = append(l.batches, bs...)
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+func (f *fakeBroker) setStart(tp TopicPartition, start int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.logs[tp].start = start
+}
+
+// cluster interface.
+func (f *fakeBroker) Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error) {
+	return nil, errors.New("fake: no wire requests")
+}
+
+func (f *fakeBroker) Metadata(ctx context.Context, topics []string) (*client.Metadata, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	md := &client.Metadata{Topics: map[string]*client.TopicMetadata{}}
+	for tp, leader := range f.leaders {
+		tm := md.Topics[tp.Topic]
+		if tm == nil {
+			tm = &client.TopicMetadata{Name: tp.Topic, ID: wire.UUID{byte(len(tp.Topic))}}
+			md.Topics[tp.Topic] = tm
+		}
+		tm.Partitions = append(tm.Partitions, client.PartitionMetadata{Partition: tp.Partition, Leader: leader, LeaderEpoch: 5})
+	}
+	return md, nil
+}
+
+func (f *fakeBroker) InvalidateMetadata() {
+	f.mu.Lock()
+	f.invalidations++
+	f.mu.Unlock()
+}
+
+// transport interface.
+func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[TopicPartition]listResp{}
+	for _, r := range reqs {
+		l := f.logs[r.TopicPartition]
+		switch {
+		case l == nil:
+			out[r.TopicPartition] = listResp{Err: wire.ErrUnknownTopicOrPartition}
+		case r.Timestamp == timestampEarliest:
+			out[r.TopicPartition] = listResp{Offset: l.start}
+		default:
+			out[r.TopicPartition] = listResp{Offset: l.end()}
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
+	deadline := time.Now().Add(req.maxWait)
+	f.mu.Lock()
+	f.fetches = append(f.fetches, *req)
+	if f.onFetch != nil {
+		f.onFetch(req)
+	}
+	if len(f.topErr) > 0 {
+		err := f.topErr[0]
+		f.topErr = f.topErr[1:]
+		delete(f.sessions, req.plan.SessionID)
+		f.mu.Unlock()
+		return &fetchResp{Err: err}, nil
+	}
+	// Server side of KIP-227.
+	var sess map[TopicPartition]sessionPart
+	id := req.plan.SessionID
+	if req.plan.Full {
+		sess = map[TopicPartition]sessionPart{}
+		f.nextSession++
+		id = f.nextSession
+		f.sessions[id] = sess
+	} else if sess = f.sessions[id]; sess == nil {
+		f.mu.Unlock()
+		return &fetchResp{Err: wire.ErrFetchSessionIDNotFound}, nil
+	}
+	for _, tp := range req.plan.Parts {
+		sess[tp] = req.want[tp]
+	}
+	for _, tp := range req.plan.Forgotten {
+		delete(sess, tp)
+	}
+	if !maps.Equal(sess, req.want) {
+		f.t.Errorf("broker session %v differs from the client's want %v", sess, req.want)
+	}
+	f.mu.Unlock()
+
+	for {
+		f.mu.Lock()
+		resp := &fetchResp{SessionID: id}
+		for tp, p := range sess {
+			l := f.logs[tp]
+			if errs := f.partErr[tp]; len(errs) > 0 {
+				f.partErr[tp] = errs[1:]
+				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Err: errs[0]})
+				continue
+			}
+			if d := f.diverge[tp]; d != nil {
+				delete(f.diverge, tp)
+				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Diverging: d})
+				continue
+			}
+			if l == nil || p.FetchOffset < l.start || p.FetchOffset > l.end() {
+				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Err: wire.ErrOffsetOutOfRange})
+				continue
+			}
+			var raw []byte
+			for _, b := range l.batches {
+				if b.base+int64(b.lastDelta) >= p.FetchOffset && len(raw) < int(p.MaxBytes) {
+					raw = b.encode(f.t, raw)
+				}
+			}
+			if len(raw) > 0 || req.plan.Full {
+				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Records: raw, LogStartOffset: l.start, HighWatermark: l.end()})
+			}
+		}
+		changed := f.changed
+		f.mu.Unlock()
+		if len(resp.Parts) > 0 || !time.Now().Before(deadline) {
+			return resp, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, &client.RequestError{Broker: req.node, API: "Fetch", Certainty: client.PossiblySent, Err: client.ErrCancelled}
+		case <-changed:
+		case <-time.After(time.Until(deadline)):
+		}
+	}
+}
+
+func (f *fakeBroker) fetchCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.fetches)
+}
+
+func newTestConsumer(t *testing.T, f interface {
+	cluster
+	transport
+}, cfg Config) *Consumer {
+	t.Helper()
+	if cfg.MaxWait == 0 {
+		cfg.MaxWait = 50 * time.Millisecond
+	}
+	c, err := newConsumer(f, f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// receiveN receives until n records arrived (or fails at the deadline).
+func receiveN(t *testing.T, c *Consumer, n int) []Record {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var out []Record
+	for len(out) < n {
+		rs, err := c.Receive(ctx)
+		if err != nil {
+			t.Fatalf("Receive after %d of %d records: %v", len(out), n, err)
+		}
+		out = append(out, rs...)
+	}
+	if len(out) != n {
+		t.Fatalf("received %d records, want %d: %v", len(out), n, offsetsOf(out))
+	}
+	return out
+}
+
+// expectNothing asserts that Receive times out (nothing deliverable).
+func expectNothing(t *testing.T, c *Consumer, d time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	rs, err := c.Receive(ctx)
+	if !errors.Is(err, client.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Receive = %v, %v; want a timeout", offsetsOf(rs), err)
+	}
+}
+
+func wantOffsets(t *testing.T, rs []Record, tp TopicPartition, from, to int64) {
+	t.Helper()
+	var got []int64
+	for _, r := range rs {
+		if r.Topic == tp.Topic && r.Partition == tp.Partition {
+			got = append(got, r.Offset)
+		}
+	}
+	if int64(len(got)) != to-from {
+		t.Fatalf("%s offsets %v, want [%d, %d)", tp, got, from, to)
+	}
+	for i, o := range got {
+		if o != from+int64(i) {
+			t.Fatalf("%s offsets %v, want [%d, %d)", tp, got, from, to)
+		}
+	}
+}
