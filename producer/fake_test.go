@@ -315,7 +315,9 @@ func (f *fakeCluster) InvalidateMetadata() {
 	}
 }
 
-func (f *fakeCluster) RegisterProducerMetrics(src func(*client.ProducerMetrics)) func() { return func() {} }
+func (f *fakeCluster) RegisterProducerMetrics(src func(*client.ProducerMetrics)) func() {
+	return func() {}
+}
 
 // helpers
 
