@@ -8,7 +8,8 @@ import "math"
 // DescribeCluster).
 type MetadataRequest struct {
 	// Topics to describe. v1+: nil asks for all topics and an empty slice
-	// for none. v0 cannot say "none": nil and empty both ask for all.
+	// for none. v0 cannot say "none": nil and empty both ask for all, and
+	// an empty v0 array decodes as nil.
 	Topics []MetadataRequestTopic
 	// AllowAutoTopicCreation lets the broker create missing topics when it
 	// is configured to, v4+. Decoding an older version yields true.
@@ -74,13 +75,18 @@ func (m *MetadataRequest) DecodeFrom(r *Reader, v int16) error {
 	if v >= 10 {
 		minTopic += 16
 	}
-	m.Topics = ReadNullableArray(r, flex, minTopic, func(r *Reader, t *MetadataRequestTopic) {
+	topic := func(r *Reader, t *MetadataRequestTopic) {
 		if v >= 10 {
 			t.TopicID = r.UUID()
 		}
 		t.Name = readVersionedString(r, v >= 10, flex)
 		t.UnknownTags = readFlexTags(r, flex)
-	})
+	}
+	if v >= 1 {
+		m.Topics = ReadNullableArray(r, flex, minTopic, topic)
+	} else {
+		m.Topics = ReadArray(r, flex, minTopic, topic) // v0: empty (all topics) decodes as nil
+	}
 	if v >= 4 {
 		m.AllowAutoTopicCreation = r.Bool()
 	}
