@@ -47,6 +47,7 @@ type fetchPlan struct {
 	Full         bool
 	Parts        []TopicPartition // partitions to list (all when Full), in want order
 	Forgotten    []TopicPartition // incremental only: partitions to drop
+	ForgottenIDs []wire.UUID      // their topic IDs as the session knows them
 }
 
 func newFetchSession() *fetchSession {
@@ -72,6 +73,7 @@ func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]ses
 	for tp, old := range s.sent {
 		if nw, ok := want[tp]; !ok || nw.TopicID != old.TopicID {
 			p.Forgotten = append(p.Forgotten, tp)
+			p.ForgottenIDs = append(p.ForgottenIDs, old.TopicID)
 		}
 	}
 	return p

@@ -2,12 +2,13 @@ package consumer
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"math"
+	"time"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
-
-var errNotYet = errors.New("consumer: wire codec not available yet")
 
 // transport sends the consumer's two requests; wireTransport speaks Kafka
 // through the client, tests script a fake broker.
@@ -23,12 +24,142 @@ type wireTransport struct {
 	cl cluster
 }
 
+// fetchRequest encodes a planned fetch as a FetchRequest. Topics carry both
+// the name (v4-12) and the ID (v13+, KIP-516); the encoder writes the one
+// the negotiated version uses.
+func fetchRequest(req *fetchReq) *wire.FetchRequest {
+	m := &wire.FetchRequest{
+		ReplicaID:      -1,
+		ReplicaState:   wire.FetchReplicaState{ReplicaID: -1, ReplicaEpoch: -1},
+		MaxWaitMs:      int32(req.maxWait / time.Millisecond),
+		MinBytes:       req.minBytes,
+		MaxBytes:       req.maxBytes,
+		IsolationLevel: int8(req.isolation),
+		SessionID:      req.plan.SessionID,
+		SessionEpoch:   req.plan.SessionEpoch,
+	}
+	topicIdx := map[string]int{}
+	for _, tp := range req.plan.Parts {
+		sp := req.want[tp]
+		i, ok := topicIdx[tp.Topic]
+		if !ok {
+			i = len(m.Topics)
+			topicIdx[tp.Topic] = i
+			m.Topics = append(m.Topics, wire.FetchTopic{Topic: tp.Topic, TopicID: sp.TopicID})
+		}
+		m.Topics[i].Partitions = append(m.Topics[i].Partitions, wire.FetchPartition{
+			Partition:          tp.Partition,
+			CurrentLeaderEpoch: sp.CurrentLeaderEpoch,
+			FetchOffset:        sp.FetchOffset,
+			LastFetchedEpoch:   sp.LastFetchedEpoch,
+			LogStartOffset:     -1,
+			PartitionMaxBytes:  sp.MaxBytes,
+			HighWatermark:      math.MaxInt64,
+		})
+	}
+	forgotIdx := map[string]int{}
+	for j, tp := range req.plan.Forgotten {
+		i, ok := forgotIdx[tp.Topic]
+		if !ok {
+			i = len(m.ForgottenTopicsData)
+			forgotIdx[tp.Topic] = i
+			m.ForgottenTopicsData = append(m.ForgottenTopicsData, wire.FetchForgottenTopic{Topic: tp.Topic, TopicID: req.plan.ForgottenIDs[j]})
+		}
+		m.ForgottenTopicsData[i].Partitions = append(m.ForgottenTopicsData[i].Partitions, tp.Partition)
+	}
+	return m
+}
+
+// mapFetchResponse turns a FetchResponse into the consumer's view, naming
+// topics by ID (v13+) or by name.
+func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) {
+	out := &fetchResp{Err: wire.ErrorForCode(m.ErrorCode), SessionID: m.SessionID}
+	if out.Err != nil {
+		return out, nil
+	}
+	names := map[wire.UUID]string{}
+	for tp, sp := range req.want {
+		names[sp.TopicID] = tp.Topic
+	}
+	for ti := range m.Responses {
+		t := &m.Responses[ti]
+		name := t.Topic
+		if !t.TopicID.IsZero() {
+			n, ok := names[t.TopicID]
+			if !ok {
+				continue // a topic we did not ask for (recreated topic): ignore
+			}
+			name = n
+		}
+		for pi := range t.Partitions {
+			p := &t.Partitions[pi]
+			fp := fetchRespPart{
+				TopicPartition:   TopicPartition{name, p.PartitionIndex},
+				Err:              wire.ErrorForCode(p.ErrorCode),
+				HighWatermark:    p.HighWatermark,
+				LastStableOffset: p.LastStableOffset,
+				LogStartOffset:   p.LogStartOffset,
+				Records:          p.Records,
+			}
+			if p.DivergingEpoch.Epoch >= 0 && p.DivergingEpoch.EndOffset >= 0 {
+				fp.Diverging = &divergingEpoch{p.DivergingEpoch.Epoch, p.DivergingEpoch.EndOffset}
+			}
+			if len(p.AbortedTransactions) > 0 {
+				fp.Aborted = make([]abortedTxn, len(p.AbortedTransactions))
+				for i, a := range p.AbortedTransactions {
+					fp.Aborted[i] = abortedTxn{a.ProducerID, a.FirstOffset}
+				}
+			}
+			out.Parts = append(out.Parts, fp)
+		}
+	}
+	return out, nil
+}
+
 func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
-	return nil, errNotYet
+	resp, err := t.cl.Request(ctx, req.node, fetchRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	m, ok := resp.(*wire.FetchResponse)
+	if !ok {
+		return nil, fmt.Errorf("%w: Fetch answered with %T", client.ErrProtocol, resp)
+	}
+	return mapFetchResponse(req, m)
 }
 
 func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error) {
-	return nil, errNotYet
+	m := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(isolation), TimeoutMs: 30000}
+	if dl, ok := ctx.Deadline(); ok {
+		m.TimeoutMs = int32(max(1, min(time.Until(dl).Milliseconds(), math.MaxInt32)))
+	}
+	idx := map[string]int{}
+	for _, r := range reqs {
+		i, ok := idx[r.Topic]
+		if !ok {
+			i = len(m.Topics)
+			idx[r.Topic] = i
+			m.Topics = append(m.Topics, wire.ListOffsetsTopic{Name: r.Topic})
+		}
+		m.Topics[i].Partitions = append(m.Topics[i].Partitions, wire.ListOffsetsPartition{
+			PartitionIndex: r.Partition, CurrentLeaderEpoch: r.CurrentLeaderEpoch, Timestamp: r.Timestamp,
+		})
+	}
+	resp, err := t.cl.Request(ctx, node, m)
+	if err != nil {
+		return nil, err
+	}
+	lr, ok := resp.(*wire.ListOffsetsResponse)
+	if !ok {
+		return nil, fmt.Errorf("%w: ListOffsets answered with %T", client.ErrProtocol, resp)
+	}
+	out := map[TopicPartition]listResp{}
+	for _, t := range lr.Topics {
+		for _, p := range t.Partitions {
+			out[TopicPartition{t.Name, p.PartitionIndex}] = listResp{Offset: p.Offset, Err: wire.ErrorForCode(p.ErrorCode)}
+		}
+	}
+	return out, nil
 }
 
 // decodeBatches decodes the record batches of a partition's records field
