@@ -1,0 +1,240 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// Admin runs administrative operations over a *client.Client. It holds no
+// connections of its own and is safe for concurrent use. Create it with New.
+type Admin struct {
+	cl         *client.Client
+	backoff    time.Duration
+	backoffMax time.Duration
+}
+
+// Option configures an Admin.
+type Option func(*Admin)
+
+// RetryBackoff sets the first wait between retries of a retriable failure
+// (retry.backoff.ms); it doubles with ±20% jitter up to max. Defaults 100ms
+// and 1s. Retries always stop at the operation's context deadline.
+func RetryBackoff(first, max time.Duration) Option {
+	return func(a *Admin) {
+		if first > 0 {
+			a.backoff = first
+		}
+		if max >= first && max > 0 {
+			a.backoffMax = max
+		}
+	}
+}
+
+// New returns an Admin that sends its requests through cl. cl must be
+// non-nil; New does not connect.
+func New(cl *client.Client, opts ...Option) *Admin {
+	a := &Admin{cl: cl, backoff: 100 * time.Millisecond, backoffMax: time.Second}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// ErrVisibilityTimeout reports that a topic change succeeded but was not
+// yet visible in the metadata of every broker when the context ended (see
+// CreateTopicsOptions.WaitVisible). It wraps client.ErrTimeout.
+var ErrVisibilityTimeout = fmt.Errorf("%w: change not yet visible on every broker", client.ErrTimeout)
+
+// BrokerError is a per-resource failure reported by a broker: the Kafka error
+// (a *wire.KafkaError, matched with errors.Is / errors.As) and the broker's
+// message for it.
+type BrokerError struct {
+	Err     error
+	Message string
+}
+
+// Error returns the Kafka error and the broker's message.
+func (e *BrokerError) Error() string { return e.Err.Error() + ": " + e.Message }
+
+// Unwrap returns the *wire.KafkaError.
+func (e *BrokerError) Unwrap() error { return e.Err }
+
+// codeErr returns nil for code 0 and otherwise the Kafka error for code,
+// wrapped in a *BrokerError when the broker sent a message.
+func codeErr(code int16, msg *string) error {
+	err := wire.ErrorForCode(code)
+	if err == nil {
+		return nil
+	}
+	if msg != nil && *msg != "" {
+		return &BrokerError{Err: err, Message: *msg}
+	}
+	return err
+}
+
+// retriableKafka reports whether err is a Kafka error Kafka marks retriable.
+func retriableKafka(err error) bool {
+	var ke *wire.KafkaError
+	return errors.As(err, &ke) && ke.Retriable
+}
+
+// transient reports whether a whole-request failure may be retried: the
+// context is still live and the failure is a transport failure, a
+// per-request timeout, or a retriable Kafka error. When the request is not
+// idempotent, only failures certain not to have reached the broker qualify.
+func transient(ctx context.Context, err error, idempotent bool) bool {
+	if ctx.Err() != nil || errors.Is(err, client.ErrClosed) || errors.Is(err, client.ErrCancelled) {
+		return false
+	}
+	if !idempotent && client.CertaintyOf(err) != client.NotSent {
+		return false
+	}
+	return errors.Is(err, client.ErrTransport) || errors.Is(err, client.ErrTimeout) ||
+		errors.Is(err, client.ErrDNS) || errors.Is(err, client.ErrUnknownBroker) || retriableKafka(err)
+}
+
+// wait sleeps before retry try+1. It reports false when ctx ends first or
+// its deadline is closer than the wait.
+func (a *Admin) wait(ctx context.Context, try int) bool {
+	d := a.backoff << min(try, 16)
+	if d > a.backoffMax || d <= 0 {
+		d = a.backoffMax
+	}
+	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// gaveUp wraps the last retriable failure of a resource when the deadline
+// ends the retries, so callers can match client.ErrTimeout and still see why.
+func gaveUp(ctx context.Context, last error) error {
+	if last == nil {
+		last = errors.New("no response")
+	}
+	if errors.Is(last, client.ErrTimeout) || errors.Is(last, client.ErrCancelled) {
+		return last
+	}
+	cause := client.ErrTimeout
+	if errors.Is(ctx.Err(), context.Canceled) {
+		cause = client.ErrCancelled
+	}
+	return fmt.Errorf("%w; last failure: %w", cause, last)
+}
+
+// timeoutMs is the broker-side timeout for a request sent under ctx: the
+// time left before the deadline (less a margin so the answer can arrive),
+// or def when ctx has none. At least 1ms.
+func timeoutMs(ctx context.Context, def time.Duration) int32 {
+	d := def
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		d = left - min(left/10, time.Second)
+	}
+	ms := d.Milliseconds()
+	return int32(max(1, min(ms, math.MaxInt32)))
+}
+
+// route says where resource i goes, or fails it.
+type routeFunc func(ctx context.Context, i int) (broker int32, err error)
+
+// sendFunc sends the resources idx to broker and records their results. It
+// returns the resources to retry with their last errors, or a whole-request
+// failure.
+type sendFunc func(ctx context.Context, broker int32, idx []int) (retry map[int]error, err error)
+
+// batches drives a per-resource operation: route every pending resource,
+// send one request per broker, retry what is retriable with backoff until
+// the context ends, and call fail exactly once for each resource that ends
+// in failure without a recorded result. onRouteErr may turn a routing error
+// into a retry (returning true); idempotent allows resending after a request
+// that may have reached the broker.
+func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route routeFunc, send sendFunc,
+	onRouteErr func(i int, err error, try int) bool, onSendErr func(broker int32, idx []int), fail func(i int, err error)) {
+	pending := make([]int, n)
+	for i := range pending {
+		pending[i] = i
+	}
+	for try := 0; len(pending) > 0; try++ {
+		retry := map[int]error{}
+		byBroker := map[int32][]int{}
+		for _, i := range pending {
+			b, err := route(ctx, i)
+			if err != nil {
+				if (onRouteErr != nil && onRouteErr(i, err, try)) || transient(ctx, err, true) {
+					retry[i] = err
+				} else {
+					fail(i, err)
+				}
+				continue
+			}
+			byBroker[b] = append(byBroker[b], i)
+		}
+		brokers := make([]int32, 0, len(byBroker))
+		for b := range byBroker {
+			brokers = append(brokers, b)
+		}
+		slices.Sort(brokers)
+		for _, b := range brokers {
+			idx := byBroker[b]
+			r, err := send(ctx, b, idx)
+			if err != nil {
+				if onSendErr != nil {
+					onSendErr(b, idx)
+				}
+				if transient(ctx, err, idempotent) {
+					for _, i := range idx {
+						retry[i] = err
+					}
+				} else {
+					for _, i := range idx {
+						fail(i, err)
+					}
+				}
+				continue
+			}
+			for i, e := range r {
+				retry[i] = e
+			}
+		}
+		if len(retry) == 0 {
+			return
+		}
+		pending = pending[:0]
+		for i := range retry {
+			pending = append(pending, i)
+		}
+		slices.Sort(pending)
+		if !a.wait(ctx, try) {
+			for _, i := range pending {
+				fail(i, gaveUp(ctx, retry[i]))
+			}
+			return
+		}
+	}
+}
+
+// TopicPartition names one partition of a topic.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String returns "topic[partition]".
+func (tp TopicPartition) String() string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }

@@ -1,0 +1,249 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// OffsetSpec selects which offset ListOffsets returns: one of the constants
+// or a timestamp in milliseconds since the epoch (AtTimestamp).
+type OffsetSpec int64
+
+// Offset specs (the special timestamps of ListOffsets).
+const (
+	// OffsetLatest is the high watermark (the last stable offset under
+	// ReadCommitted): the offset the next record will get.
+	OffsetLatest OffsetSpec = OffsetSpec(wire.ListOffsetsLatest)
+	// OffsetEarliest is the log start offset (the low watermark).
+	OffsetEarliest OffsetSpec = OffsetSpec(wire.ListOffsetsEarliest)
+	// OffsetMaxTimestamp is the offset of the record with the largest
+	// timestamp (ListOffsets v7+, KIP-734).
+	OffsetMaxTimestamp OffsetSpec = OffsetSpec(wire.ListOffsetsMaxTimestamp)
+)
+
+// AtTimestamp selects the earliest offset whose record timestamp is at or
+// after ms (milliseconds since the Unix epoch).
+func AtTimestamp(ms int64) OffsetSpec { return OffsetSpec(ms) }
+
+// OffsetQuery asks for one partition's offset.
+type OffsetQuery struct {
+	TopicPartition
+	Spec OffsetSpec
+}
+
+// ListedOffset is the answer for one partition of ListOffsets.
+type ListedOffset struct {
+	TopicPartition
+	// Found is false when no offset matches (a timestamp after every
+	// record); Offset and Timestamp are then -1.
+	Found bool
+	// Offset is the offset found.
+	Offset int64
+	// Timestamp is the matching record's timestamp (ms), -1 for earliest/latest.
+	Timestamp   int64
+	LeaderEpoch int32
+	// Err is nil, wire.ErrUnknownTopicOrPartition for a missing topic or
+	// partition, another Kafka error, or the failure that ended the retries.
+	Err error
+}
+
+// ListOffsetsOptions tunes ListOffsets.
+type ListOffsetsOptions struct {
+	// ReadCommitted makes OffsetLatest the last stable offset.
+	ReadCommitted bool
+}
+
+// retriableLeaderErr reports partition errors that a metadata refresh and a
+// retry at the (new) leader can cure.
+func retriableLeaderErr(err error) bool {
+	return errors.Is(err, wire.ErrNotLeaderOrFollower) || errors.Is(err, wire.ErrLeaderNotAvailable) ||
+		errors.Is(err, wire.ErrFencedLeaderEpoch) || errors.Is(err, wire.ErrUnknownLeaderEpoch) ||
+		errors.Is(err, wire.ErrKafkaStorageError) || errors.Is(err, wire.ErrRequestTimedOut) ||
+		errors.Is(err, wire.ErrOffsetNotAvailable) || errors.Is(err, wire.ErrNotEnoughReplicas)
+}
+
+// leaderRoute routes partition parts[i] to its leader. An unknown topic or
+// partition is retried once after a metadata refresh (the cache may predate
+// a creation), then final.
+func (a *Admin) leaderRoute(parts func(i int) TopicPartition) (routeFunc, func(i int, err error, try int) bool) {
+	unknownSeen := map[int]bool{}
+	route := func(ctx context.Context, i int) (int32, error) {
+		tp := parts(i)
+		id, _, err := a.cl.Leader(ctx, tp.Topic, tp.Partition)
+		return id, err
+	}
+	onErr := func(i int, err error, _ int) bool {
+		if errors.Is(err, wire.ErrUnknownTopicOrPartition) {
+			if unknownSeen[i] {
+				return false
+			}
+			unknownSeen[i] = true
+			a.cl.InvalidateMetadata()
+			return true
+		}
+		if retriableLeaderErr(err) {
+			a.cl.InvalidateMetadata()
+			return true
+		}
+		return false
+	}
+	return route, onErr
+}
+
+// ListOffsets looks up offsets of many partitions at once (ListOffsets
+// v1-11, one request per partition leader) and returns one answer per query
+// in request order. Leadership changes are retried after a metadata refresh
+// within ctx. The error is reserved for operation-wide failures (never
+// returned today: every failure is per partition).
+func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts ListOffsetsOptions) ([]ListedOffset, error) {
+	out := make([]ListedOffset, len(queries))
+	for i, q := range queries {
+		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, Timestamp: -1, LeaderEpoch: -1}
+	}
+	route, onRouteErr := a.leaderRoute(func(i int) TopicPartition { return queries[i].TopicPartition })
+	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		req := &wire.ListOffsetsRequest{ReplicaID: -1, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
+		if opts.ReadCommitted {
+			req.IsolationLevel = 1
+		}
+		pos := map[TopicPartition]int{}
+		for _, i := range idx {
+			q := queries[i]
+			pos[q.TopicPartition] = i
+			ti := -1
+			for j := range req.Topics {
+				if req.Topics[j].Name == q.Topic {
+					ti = j
+				}
+			}
+			if ti < 0 {
+				req.Topics = append(req.Topics, wire.ListOffsetsTopic{Name: q.Topic})
+				ti = len(req.Topics) - 1
+			}
+			req.Topics[ti].Partitions = append(req.Topics[ti].Partitions,
+				wire.ListOffsetsPartition{PartitionIndex: q.Partition, CurrentLeaderEpoch: -1, Timestamp: int64(q.Spec)})
+		}
+		resp, err := a.cl.Request(ctx, broker, req)
+		if err != nil {
+			return nil, err
+		}
+		retry := map[int]error{}
+		answered := map[int]bool{}
+		for _, t := range resp.(*wire.ListOffsetsResponse).Topics {
+			for _, p := range t.Partitions {
+				i, ok := pos[TopicPartition{t.Name, p.PartitionIndex}]
+				if !ok {
+					continue
+				}
+				answered[i] = true
+				if err := wire.ErrorForCode(p.ErrorCode); err != nil {
+					if retriableLeaderErr(err) {
+						a.cl.InvalidateMetadata()
+						retry[i] = err
+						continue
+					}
+					out[i].Err = err
+					continue
+				}
+				out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, p.Timestamp, p.LeaderEpoch
+				out[i].Found = p.Offset >= 0
+			}
+		}
+		for _, i := range idx {
+			if !answered[i] {
+				out[i].Err = errors.New("admin: broker returned no offset for " + queries[i].TopicPartition.String())
+			}
+		}
+		return retry, nil
+	}
+	a.batches(ctx, len(queries), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
+		func(i int, err error) { out[i].Err = err })
+	return out, nil
+}
+
+// RecordsCutoff deletes the records of one partition before an offset.
+type RecordsCutoff struct {
+	TopicPartition
+	// Before is the exclusive cutoff: records with offsets below it are
+	// deleted. -1 deletes up to the high watermark.
+	Before int64
+}
+
+// DeletedRecords is the outcome for one partition of DeleteRecords.
+type DeletedRecords struct {
+	TopicPartition
+	// LowWatermark is the partition's log start offset after the deletion.
+	LowWatermark int64
+	// Err is nil, wire.ErrOffsetOutOfRange for a cutoff above the high
+	// watermark, wire.ErrUnknownTopicOrPartition, another Kafka error, or
+	// the failure that ended the retries.
+	Err error
+}
+
+// DeleteRecords advances the log start offset of partitions (DeleteRecords
+// v0-2, one request per partition leader) and returns one outcome per
+// cutoff in request order. Deleting before an offset is idempotent, so
+// leadership changes and transport failures are retried within ctx.
+func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]DeletedRecords, error) {
+	out := make([]DeletedRecords, len(cutoffs))
+	for i, c := range cutoffs {
+		out[i] = DeletedRecords{TopicPartition: c.TopicPartition, LowWatermark: -1}
+	}
+	route, onRouteErr := a.leaderRoute(func(i int) TopicPartition { return cutoffs[i].TopicPartition })
+	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		req := &wire.DeleteRecordsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
+		pos := map[TopicPartition]int{}
+		for _, i := range idx {
+			c := cutoffs[i]
+			pos[c.TopicPartition] = i
+			ti := -1
+			for j := range req.Topics {
+				if req.Topics[j].Name == c.Topic {
+					ti = j
+				}
+			}
+			if ti < 0 {
+				req.Topics = append(req.Topics, wire.DeleteRecordsTopic{Name: c.Topic})
+				ti = len(req.Topics) - 1
+			}
+			req.Topics[ti].Partitions = append(req.Topics[ti].Partitions, wire.DeleteRecordsPartition{PartitionIndex: c.Partition, Offset: c.Before})
+		}
+		resp, err := a.cl.Request(ctx, broker, req)
+		if err != nil {
+			return nil, err
+		}
+		retry := map[int]error{}
+		answered := map[int]bool{}
+		for _, t := range resp.(*wire.DeleteRecordsResponse).Topics {
+			for _, p := range t.Partitions {
+				i, ok := pos[TopicPartition{t.Name, p.PartitionIndex}]
+				if !ok {
+					continue
+				}
+				answered[i] = true
+				if err := wire.ErrorForCode(p.ErrorCode); err != nil {
+					if retriableLeaderErr(err) {
+						a.cl.InvalidateMetadata()
+						retry[i] = err
+						continue
+					}
+					out[i].Err = err
+					continue
+				}
+				out[i].LowWatermark = p.LowWatermark
+			}
+		}
+		for _, i := range idx {
+			if !answered[i] {
+				out[i].Err = errors.New("admin: broker returned no result for " + cutoffs[i].TopicPartition.String())
+			}
+		}
+		return retry, nil
+	}
+	a.batches(ctx, len(cutoffs), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
+		func(i int, err error) { out[i].Err = err })
+	return out, nil
+}

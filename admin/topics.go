@@ -1,0 +1,424 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// NewTopic describes a topic to create.
+type NewTopic struct {
+	// Name is the topic name.
+	Name string
+	// Partitions is the partition count; -1 (or 0) uses the broker default
+	// (num.partitions). Ignored when Assignments is set.
+	Partitions int32
+	// ReplicationFactor is the replica count per partition; -1 (or 0) uses
+	// the broker default (default.replication.factor). Ignored when
+	// Assignments is set.
+	ReplicationFactor int16
+	// Assignments optionally places every partition explicitly: index i
+	// lists the replica broker IDs of partition i, preferred leader first.
+	Assignments [][]int32
+	// Configs are topic configs to set at creation (name -> value).
+	Configs map[string]string
+}
+
+// TopicOptions tunes the topic operations.
+type TopicOptions struct {
+	// ValidateOnly asks the controller to check the request and report the
+	// errors a real request would get, without changing anything
+	// (CreateTopics and CreatePartitions only).
+	ValidateOnly bool
+	// WaitVisible makes a successful change wait until every broker's
+	// metadata shows it (created topics with their partition count,
+	// deleted topics gone). When the context ends first, the per-topic
+	// results are returned with ErrVisibilityTimeout.
+	WaitVisible bool
+}
+
+// CreateTopicResult is the outcome for one topic of CreateTopics.
+type CreateTopicResult struct {
+	Name string
+	// TopicID is the new topic's ID (zero for ValidateOnly or failures).
+	TopicID wire.UUID
+	// Partitions and ReplicationFactor are what the controller chose or
+	// validated, -1 when unknown.
+	Partitions        int32
+	ReplicationFactor int16
+	// Err is nil on success, else the Kafka error (e.g. wire.ErrTopicAlreadyExists,
+	// wire.ErrInvalidPartitions, wire.ErrInvalidReplicationFactor), possibly
+	// wrapped in *BrokerError, or the failure that ended the retries.
+	Err error
+}
+
+// CreateTopics creates topics (CreateTopics v2-7, sent to any broker, which
+// forwards to the KRaft controller) and returns one result per topic in
+// request order. Per-topic retriable errors (e.g. NOT_CONTROLLER, quota
+// throttling) are retried within ctx. The returned error is non-nil only for
+// an operation-wide failure (or ErrVisibilityTimeout with WaitVisible).
+func (a *Admin) CreateTopics(ctx context.Context, topics []NewTopic, opts TopicOptions) ([]CreateTopicResult, error) {
+	out := make([]CreateTopicResult, len(topics))
+	for i, t := range topics {
+		out[i] = CreateTopicResult{Name: t.Name, Partitions: -1, ReplicationFactor: -1}
+	}
+	done := make([]bool, len(topics))
+	opErr := a.topicLoop(ctx, len(topics), func(ctx context.Context, idx []int) (map[int]error, error) {
+		req := &wire.CreateTopicsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: opts.ValidateOnly}
+		for _, i := range idx {
+			t := topics[i]
+			ct := wire.CreateTopicsTopic{Name: t.Name, NumPartitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+			if ct.NumPartitions == 0 {
+				ct.NumPartitions = -1
+			}
+			if ct.ReplicationFactor == 0 {
+				ct.ReplicationFactor = -1
+			}
+			if len(t.Assignments) > 0 {
+				ct.NumPartitions, ct.ReplicationFactor = -1, -1
+				for p, brokers := range t.Assignments {
+					ct.Assignments = append(ct.Assignments, wire.CreateTopicsAssignment{PartitionIndex: int32(p), BrokerIDs: brokers})
+				}
+			}
+			keys := make([]string, 0, len(t.Configs))
+			for k := range t.Configs {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				v := t.Configs[k]
+				ct.Configs = append(ct.Configs, wire.CreateTopicsConfig{Name: k, Value: &v})
+			}
+			req.Topics = append(req.Topics, ct)
+		}
+		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+		if err != nil {
+			return nil, err
+		}
+		byName := map[string]*wire.CreateTopicsTopicResult{}
+		for j := range resp.(*wire.CreateTopicsResponse).Topics {
+			r := &resp.(*wire.CreateTopicsResponse).Topics[j]
+			byName[r.Name] = r
+		}
+		retry := map[int]error{}
+		for _, i := range idx {
+			r := byName[topics[i].Name]
+			if r == nil {
+				out[i].Err = errors.New("admin: broker returned no result for topic " + topics[i].Name)
+				done[i] = true
+				continue
+			}
+			err := codeErr(r.ErrorCode, r.ErrorMessage)
+			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) {
+				retry[i] = err
+				continue
+			}
+			out[i].TopicID, out[i].Partitions, out[i].ReplicationFactor, out[i].Err = r.TopicID, r.NumPartitions, r.ReplicationFactor, err
+			done[i] = true
+		}
+		return retry, nil
+	}, false, func(i int, err error) { out[i].Err, done[i] = err, true })
+	if opErr != nil {
+		return nil, opErr
+	}
+	if opts.WaitVisible && !opts.ValidateOnly {
+		want := map[string]int32{}
+		for i, r := range out {
+			if r.Err == nil {
+				want[r.Name] = max(r.Partitions, int32(len(topics[i].Assignments)), 0)
+			}
+		}
+		if err := a.waitVisible(ctx, want); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// topicLoop runs a topic batch request to any broker with per-topic retry.
+// send returns the topics to retry; fail records a final failure. A
+// whole-request failure that cannot be retried fails the remaining topics
+// when some topics already have results, and is returned as the
+// operation's error when none do.
+func (a *Admin) topicLoop(ctx context.Context, n int, send func(ctx context.Context, idx []int) (map[int]error, error),
+	idempotent bool, fail func(i int, err error)) error {
+	var opErr error
+	failed := 0
+	a.batches(ctx, n, idempotent,
+		func(context.Context, int) (int32, error) { return client.AnyBroker, nil },
+		func(ctx context.Context, _ int32, idx []int) (map[int]error, error) { return send(ctx, idx) },
+		nil, nil,
+		func(i int, err error) { failed++; opErr = err; fail(i, err) })
+	if failed == n && n > 0 {
+		return opErr
+	}
+	return nil
+}
+
+// PartitionsIncrease raises a topic's partition count.
+type PartitionsIncrease struct {
+	Topic string
+	// TotalCount is the new total number of partitions.
+	TotalCount int32
+	// Assignments optionally places each new partition (one entry per new
+	// partition, replica broker IDs, preferred leader first).
+	Assignments [][]int32
+}
+
+// TopicResult is the outcome of a topic operation for one topic.
+type TopicResult struct {
+	Name string
+	// TopicID is set for DeleteTopics by ID (and by name when known).
+	TopicID wire.UUID
+	// Err is nil on success, else the Kafka error (possibly in *BrokerError)
+	// or the failure that ended the retries.
+	Err error
+}
+
+// CreatePartitions raises partition counts (CreatePartitions v0-3, any
+// broker) and returns one result per topic in request order
+// (wire.ErrInvalidPartitions when the count does not grow,
+// wire.ErrUnknownTopicOrPartition for a missing topic).
+func (a *Admin) CreatePartitions(ctx context.Context, incs []PartitionsIncrease, opts TopicOptions) ([]TopicResult, error) {
+	out := make([]TopicResult, len(incs))
+	for i, in := range incs {
+		out[i].Name = in.Topic
+	}
+	opErr := a.topicLoop(ctx, len(incs), func(ctx context.Context, idx []int) (map[int]error, error) {
+		req := &wire.CreatePartitionsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: opts.ValidateOnly}
+		for _, i := range idx {
+			t := wire.CreatePartitionsTopic{Name: incs[i].Topic, Count: incs[i].TotalCount}
+			for _, b := range incs[i].Assignments {
+				t.Assignments = append(t.Assignments, wire.CreatePartitionsAssignment{BrokerIDs: b})
+			}
+			req.Topics = append(req.Topics, t)
+		}
+		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+		if err != nil {
+			return nil, err
+		}
+		byName := map[string]error{}
+		seen := map[string]bool{}
+		for _, r := range resp.(*wire.CreatePartitionsResponse).Results {
+			byName[r.Name], seen[r.Name] = codeErr(r.ErrorCode, r.ErrorMessage), true
+		}
+		retry := map[int]error{}
+		for _, i := range idx {
+			err := byName[incs[i].Topic]
+			if !seen[incs[i].Topic] {
+				err = errors.New("admin: broker returned no result for topic " + incs[i].Topic)
+			}
+			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !errors.Is(err, wire.ErrUnknownTopicOrPartition) {
+				retry[i] = err
+				continue
+			}
+			out[i].Err = err
+		}
+		return retry, nil
+	}, false, func(i int, err error) { out[i].Err = err })
+	if opErr != nil {
+		return nil, opErr
+	}
+	if opts.WaitVisible && !opts.ValidateOnly {
+		want := map[string]int32{}
+		for i, r := range out {
+			if r.Err == nil {
+				want[r.Name] = incs[i].TotalCount
+			}
+		}
+		if err := a.waitVisible(ctx, want); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// TopicRef names a topic by name or, when Name is empty, by ID.
+type TopicRef struct {
+	Name string
+	ID   wire.UUID
+}
+
+// DeleteTopics deletes topics by name or ID (DeleteTopics v1-6, any broker)
+// and returns one result per topic in request order
+// (wire.ErrUnknownTopicOrPartition / wire.ErrUnknownTopicID for a missing
+// topic). With WaitVisible it waits until no broker's metadata shows the
+// deleted topics.
+func (a *Admin) DeleteTopics(ctx context.Context, topics []TopicRef, opts TopicOptions) ([]TopicResult, error) {
+	out := make([]TopicResult, len(topics))
+	for i, t := range topics {
+		out[i] = TopicResult{Name: t.Name, TopicID: t.ID}
+	}
+	opErr := a.topicLoop(ctx, len(topics), func(ctx context.Context, idx []int) (map[int]error, error) {
+		req := &wire.DeleteTopicsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
+		for _, i := range idx {
+			t := topics[i]
+			dt := wire.DeleteTopicsTopic{TopicID: t.ID}
+			if t.Name != "" {
+				dt.Name = &t.Name
+				dt.TopicID = wire.UUID{}
+				req.TopicNames = append(req.TopicNames, t.Name) // v1-5
+			}
+			req.Topics = append(req.Topics, dt) // v6+
+		}
+		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+		if err != nil {
+			return nil, err
+		}
+		rs := resp.(*wire.DeleteTopicsResponse).Responses
+		retry := map[int]error{}
+		for _, i := range idx {
+			t := topics[i]
+			var r *wire.DeleteTopicsTopicResult
+			for j := range rs {
+				if (t.Name != "" && rs[j].Name != nil && *rs[j].Name == t.Name) || (t.Name == "" && rs[j].TopicID == t.ID) {
+					r = &rs[j]
+					break
+				}
+			}
+			if r == nil {
+				out[i].Err = errors.New("admin: broker returned no result for the topic")
+				continue
+			}
+			err := codeErr(r.ErrorCode, r.ErrorMessage)
+			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !errors.Is(err, wire.ErrUnknownTopicOrPartition) {
+				retry[i] = err
+				continue
+			}
+			if r.Name != nil {
+				out[i].Name = *r.Name
+			}
+			if !r.TopicID.IsZero() {
+				out[i].TopicID = r.TopicID
+			}
+			out[i].Err = err
+		}
+		return retry, nil
+	}, false, func(i int, err error) { out[i].Err = err })
+	if opErr != nil {
+		return nil, opErr
+	}
+	if opts.WaitVisible {
+		want := map[string]int32{}
+		for _, r := range out {
+			if r.Err == nil && r.Name != "" {
+				want[r.Name] = -1 // gone
+			}
+		}
+		if err := a.waitVisible(ctx, want); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// PartitionDescription describes one partition of a topic.
+type PartitionDescription struct {
+	Partition int32
+	// Leader is the leader's broker ID, -1 when there is none.
+	Leader      int32
+	LeaderEpoch int32
+	Replicas    []int32
+	ISR         []int32
+	Offline     []int32
+	// Err is the partition's error from metadata (e.g. LEADER_NOT_AVAILABLE), or nil.
+	Err error
+}
+
+// TopicDescription describes one topic.
+type TopicDescription struct {
+	Name     string
+	ID       wire.UUID
+	Internal bool
+	// Partitions are sorted by partition index.
+	Partitions []PartitionDescription
+	// Err is nil, wire.ErrUnknownTopicOrPartition for a missing topic, or
+	// another topic-level error (e.g. TOPIC_AUTHORIZATION_FAILED).
+	Err error
+}
+
+// DescribeTopics reads fresh metadata (a Metadata request to any broker,
+// never the client's cache, auto-creation off) for the named topics and
+// returns one description per topic in request order. A topic whose leader
+// election is still in progress (LEADER_NOT_AVAILABLE) is retried within ctx.
+func (a *Admin) DescribeTopics(ctx context.Context, topics []string) ([]TopicDescription, error) {
+	out := make([]TopicDescription, len(topics))
+	for i, t := range topics {
+		out[i].Name = t
+	}
+	opErr := a.topicLoop(ctx, len(topics), func(ctx context.Context, idx []int) (map[int]error, error) {
+		names := make([]string, len(idx))
+		for k, i := range idx {
+			names[k] = topics[i]
+		}
+		md, err := a.metadataFrom(ctx, client.AnyBroker, names)
+		if err != nil {
+			return nil, err
+		}
+		retry := map[int]error{}
+		for _, i := range idx {
+			mt := md.topic(topics[i])
+			if mt == nil {
+				out[i].Err = wire.ErrUnknownTopicOrPartition
+				continue
+			}
+			d := describeTopic(mt)
+			if d.Err != nil && retriableKafka(d.Err) && !errors.Is(d.Err, wire.ErrUnknownTopicOrPartition) {
+				retry[i] = d.Err
+				continue
+			}
+			out[i] = d
+		}
+		return retry, nil
+	}, true, func(i int, err error) { out[i].Err = err })
+	if opErr != nil {
+		return nil, opErr
+	}
+	return out, nil
+}
+
+// TopicListing is one topic of ListTopics.
+type TopicListing struct {
+	Name     string
+	ID       wire.UUID
+	Internal bool
+	// Partitions is the partition count.
+	Partitions int
+}
+
+// ListTopics lists the cluster's topics sorted by name (byte-wise), from
+// fresh metadata of any broker. Internal topics (__consumer_offsets,
+// __transaction_state, ...) are included only when includeInternal is true.
+func (a *Admin) ListTopics(ctx context.Context, includeInternal bool) ([]TopicListing, error) {
+	for try := 0; ; try++ {
+		md, err := a.metadataFrom(ctx, client.AnyBroker, nil)
+		if err != nil {
+			if transient(ctx, err, true) && a.wait(ctx, try) {
+				continue
+			}
+			return nil, err
+		}
+		var out []TopicListing
+		for i := range md.resp.Topics {
+			t := &md.resp.Topics[i]
+			if t.Name == nil || t.ErrorCode != 0 || (t.IsInternal && !includeInternal) {
+				continue
+			}
+			out = append(out, TopicListing{Name: *t.Name, ID: t.TopicID, Internal: t.IsInternal, Partitions: len(t.Partitions)})
+		}
+		slices.SortFunc(out, func(x, y TopicListing) int {
+			if x.Name < y.Name {
+				return -1
+			}
+			if x.Name > y.Name {
+				return 1
+			}
+			return 0
+		})
+		return out, nil
+	}
+}
