@@ -177,6 +177,10 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 	c.m.admitted.Add(1)
 	ctx, cancel := c.opContext(ctx)
 	defer cancel()
+	var (
+		worst = NotSent // certainty never improves across tries
+		prev  error     // the last failure other than the deadline
+	)
 	for try := 0; ; try++ {
 		p, err := c.attempt(ctx, broker, req, pinned, admitted, false, nil)
 		if err == nil {
@@ -187,13 +191,23 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 			}
 			err = p.err
 		}
-		if c.retriable(err, req.Key()) && c.backoff(ctx, try) {
+		if CertaintyOf(err) == PossiblySent {
+			worst = PossiblySent
+		}
+		ctxFail := errors.Is(err, ErrTimeout) || errors.Is(err, ErrCancelled)
+		if !ctxFail {
+			prev = err
+		}
+		if !ctxFail && c.retriable(err, req.Key()) && c.backoff(ctx, try) {
 			continue
 		}
-		if ctx.Err() != nil && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrCancelled) {
-			// The deadline ended the retries: say so, keeping the last
-			// failure's certainty and cause.
-			err = reqErr(broker, apiName(req.Key()), CertaintyOf(err), fmt.Errorf("%w; last failure: %w", ctxError(ctx.Err()), unwrapReq(err)))
+		switch {
+		case ctxFail && prev != nil:
+			// The deadline ended the retries: say so, with the last
+			// real failure as the cause.
+			err = reqErr(broker, apiName(req.Key()), worst, fmt.Errorf("%w; last failure: %w", unwrapReq(err), unwrapReq(prev)))
+		case CertaintyOf(err) != worst:
+			err = reqErr(broker, apiName(req.Key()), worst, unwrapReq(err))
 		}
 		c.m.terminal(err, admitted)
 		return nil, err

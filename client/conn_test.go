@@ -236,34 +236,53 @@ func TestPipeliningOrder(t *testing.T) {
 	cfg := fc.config()
 	cfg.MaxInFlightPerBroker = 5
 	c := newTestClient(t, cfg)
-	// Hold responses until five requests are outstanding at once, then
-	// answer them all in order.
+	// Hold responses until five requests are outstanding at once and the
+	// sixth waits for the in-flight limit; then answer in batches of five.
 	var mu sync.Mutex
 	var held []*fakeReq
+	release := make(chan struct{})
 	fc.setHandle(func(conn *fakeConn, r *fakeReq) bool {
 		if r.hdr.Key != wire.KeyCreateTopics {
 			return false
 		}
 		mu.Lock()
-		defer mu.Unlock()
 		held = append(held, r)
+		var batch []*fakeReq
 		if len(held) == 5 {
-			for _, h := range held {
-				conn.respond(h, echoCreateTopics(h.req.(*wire.CreateTopicsRequest)))
-			}
-			held = nil
+			batch, held = held, nil
+		}
+		mu.Unlock()
+		if batch != nil {
+			go func() {
+				<-release
+				for _, h := range batch {
+					conn.respond(h, echoCreateTopics(h.req.(*wire.CreateTopicsRequest)))
+				}
+			}()
 		}
 		return true
 	})
 	ctx := testCtx(t, 5*time.Second)
 	const n = 20
 	ps := make([]Pending, n)
-	for i := range ps {
-		p, err := c.Enqueue(ctx, 1, createTopics(fmt.Sprint("t", i)))
-		if err != nil {
-			t.Fatal(err)
+	enqueued := make(chan error, 1)
+	go func() {
+		for i := range ps {
+			p, err := c.Enqueue(ctx, 1, createTopics(fmt.Sprint("t", i)))
+			if err != nil {
+				enqueued <- err
+				return
+			}
+			ps[i] = p
 		}
-		ps[i] = p
+		enqueued <- nil
+	}()
+	waitFor(t, "five outstanding and the sixth queued", 5*time.Second, func() bool {
+		return len(fc.requests(wire.KeyCreateTopics)) == 5 && c.Metrics().Mailbox.QueuedWork == 1
+	})
+	close(release)
+	if err := <-enqueued; err != nil {
+		t.Fatal(err)
 	}
 	for i, p := range ps {
 		resp, err := p.Result()
@@ -287,7 +306,7 @@ func TestPipeliningOrder(t *testing.T) {
 			t.Fatalf("request %d on connection %d", i, r.conn)
 		}
 	}
-	if m := c.Metrics(); m.Mailbox.WorkFull == 0 || m.Mailbox.CapacityPerLane != 5 {
+	if m := c.Metrics(); m.Mailbox.WorkFull == 0 || m.Mailbox.CapacityPerLane != 5 || m.Mailbox.QueuedWork != 0 {
 		t.Fatalf("expected requests to wait for the in-flight limit: %+v", m.Mailbox)
 	}
 }
@@ -323,6 +342,9 @@ func TestConnectRefusedIsNotSent(t *testing.T) {
 		}})
 	_, err := c.Request(testCtx(t, 300*time.Millisecond), AnyBroker, createTopics("x"))
 	expectFailure(t, "refused", err, ErrTransport, NotSent)
+	if !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrTransport) {
+		t.Fatalf("%v", err)
+	}
 	if dials.Load() < 2 {
 		t.Fatalf("a NotSent connect failure should be retried within the deadline; %d dials", dials.Load())
 	}

@@ -21,13 +21,14 @@ func withClass(c failClass, err error) error { return &classified{class: c, err:
 
 // classOf returns the failure class an error is counted under.
 func classOf(err error) failClass {
+	if errors.Is(err, ErrTimeout) {
+		return classDeadline
+	}
 	var ce *classified
 	if errors.As(err, &ce) {
 		return ce.class
 	}
 	switch {
-	case errors.Is(err, ErrTimeout):
-		return classDeadline
 	case errors.Is(err, ErrDNS):
 		return classDNS
 	case errors.Is(err, ErrAuthentication):

@@ -59,10 +59,10 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 	}
 	p.resp, p.err = resp, err
 	p.release()
-	close(p.done)
-	if p.counted {
+	if p.counted { // before done, so a caller that saw the outcome sees it counted
 		p.cl.m.terminal(err, p.admitted)
 	}
+	close(p.done)
 	return true
 }
 
