@@ -235,12 +235,16 @@ func TestProcessMisuse(t *testing.T) {
 		{"eof before finish", []step{hello}, ExitInput, "ready", ""},
 		{"finish with open handles", []step{hello,
 			func(p *proc) []event { return []event{p.one("create_client", `"client_id":"c1"`, "client_created")} },
-			func(p *proc) []event { return []event{p.one("create_producer", `"client_id":"c1","producer_id":"p1"`, "producer_created")} },
+			func(p *proc) []event {
+				return []event{p.one("create_producer", `"client_id":"c1","producer_id":"p1"`, "producer_created")}
+			},
 			func(p *proc) []event { return p.until(p.send("finish", "")) },
 		}, ExitFatal, "fatal", "adapter_state"},
 		{"shutdown client with open producer", []step{hello,
 			func(p *proc) []event { return []event{p.one("create_client", `"client_id":"c1"`, "client_created")} },
-			func(p *proc) []event { return []event{p.one("create_producer", `"client_id":"c1","producer_id":"p1"`, "producer_created")} },
+			func(p *proc) []event {
+				return []event{p.one("create_producer", `"client_id":"c1","producer_id":"p1"`, "producer_created")}
+			},
 			func(p *proc) []event { return p.until(p.send("shutdown_client", `"client_id":"c1"`)) },
 		}, ExitFatal, "fatal", "adapter_state"},
 		{"clean finish", []step{hello,
@@ -255,7 +259,9 @@ func TestProcessMisuse(t *testing.T) {
 		{"eof after command_failed", []step{hello,
 			func(p *proc) []event { return []event{p.one("create_client", `"client_id":"c1"`, "client_created")} },
 			// nothing listens on port 1: readiness fails as a client failure
-			func(p *proc) []event { return p.until(p.send("await_client_ready", `"client_id":"c1"`), "client_ready") },
+			func(p *proc) []event {
+				return p.until(p.send("await_client_ready", `"client_id":"c1"`), "client_ready")
+			},
 		}, ExitOK, "command_failed", ""},
 		{"transactions not implemented", []step{hello, func(p *proc) []event {
 			return p.until(p.send("close_transactional_producer", `"producer_id":"p"`))
