@@ -131,6 +131,17 @@ func New(c *client.Client, cfg Config) (*Producer, error) {
 }
 
 func newProducer(c kafkaClient, cfg Config) (*Producer, error) {
+	p, err := buildProducer(c, cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.unregister = c.RegisterProducerMetrics(p.fillMetrics)
+	go p.run()
+	return p, nil
+}
+
+// buildProducer validates cfg and builds a producer without starting it.
+func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	s, err := validate(cfg)
 	if err != nil {
 		return nil, err
@@ -160,8 +171,6 @@ func newProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
-	p.unregister = c.RegisterProducerMetrics(p.fillMetrics)
-	go p.run()
 	return p, nil
 }
 

@@ -356,23 +356,9 @@ func (p *Producer) send(r *inflightReq) {
 	encoded := 0
 	records := 0
 	for i, b := range r.batches {
-		if len(b.encoded) == 0 {
-			h := wire.BatchHeader{
-				Compression:   p.cfg.Compression,
-				ProducerID:    b.pid,
-				ProducerEpoch: b.epoch,
-				BaseSequence:  b.baseSeq,
-			}
-			recs := b.wireRecords()
-			if len(recs) > 0 {
-				h.BaseTimestamp = recs[0].Timestamp
-			}
-			enc, err := p.enc.AppendBatch(b.encoded[:0], &h, recs)
-			if err != nil {
-				r.results[i].err = err
-				continue
-			}
-			b.encoded = enc
+		if err := p.encode(b); err != nil {
+			r.results[i].err = err
+			continue
 		}
 		encoded += len(b.encoded)
 		records += int(b.numSeq)
@@ -398,6 +384,30 @@ func (p *Producer) send(r *inflightReq) {
 	}
 	p.mu.Unlock()
 	q <- r
+}
+
+// encode encodes b's live records once per sequence assignment into
+// b.encoded (retries resend the same bytes). Sender goroutine only.
+func (p *Producer) encode(b *batch) error {
+	if len(b.encoded) > 0 {
+		return nil
+	}
+	h := wire.BatchHeader{
+		Compression:   p.cfg.Compression,
+		ProducerID:    b.pid,
+		ProducerEpoch: b.epoch,
+		BaseSequence:  b.baseSeq,
+	}
+	recs := b.wireRecords()
+	if len(recs) > 0 {
+		h.BaseTimestamp = recs[0].Timestamp
+	}
+	enc, err := p.enc.AppendBatch(b.encoded[:0], &h, recs)
+	if err != nil {
+		return err
+	}
+	b.encoded = enc
+	return nil
 }
 
 var errNothingEncoded = errors.New("gregor/producer: no batch of the request could be encoded")
