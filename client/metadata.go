@@ -240,6 +240,7 @@ func (mc *metaCache) fetch(ctx context.Context, f *metaFetch) (*Metadata, error)
 			got = *resp.ClusterID
 		}
 		if got != want {
+			mc.cl.m.fail[classNegotiation].Add(1) // the call succeeded; the identity check did not
 			return nil, reqErr(AnyBroker, "Metadata", PossiblySent, fmt.Errorf("%w: expected cluster %q, brokers report %q", ErrClusterIdentity, want, got))
 		}
 	}
