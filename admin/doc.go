@@ -1,4 +1,55 @@
 // Package admin is gregor's admin surface: topics, partitions, offsets,
 // records, configs, cluster and consumer-group administration, each with typed
 // per-resource results in request order.
+//
+// API summary (every call takes ctx first; its deadline bounds the whole
+// operation, retries included):
+//
+//	a := admin.New(cl *client.Client, opts ...Option)        // RetryBackoff(first, max)
+//
+//	Topics (any broker; KRaft forwards to the controller)
+//	  CreateTopics(ctx, []NewTopic, TopicOptions) ([]CreateTopicResult, error)
+//	  CreatePartitions(ctx, []PartitionsIncrease, TopicOptions) ([]TopicResult, error)
+//	  DeleteTopics(ctx, []TopicRef, TopicOptions) ([]TopicResult, error)      // by name or ID
+//	  DescribeTopics(ctx, []string) ([]TopicDescription, error)                // fresh metadata
+//	  ListTopics(ctx, includeInternal bool) ([]TopicListing, error)            // sorted by name
+//	  TopicOptions{ValidateOnly, WaitVisible}  // WaitVisible: every broker's metadata shows the change
+//
+//	Offsets and records (partition leaders)
+//	  ListOffsets(ctx, []OffsetQuery, ListOffsetsOptions) ([]ListedOffset, error)
+//	      OffsetQuery{TopicPartition, Spec: OffsetEarliest | OffsetLatest | OffsetMaxTimestamp | AtTimestamp(ms)}
+//	  DeleteRecords(ctx, []RecordsCutoff) ([]DeletedRecords, error)            // new low watermark
+//
+//	Configs (broker resources to that broker, others to any broker)
+//	  DescribeConfigs(ctx, []ConfigResource) ([]ResourceConfig, error)        // sensitive values never shown
+//	  IncrementalAlterConfigs(ctx, []AlterConfigsResource, AlterConfigsOptions) ([]AlterConfigsResult, error)
+//	      ConfigChange{Name, Op: OpSet | OpDelete | OpAppend | OpSubtract, Value}; AlterConfigsOptions{ValidateOnly}
+//
+//	Cluster
+//	  DescribeCluster(ctx) (*ClusterDescription, error)                        // cluster ID, controller, brokers
+//
+//	Consumer groups (group coordinators)
+//	  ListGroups(ctx, ListGroupsOptions) (*GroupListing, error)                // every broker; per-broker outcomes
+//	  DescribeGroups(ctx, []string) ([]GroupDescription, error)                // classic (DescribeGroups)
+//	  DescribeConsumerGroups(ctx, []string) ([]GroupDescription, error)        // KIP-848 first, classic fallback
+//	  DeleteGroups(ctx, []string) ([]GroupResult, error)
+//	  FetchOffsets(ctx, []GroupOffsetsQuery, FetchOffsetsOptions) ([]GroupOffsets, error)
+//	      one group / many partitions / many groups (OffsetFetch v8+ batching); RequireStable;
+//	      CommittedOffset.Committed=false means no commit (never offset 0)
+//	  AlterOffsets(ctx, group, []OffsetToCommit) ([]PartitionResult, error)
+//	  DeleteOffsets(ctx, group, []TopicPartition) ([]PartitionResult, error)
+//
+// Errors: a batch returns per-resource errors inside its results (Err
+// fields: *wire.KafkaError values, possibly wrapped in *BrokerError with
+// the broker's message; match with errors.Is(err, wire.ErrTopicAlreadyExists)
+// and friends) and returns a non-nil error only for an operation-wide
+// failure (nothing could be sent, or the deadline ended before any answer).
+// Retriable failures (NOT_COORDINATOR and coordinator loading, leadership
+// changes, NOT_CONTROLLER, transport failures of idempotent requests) are
+// retried with backoff until the deadline; a resource still failing then
+// carries an error matching client.ErrTimeout that wraps the last failure.
+// UNKNOWN_TOPIC_OR_PARTITION is an answer, not retried (after one metadata
+// refresh for leader-routed calls): use WaitVisible after creating topics.
+// Singleton convenience (turning a per-resource error into a command
+// failure) is the caller's.
 package admin

@@ -1,0 +1,382 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// coordRoute routes resource i to the coordinator of group(i).
+func (a *Admin) coordRoute(group func(i int) string) routeFunc {
+	return func(ctx context.Context, i int) (int32, error) {
+		return a.cl.Coordinator(ctx, client.CoordinatorGroup, group(i))
+	}
+}
+
+// coordRetry reports whether a group-level error is cured by finding the
+// coordinator again (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE: the cached
+// coordinator is forgotten) or by waiting (COORDINATOR_LOAD_IN_PROGRESS).
+func (a *Admin) coordRetry(group string, err error) bool {
+	switch {
+	case errors.Is(err, wire.ErrNotCoordinator), errors.Is(err, wire.ErrCoordinatorNotAvailable):
+		a.cl.InvalidateCoordinator(client.CoordinatorGroup, group)
+		return true
+	case errors.Is(err, wire.ErrCoordinatorLoadInProgress):
+		return true
+	}
+	return false
+}
+
+// forgetCoordinators is the onSendErr hook of group operations: after a
+// failed request the coordinator may have moved.
+func (a *Admin) forgetCoordinators(group func(i int) string) func(int32, []int) {
+	return func(_ int32, idx []int) {
+		for _, i := range idx {
+			a.cl.InvalidateCoordinator(client.CoordinatorGroup, group(i))
+		}
+	}
+}
+
+// ListedGroup is one group of ListGroups.
+type ListedGroup struct {
+	GroupID string
+	// ProtocolType is "consumer" for consumer groups (classic or KIP-848),
+	// "" for an empty classic group without members ever, others for
+	// Connect and the like.
+	ProtocolType string
+	// State is the state name (e.g. "Empty", "Stable"; "" from old brokers).
+	State string
+	// Type is "classic", "consumer", "share" or "streams" ("" from old brokers).
+	Type string
+	// Coordinator is the broker that listed the group.
+	Coordinator int32
+}
+
+// BrokerOutcome is the outcome of asking one broker.
+type BrokerOutcome struct {
+	Broker int32
+	// Err is nil, or the Kafka error the broker answered (e.g.
+	// COORDINATOR_LOAD_IN_PROGRESS until the deadline), or the failure
+	// that ended the retries.
+	Err error
+}
+
+// GroupListing is the result of ListGroups.
+type GroupListing struct {
+	// Groups are sorted by GroupID.
+	Groups []ListedGroup
+	// Brokers holds one outcome per broker asked, sorted by broker ID.
+	Brokers []BrokerOutcome
+}
+
+// Failed returns the brokers whose listing failed.
+func (l *GroupListing) Failed() []BrokerOutcome {
+	var out []BrokerOutcome
+	for _, b := range l.Brokers {
+		if b.Err != nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// ListGroupsOptions filters ListGroups.
+type ListGroupsOptions struct {
+	// States keeps groups in these states (ListGroups v4+), e.g. "Stable".
+	States []string
+	// Types keeps groups of these types (ListGroups v5+), e.g. "classic", "consumer".
+	Types []string
+	// ConsumerOnly keeps only consumer groups: type "consumer", or type
+	// "classic" with protocol type "consumer" or "" (what Kafka's
+	// listConsumerGroups returns).
+	ConsumerOnly bool
+}
+
+// ListGroups asks every broker for the groups it coordinates (ListGroups
+// v0-5) and returns them sorted with one outcome per broker; a broker that
+// fails does not fail the listing (see GroupListing.Brokers). The error is
+// non-nil only when the broker list cannot be read.
+func (a *Admin) ListGroups(ctx context.Context, opts ListGroupsOptions) (*GroupListing, error) {
+	ids, err := a.brokerIDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &GroupListing{Brokers: make([]BrokerOutcome, len(ids))}
+	for i, id := range ids {
+		out.Brokers[i].Broker = id
+	}
+	types := opts.Types
+	if opts.ConsumerOnly && types == nil {
+		types = []string{"classic", "consumer"}
+	}
+	route := func(_ context.Context, i int) (int32, error) { return ids[i], nil }
+	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		resp, err := a.cl.Request(ctx, broker, &wire.ListGroupsRequest{StatesFilter: opts.States, TypesFilter: types})
+		if err != nil {
+			return nil, err
+		}
+		r := resp.(*wire.ListGroupsResponse)
+		if err := wire.ErrorForCode(r.ErrorCode); err != nil {
+			if retriableKafka(err) {
+				return map[int]error{idx[0]: err}, nil
+			}
+			out.Brokers[idx[0]].Err = err
+			return nil, nil
+		}
+		for _, g := range r.Groups {
+			if opts.ConsumerOnly && !(g.GroupType == "consumer" || g.ProtocolType == "consumer" || (g.ProtocolType == "" && g.GroupType != "share" && g.GroupType != "streams")) {
+				continue
+			}
+			out.Groups = append(out.Groups, ListedGroup{GroupID: g.GroupID, ProtocolType: g.ProtocolType, State: g.GroupState, Type: g.GroupType, Coordinator: broker})
+		}
+		return nil, nil
+	}
+	a.batches(ctx, len(ids), true, route, send, nil, nil, func(i int, err error) { out.Brokers[i].Err = err })
+	slices.SortFunc(out.Groups, func(x, y ListedGroup) int { return strings.Compare(x.GroupID, y.GroupID) })
+	return out, nil
+}
+
+// GroupMember is one member of a described group.
+type GroupMember struct {
+	MemberID   string
+	InstanceID *string
+	ClientID   string
+	ClientHost string
+	// MemberEpoch is the KIP-848 member epoch; -1 for classic members.
+	MemberEpoch int32
+	// Assignment is the member's assigned partitions (consumer-protocol
+	// groups only; classic assignments are in AssignmentBytes).
+	Assignment []TopicPartition
+	// Metadata and AssignmentBytes are the classic protocol's raw member
+	// metadata and assignment (only in the Stable state).
+	Metadata        []byte
+	AssignmentBytes []byte
+}
+
+// GroupDescription describes one group.
+type GroupDescription struct {
+	GroupID string
+	// Type is "classic" (DescribeGroups) or "consumer" (ConsumerGroupDescribe).
+	Type string
+	// State is the state name ("Empty", "Stable", "Dead", ... for classic;
+	// "empty", "assigning", "reconciling", "stable" for consumer groups).
+	State string
+	// ProtocolType is the classic protocol type ("consumer"); "consumer"
+	// for consumer-protocol groups.
+	ProtocolType string
+	// Protocol is the classic chosen protocol (assignor) or the consumer
+	// group's assignor name.
+	Protocol string
+	// Epoch is the consumer group epoch, -1 for classic groups.
+	Epoch int32
+	// Coordinator is the broker that answered.
+	Coordinator int32
+	Members     []GroupMember
+	// Err is nil, wire.ErrGroupIDNotFound for a missing group (brokers
+	// before DescribeGroups v6 instead answer State "Dead" with no
+	// members), another Kafka error, or the failure that ended the retries.
+	Err error
+}
+
+// DescribeGroups describes classic groups (DescribeGroups v0-6, one request
+// per coordinator) and returns one description per group in request order.
+func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
+	out := make([]GroupDescription, len(groups))
+	for i, g := range groups {
+		out[i] = GroupDescription{GroupID: g, Type: "classic", Epoch: -1, Coordinator: -1}
+	}
+	group := func(i int) string { return groups[i] }
+	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		req := &wire.DescribeGroupsRequest{}
+		for _, i := range idx {
+			req.Groups = append(req.Groups, groups[i])
+		}
+		resp, err := a.cl.Request(ctx, broker, req)
+		if err != nil {
+			return nil, err
+		}
+		retry := map[int]error{}
+		rs := resp.(*wire.DescribeGroupsResponse).Groups
+		for _, i := range idx {
+			var r *wire.DescribeGroupsGroup
+			for j := range rs {
+				if rs[j].GroupID == groups[i] {
+					r = &rs[j]
+				}
+			}
+			if r == nil {
+				out[i].Err = wire.ErrUnknownServerError
+				continue
+			}
+			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
+				if a.coordRetry(groups[i], err) {
+					retry[i] = err
+				} else {
+					out[i].Err = err
+				}
+				continue
+			}
+			d := &out[i]
+			d.State, d.ProtocolType, d.Protocol, d.Coordinator = r.GroupState, r.ProtocolType, r.ProtocolData, broker
+			d.Members = make([]GroupMember, 0, len(r.Members))
+			for _, m := range r.Members {
+				d.Members = append(d.Members, GroupMember{MemberID: m.MemberID, InstanceID: m.GroupInstanceID, ClientID: m.ClientID,
+					ClientHost: m.ClientHost, MemberEpoch: -1, Metadata: clone(m.MemberMetadata), AssignmentBytes: clone(m.MemberAssignment)})
+			}
+		}
+		return retry, nil
+	}
+	a.batches(ctx, len(groups), true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+	return out, nil
+}
+
+// DescribeConsumerGroups describes consumer groups of either protocol: it
+// asks ConsumerGroupDescribe (KIP-848) first and describes with
+// DescribeGroups the groups that are not consumer-protocol groups (or all,
+// when the broker lacks ConsumerGroupDescribe). One description per group in
+// request order; a missing group has Err wire.ErrGroupIDNotFound.
+func (a *Admin) DescribeConsumerGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
+	out := make([]GroupDescription, len(groups))
+	classic := make([]bool, len(groups))
+	for i, g := range groups {
+		out[i] = GroupDescription{GroupID: g, Type: "consumer", Epoch: -1, Coordinator: -1}
+	}
+	group := func(i int) string { return groups[i] }
+	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		req := &wire.ConsumerGroupDescribeRequest{}
+		for _, i := range idx {
+			req.GroupIDs = append(req.GroupIDs, groups[i])
+		}
+		resp, err := a.cl.Request(ctx, broker, req)
+		if errors.Is(err, client.ErrUnsupportedVersion) {
+			for _, i := range idx {
+				classic[i] = true
+			}
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		retry := map[int]error{}
+		rs := resp.(*wire.ConsumerGroupDescribeResponse).Groups
+		for _, i := range idx {
+			var r *wire.ConsumerGroupDescribeGroup
+			for j := range rs {
+				if rs[j].GroupID == groups[i] {
+					r = &rs[j]
+				}
+			}
+			if r == nil {
+				out[i].Err = wire.ErrUnknownServerError
+				continue
+			}
+			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
+				switch {
+				case a.coordRetry(groups[i], err):
+					retry[i] = err
+				case errors.Is(err, wire.ErrGroupIDNotFound), errors.Is(err, wire.ErrUnsupportedVersion):
+					classic[i] = true // not a consumer-protocol group: maybe classic
+				default:
+					out[i].Err = err
+				}
+				continue
+			}
+			d := &out[i]
+			d.State, d.ProtocolType, d.Protocol, d.Epoch, d.Coordinator = r.GroupState, "consumer", r.AssignorName, r.GroupEpoch, broker
+			d.Members = make([]GroupMember, 0, len(r.Members))
+			for _, m := range r.Members {
+				gm := GroupMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost, MemberEpoch: m.MemberEpoch}
+				for _, tp := range m.Assignment.TopicPartitions {
+					for _, p := range tp.Partitions {
+						gm.Assignment = append(gm.Assignment, TopicPartition{Topic: tp.TopicName, Partition: p})
+					}
+				}
+				d.Members = append(d.Members, gm)
+			}
+		}
+		return retry, nil
+	}
+	a.batches(ctx, len(groups), true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+	var rest []string
+	var at []int
+	for i := range groups {
+		if classic[i] {
+			rest, at = append(rest, groups[i]), append(at, i)
+		}
+	}
+	if len(rest) > 0 {
+		cd, err := a.DescribeGroups(ctx, rest)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range at {
+			out[i] = cd[k]
+		}
+	}
+	return out, nil
+}
+
+// GroupResult is the outcome of a group operation for one group.
+type GroupResult struct {
+	GroupID string
+	// Err is nil, wire.ErrNonEmptyGroup (the group has members),
+	// wire.ErrGroupIDNotFound, another Kafka error, or the failure that
+	// ended the retries.
+	Err error
+}
+
+// DeleteGroups deletes groups (DeleteGroups v0-3, one request per
+// coordinator) and returns one result per group in request order. Only
+// empty groups can be deleted.
+func (a *Admin) DeleteGroups(ctx context.Context, groups []string) ([]GroupResult, error) {
+	out := make([]GroupResult, len(groups))
+	for i, g := range groups {
+		out[i].GroupID = g
+	}
+	group := func(i int) string { return groups[i] }
+	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		req := &wire.DeleteGroupsRequest{}
+		for _, i := range idx {
+			req.GroupsNames = append(req.GroupsNames, groups[i])
+		}
+		resp, err := a.cl.Request(ctx, broker, req)
+		if err != nil {
+			return nil, err
+		}
+		retry := map[int]error{}
+		rs := resp.(*wire.DeleteGroupsResponse).Results
+		for _, i := range idx {
+			found := false
+			for _, r := range rs {
+				if r.GroupID != groups[i] {
+					continue
+				}
+				found = true
+				if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && a.coordRetry(groups[i], err) {
+					retry[i] = err
+				} else {
+					out[i].Err = err
+				}
+				break
+			}
+			if !found {
+				out[i].Err = wire.ErrUnknownServerError
+			}
+		}
+		return retry, nil
+	}
+	// Not idempotent: a resent delete of a deleted group answers GROUP_ID_NOT_FOUND.
+	a.batches(ctx, len(groups), false, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+	return out, nil
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte{}, b...)
+}
