@@ -94,6 +94,20 @@ type FetchForgottenTopic struct {
 	UnknownTags []TaggedField
 }
 
+// Default sets every field to Kafka's default for a consumer's full fetch:
+// ReplicaID -1, ReplicaState {-1, -1} (not sent), MaxBytes 0x7fffffff,
+// SessionID 0, SessionEpoch -1 (no session), and zero or empty elsewhere.
+// The zero FetchRequest is not a consumer's request (it names replica 0).
+func (m *FetchRequest) Default() {
+	*m = FetchRequest{ReplicaID: -1, ReplicaState: FetchReplicaState{ReplicaID: -1, ReplicaEpoch: -1}, MaxBytes: math.MaxInt32, SessionEpoch: -1}
+}
+
+// Default sets every field to Kafka's default: epochs and LogStartOffset
+// -1, HighWatermark math.MaxInt64 (not sent), zero elsewhere.
+func (p *FetchPartition) Default() {
+	*p = FetchPartition{CurrentLeaderEpoch: -1, LastFetchedEpoch: -1, LogStartOffset: -1, HighWatermark: math.MaxInt64}
+}
+
 // Key returns KeyFetch.
 func (*FetchRequest) Key() APIKey { return KeyFetch }
 
@@ -180,7 +194,7 @@ func (m *FetchRequest) AppendTo(dst []byte, v int16) []byte {
 // take Kafka's defaults (ReplicaID -1, SessionEpoch -1, epochs and
 // LogStartOffset -1, HighWatermark math.MaxInt64).
 func (m *FetchRequest) DecodeFrom(r *Reader, v int16) error {
-	*m = FetchRequest{ReplicaID: -1, ReplicaState: FetchReplicaState{ReplicaID: -1, ReplicaEpoch: -1}, SessionEpoch: -1}
+	m.Default()
 	flex := v >= 12
 	if v <= 14 {
 		m.ReplicaID = r.Int32()
@@ -204,7 +218,7 @@ func (m *FetchRequest) DecodeFrom(r *Reader, v int16) error {
 			t.TopicID = r.UUID()
 		}
 		t.Partitions = ReadArray(r, flex, 16+tagsLen(flex), func(r *Reader, p *FetchPartition) {
-			p.CurrentLeaderEpoch, p.LastFetchedEpoch, p.LogStartOffset, p.HighWatermark = -1, -1, -1, math.MaxInt64
+			p.Default()
 			p.Partition = r.Int32()
 			if v >= 9 {
 				p.CurrentLeaderEpoch = r.Int32()
