@@ -97,34 +97,55 @@ type lz4Encoder struct {
 // Compress appends src compressed with codec c to dst and returns the
 // extended slice. CompressionNone appends src unchanged. Snappy output is a
 // raw snappy block (what franz-go and librdkafka write; Kafka brokers and the
-// Java client read it); lz4 output is an LZ4 frame (Kafka's lz4 format since
-// magic v1, KIP-57); gzip and zstd are their standard formats.
+// Java client read it); lz4 output is an LZ4 frame with 64 KiB blocks (Kafka's
+// lz4 format since magic v1, KIP-57); gzip and zstd are their standard
+// formats. An unknown codec fails with ErrUnsupportedCompressionType.
 func (c *Compressor) Compress(dst []byte, codec Compression, src []byte) ([]byte, error) {
+	var cache codecCache
+	out, err := c.compress(&cache, dst, codec, src)
+	cache.release(c)
+	return out, err
+}
+
+// codecCache holds codecs taken from a Compressor's pools. A BatchEncoder
+// keeps one so that its codecs survive garbage collections (which empty
+// sync.Pools) and steady-state encoding never allocates.
+type codecCache struct {
+	gzip *gzipEncoder
+	lz4  *lz4Encoder
+	zstd *zstd.Encoder
+}
+
+// release returns the cached codecs to c's pools.
+func (k *codecCache) release(c *Compressor) {
+	if k.gzip != nil {
+		c.gzip.Put(k.gzip)
+	}
+	if k.lz4 != nil {
+		c.lz4.Put(k.lz4)
+	}
+	if k.zstd != nil {
+		c.zstd.Put(k.zstd)
+	}
+	*k = codecCache{}
+}
+
+func (c *Compressor) compress(k *codecCache, dst []byte, codec Compression, src []byte) ([]byte, error) {
 	switch codec {
 	case CompressionNone:
 		return append(dst, src...), nil
 	case CompressionGzip:
-		e, _ := c.gzip.Get().(*gzipEncoder)
-		if e == nil {
-			level := c.levels.Gzip
-			if level == 0 {
-				level = gzip.DefaultCompression
-			}
-			e = &gzipEncoder{}
-			w, err := gzip.NewWriterLevel(&e.out, level)
-			if err != nil {
-				return dst, fmt.Errorf("wire: gzip writer: %w", err)
-			}
-			e.w = w
+		e, err := c.gzipEncoder(k)
+		if err != nil {
+			return dst, err
 		}
 		e.out.b = dst
 		e.w.Reset(&e.out)
-		_, err := e.w.Write(src)
+		_, err = e.w.Write(src)
 		if err == nil {
 			err = e.w.Close()
 		}
 		dst, e.out.b = e.out.b, nil
-		c.gzip.Put(e)
 		if err != nil {
 			return dst, fmt.Errorf("wire: gzip: %w", err)
 		}
@@ -139,51 +160,93 @@ func (c *Compressor) Compress(dst []byte, codec Compression, src []byte) ([]byte
 		enc := snappy.Encode(dst[start:], src)
 		return dst[:start+len(enc)], nil
 	case CompressionLZ4:
-		e, _ := c.lz4.Get().(*lz4Encoder)
-		if e == nil {
-			e = &lz4Encoder{}
-			e.w = lz4.NewWriter(&e.out)
-			level := lz4.Fast
-			if c.levels.LZ4 > 0 {
-				level = lz4.CompressionLevel(1 << (8 + c.levels.LZ4))
-			}
-			if err := e.w.Apply(lz4.BlockSizeOption(lz4.Block64Kb), lz4.CompressionLevelOption(level)); err != nil {
-				return dst, fmt.Errorf("wire: lz4 writer: %w", err)
-			}
+		e, err := c.lz4Encoder(k)
+		if err != nil {
+			return dst, err
 		}
 		e.out.b = dst
 		e.w.Reset(&e.out)
-		_, err := e.w.Write(src)
+		_, err = e.w.Write(src)
 		if err == nil {
 			err = e.w.Close()
 		}
 		dst, e.out.b = e.out.b, nil
-		c.lz4.Put(e)
 		if err != nil {
 			return dst, fmt.Errorf("wire: lz4: %w", err)
 		}
 		return dst, nil
 	case CompressionZstd:
-		e, _ := c.zstd.Get().(*zstd.Encoder)
-		if e == nil {
-			level := c.levels.Zstd
-			if level == 0 {
-				level = 3
-			}
-			var err error
-			e, err = zstd.NewWriter(nil,
-				zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
-				zstd.WithEncoderConcurrency(1),
-				zstd.WithWindowSize(1<<20))
-			if err != nil {
-				return dst, fmt.Errorf("wire: zstd writer: %w", err)
-			}
+		e, err := c.zstdEncoder(k)
+		if err != nil {
+			return dst, err
 		}
-		dst = e.EncodeAll(src, dst)
-		c.zstd.Put(e)
-		return dst, nil
+		return e.EncodeAll(src, dst), nil
 	}
 	return dst, fmt.Errorf("%w: codec %d", ErrUnsupportedCompressionType, int8(codec))
+}
+
+func (c *Compressor) gzipEncoder(k *codecCache) (*gzipEncoder, error) {
+	if k.gzip != nil {
+		return k.gzip, nil
+	}
+	e, _ := c.gzip.Get().(*gzipEncoder)
+	if e == nil {
+		level := c.levels.Gzip
+		if level == 0 {
+			level = gzip.DefaultCompression
+		}
+		e = &gzipEncoder{}
+		w, err := gzip.NewWriterLevel(&e.out, level)
+		if err != nil {
+			return nil, fmt.Errorf("wire: gzip writer: %w", err)
+		}
+		e.w = w
+	}
+	k.gzip = e
+	return e, nil
+}
+
+func (c *Compressor) lz4Encoder(k *codecCache) (*lz4Encoder, error) {
+	if k.lz4 != nil {
+		return k.lz4, nil
+	}
+	e, _ := c.lz4.Get().(*lz4Encoder)
+	if e == nil {
+		e = &lz4Encoder{}
+		e.w = lz4.NewWriter(&e.out)
+		level := lz4.Fast
+		if c.levels.LZ4 > 0 {
+			level = lz4.CompressionLevel(1 << (8 + c.levels.LZ4))
+		}
+		if err := e.w.Apply(lz4.BlockSizeOption(lz4.Block64Kb), lz4.CompressionLevelOption(level)); err != nil {
+			return nil, fmt.Errorf("wire: lz4 writer: %w", err)
+		}
+	}
+	k.lz4 = e
+	return e, nil
+}
+
+func (c *Compressor) zstdEncoder(k *codecCache) (*zstd.Encoder, error) {
+	if k.zstd != nil {
+		return k.zstd, nil
+	}
+	e, _ := c.zstd.Get().(*zstd.Encoder)
+	if e == nil {
+		level := c.levels.Zstd
+		if level == 0 {
+			level = 3
+		}
+		var err error
+		e, err = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(1<<20))
+		if err != nil {
+			return nil, fmt.Errorf("wire: zstd writer: %w", err)
+		}
+	}
+	k.zstd = e
+	return e, nil
 }
 
 // growLen returns b extended by n bytes (contents of the new bytes

@@ -27,11 +27,13 @@ var ErrEmptyBatch = errors.New("wire: a record batch needs at least one record")
 
 // BatchEncoder encodes magic v2 record batches, as a producer sends them in
 // ProduceRequest. It keeps a scratch buffer for the uncompressed records and
-// uses a Compressor's pooled codecs, so encoding into a reused dst allocates
-// nothing once warm. A BatchEncoder is not safe for concurrent use (use one
-// per goroutine); the Compressor it uses may be shared.
+// holds on to the codecs it takes from its Compressor's pools (one per codec
+// used, until Release), so encoding into a reused dst allocates nothing once
+// warm. A BatchEncoder is not safe for concurrent use (use one per goroutine);
+// the Compressor it uses may be shared.
 type BatchEncoder struct {
 	comp    *Compressor
+	codecs  codecCache
 	scratch []byte
 }
 
@@ -42,6 +44,13 @@ func NewBatchEncoder(c *Compressor) *BatchEncoder {
 		c = &Compressor{}
 	}
 	return &BatchEncoder{comp: c}
+}
+
+// Release returns the codecs e holds to its Compressor's pools and drops its
+// scratch buffer. e stays usable; it takes codecs again when it needs them.
+func (e *BatchEncoder) Release() {
+	e.codecs.release(e.comp)
+	e.scratch = nil
 }
 
 // AppendBatch appends one magic v2 record batch holding records to dst and
@@ -91,7 +100,7 @@ func (e *BatchEncoder) appendBatch(dst []byte, h *BatchHeader, records []Record,
 	} else {
 		e.scratch = appendRecords(e.scratch[:0], h.BaseTimestamp, records)
 		var err error
-		if dst, err = e.comp.Compress(dst, h.Compression, e.scratch); err != nil {
+		if dst, err = e.comp.compress(&e.codecs, dst, h.Compression, e.scratch); err != nil {
 			return dst[:start], err
 		}
 	}
