@@ -91,11 +91,14 @@ func normalize(err error, fam family) string {
 // broker code as broker (§6); producer and consumer calls single out
 // authorization, fencing and record faults.
 func brokerKind(code int16, fam family) string {
+	if code == 58 { // SASL_AUTHENTICATION_FAILED: the connection's credentials, in every family
+		return KindAccess
+	}
 	if fam == familyAdmin {
 		return KindBroker
 	}
 	switch code {
-	case 29, 30, 31, 53, 58: // TOPIC/GROUP/CLUSTER/TRANSACTIONAL_ID_AUTHORIZATION_FAILED, SASL_AUTHENTICATION_FAILED
+	case 29, 30, 31, 53: // TOPIC/GROUP/CLUSTER/TRANSACTIONAL_ID_AUTHORIZATION_FAILED
 		return KindAccess
 	case 47, 90: // INVALID_PRODUCER_EPOCH, PRODUCER_FENCED
 		return KindFenced

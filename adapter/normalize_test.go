@@ -37,6 +37,7 @@ func TestNormalize(t *testing.T) {
 		{errors.Join(client.ErrTimeout, context.DeadlineExceeded), familyConsumer, "timeout"},
 		{consumer.ErrNotAssigned, familyConsumer, "state"},
 		{client.ErrAuthentication, familyAdmin, "access"},
+		{fmt.Errorf("%w: %w", client.ErrAuthentication, wire.ErrorForCode(58)), familyAdmin, "access:broker_58"},
 		{&client.RequestError{Err: client.ErrTransport}, familyAdmin, "transport"},
 		{client.ErrUnsupportedVersion, familyAdmin, "compatibility"},
 		{client.ErrClusterIdentity, familyAdmin, "identity"},
