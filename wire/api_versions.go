@@ -85,26 +85,38 @@ type ApiVersionsResponse struct {
 
 // ApiVersionsResponseKey is one API's supported version range.
 type ApiVersionsResponseKey struct {
-	ApiKey      APIKey
-	MinVersion  int16
-	MaxVersion  int16
+	// ApiKey is the API key.
+	ApiKey APIKey
+	// MinVersion is the lowest supported version, inclusive.
+	MinVersion int16
+	// MaxVersion is the highest supported version, inclusive.
+	MaxVersion int16
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // ApiVersionsSupportedFeature is a feature's supported version range.
 type ApiVersionsSupportedFeature struct {
-	Name        string
-	MinVersion  int16
-	MaxVersion  int16
+	// Name is the feature name.
+	Name string
+	// MinVersion is the lowest supported version, inclusive.
+	MinVersion int16
+	// MaxVersion is the highest supported version, inclusive.
+	MaxVersion int16
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // ApiVersionsFinalizedFeature is a feature's cluster-wide finalized levels.
 type ApiVersionsFinalizedFeature struct {
-	Name            string
+	// Name is the feature name.
+	Name string
+	// MaxVersionLevel is the cluster-wide finalized maximum version level.
 	MaxVersionLevel int16
+	// MinVersionLevel is the cluster-wide finalized minimum version level.
 	MinVersionLevel int16
-	UnknownTags     []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // Key returns KeyApiVersions.

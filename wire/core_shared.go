@@ -37,11 +37,15 @@ func (l *LeaderIDAndEpoch) readFrom(r *Reader) {
 // in the NodeEndpoints tagged fields of Produce (v10+) and Fetch (v16+)
 // responses (KIP-951).
 type NodeEndpoint struct {
+	// NodeID is the broker's node ID.
 	NodeID int32
-	Host   string
-	Port   int32
+	// Host is the broker's host name.
+	Host string
+	// Port is the broker's TCP port.
+	Port int32
 	// Rack is the broker's rack, or nil.
-	Rack        *string
+	Rack *string
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 

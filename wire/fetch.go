@@ -44,7 +44,8 @@ type FetchReplicaState struct {
 	ReplicaID int32
 	// ReplicaEpoch is the follower's broker epoch, -1 if unknown.
 	ReplicaEpoch int64
-	UnknownTags  []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 func (s *FetchReplicaState) isDefault() bool {
@@ -56,13 +57,16 @@ type FetchTopic struct {
 	// Topic is the topic name, v4-12.
 	Topic string
 	// TopicID is the topic ID, v13+.
-	TopicID     UUID
-	Partitions  []FetchPartition
+	TopicID UUID
+	// Partitions holds the per-partition entries.
+	Partitions []FetchPartition
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // FetchPartition is one partition to fetch.
 type FetchPartition struct {
+	// Partition is the partition index.
 	Partition int32
 	// CurrentLeaderEpoch fences stale leaders, -1 for none, v9+ (KIP-320).
 	CurrentLeaderEpoch int32
@@ -81,7 +85,8 @@ type FetchPartition struct {
 	// HighWatermark is the follower's known high watermark (tag 1, v18+,
 	// KIP-1166); math.MaxInt64 (the default) when not sent.
 	HighWatermark int64
-	UnknownTags   []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // FetchForgottenTopic lists one topic's partitions to drop from a session.
@@ -89,8 +94,10 @@ type FetchForgottenTopic struct {
 	// Topic is the topic name, v7-12.
 	Topic string
 	// TopicID is the topic ID, v13+.
-	TopicID     UUID
-	Partitions  []int32
+	TopicID UUID
+	// Partitions holds the per-partition entries.
+	Partitions []int32
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
@@ -302,15 +309,19 @@ type FetchResponseTopic struct {
 	// Topic is the topic name, v4-12.
 	Topic string
 	// TopicID is the topic ID, v13+.
-	TopicID     UUID
-	Partitions  []FetchResponsePartition
+	TopicID UUID
+	// Partitions holds the per-partition entries.
+	Partitions []FetchResponsePartition
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // FetchResponsePartition is one partition's data and state.
 type FetchResponsePartition struct {
+	// PartitionIndex is the partition index.
 	PartitionIndex int32
-	ErrorCode      int16
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
+	ErrorCode int16
 	// HighWatermark is the partition's high watermark.
 	HighWatermark int64
 	// LastStableOffset is the LSO (read_committed bound), -1 if unknown.
@@ -335,29 +346,38 @@ type FetchResponsePartition struct {
 	// Records are the raw record batches (decode with record_batch*.go),
 	// aliasing the decoded buffer; nil when null. The last batch may be
 	// truncated.
-	Records     []byte
+	Records []byte
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // FetchEpochEndOffset is an epoch and its end offset.
 type FetchEpochEndOffset struct {
-	Epoch       int32
-	EndOffset   int64
+	// Epoch is the largest epoch, -1 when absent.
+	Epoch int32
+	// EndOffset is the epoch's end offset, -1 when absent.
+	EndOffset int64
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // FetchSnapshotID names a snapshot by end offset and epoch.
 type FetchSnapshotID struct {
-	EndOffset   int64
-	Epoch       int32
+	// EndOffset is the snapshot's end offset, -1 when absent.
+	EndOffset int64
+	// Epoch is the snapshot's epoch, -1 when absent.
+	Epoch int32
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // FetchAbortedTransaction is one aborted transaction.
 type FetchAbortedTransaction struct {
+	// ProducerID is the producer ID of the aborted transaction.
 	ProducerID int64
 	// FirstOffset is the transaction's first offset.
 	FirstOffset int64
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 

@@ -71,8 +71,10 @@ type FindCoordinatorResponse struct {
 	ErrorMessage *string
 	// NodeID, Host and Port locate the coordinator, v0-3.
 	NodeID int32
-	Host   string
-	Port   int32
+	// Host is the broker's host name.
+	Host string
+	// Port is the broker's TCP port.
+	Port int32
 	// Coordinators holds one result per requested key, v4+.
 	Coordinators []FindCoordinatorResponseCoordinator
 	// UnknownTags keeps tagged fields this version does not define (v3+).
@@ -81,13 +83,20 @@ type FindCoordinatorResponse struct {
 
 // FindCoordinatorResponseCoordinator is the coordinator of one key (v4+).
 type FindCoordinatorResponseCoordinator struct {
-	Key          string
-	NodeID       int32
-	Host         string
-	Port         int32
-	ErrorCode    int16
+	// Key is the coordinator key (group or transactional ID).
+	Key string
+	// NodeID is the broker's node ID.
+	NodeID int32
+	// Host is the broker's host name.
+	Host string
+	// Port is the broker's TCP port.
+	Port int32
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
+	ErrorCode int16
+	// ErrorMessage explains the error, or nil.
 	ErrorMessage *string
-	UnknownTags  []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // Key returns KeyFindCoordinator.

@@ -27,18 +27,23 @@ type ListOffsetsRequest struct {
 
 // ListOffsetsTopic lists one topic's partitions to look up.
 type ListOffsetsTopic struct {
-	Name        string
-	Partitions  []ListOffsetsPartition
+	// Name is the topic name.
+	Name string
+	// Partitions holds the per-partition entries.
+	Partitions []ListOffsetsPartition
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // ListOffsetsPartition is one partition to look up.
 type ListOffsetsPartition struct {
+	// PartitionIndex is the partition index.
 	PartitionIndex int32
 	// CurrentLeaderEpoch fences stale leaders, -1 for none, v4+ (KIP-320).
 	CurrentLeaderEpoch int32
 	// Timestamp in Unix milliseconds, or one of the ListOffsets constants.
-	Timestamp   int64
+	Timestamp int64
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
@@ -105,28 +110,35 @@ func (m *ListOffsetsRequest) DecodeFrom(r *Reader, v int16) error {
 type ListOffsetsResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds, v2+.
 	ThrottleTimeMs int32
-	Topics         []ListOffsetsTopicResponse
+	// Topics holds the per-topic entries.
+	Topics []ListOffsetsTopicResponse
 	// UnknownTags keeps tagged fields this version does not define (v6+).
 	UnknownTags []TaggedField
 }
 
 // ListOffsetsTopicResponse holds one topic's results.
 type ListOffsetsTopicResponse struct {
-	Name        string
-	Partitions  []ListOffsetsPartitionResponse
+	// Name is the topic name.
+	Name string
+	// Partitions holds the per-partition entries.
+	Partitions []ListOffsetsPartitionResponse
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // ListOffsetsPartitionResponse is one partition's result.
 type ListOffsetsPartitionResponse struct {
+	// PartitionIndex is the partition index.
 	PartitionIndex int32
-	ErrorCode      int16
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
+	ErrorCode int16
 	// Timestamp of the returned offset, -1 when none.
 	Timestamp int64
 	// Offset found, -1 when none.
 	Offset int64
 	// LeaderEpoch of the returned offset, v4+; -1 when absent.
 	LeaderEpoch int32
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 

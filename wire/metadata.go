@@ -128,16 +128,21 @@ type MetadataResponse struct {
 
 // MetadataResponseBroker is one broker's address.
 type MetadataResponseBroker struct {
+	// NodeID is the broker's node ID.
 	NodeID int32
-	Host   string
-	Port   int32
+	// Host is the broker's host name.
+	Host string
+	// Port is the broker's TCP port.
+	Port int32
 	// Rack is the broker's rack, or nil, v1+.
-	Rack        *string
+	Rack *string
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // MetadataResponseTopic describes one topic.
 type MetadataResponseTopic struct {
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
 	ErrorCode int16
 	// Name is the topic name; nil (v12+) for an unknown topic asked by ID.
 	Name *string
@@ -145,26 +150,33 @@ type MetadataResponseTopic struct {
 	TopicID UUID
 	// IsInternal reports an internal topic (e.g. __consumer_offsets), v1+.
 	IsInternal bool
+	// Partitions holds the per-partition entries.
 	Partitions []MetadataResponsePartition
 	// TopicAuthorizedOperations is a bitfield, v8+; otherwise
 	// AuthorizedOperationsOmitted.
 	TopicAuthorizedOperations int32
-	UnknownTags               []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // MetadataResponsePartition describes one partition.
 type MetadataResponsePartition struct {
-	ErrorCode      int16
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
+	ErrorCode int16
+	// PartitionIndex is the partition index.
 	PartitionIndex int32
 	// LeaderID is the leader's broker ID, -1 when there is none.
 	LeaderID int32
 	// LeaderEpoch is the leader epoch, v7+; -1 when absent (KIP-320).
-	LeaderEpoch  int32
+	LeaderEpoch int32
+	// ReplicaNodes lists the replicas' broker IDs.
 	ReplicaNodes []int32
-	IsrNodes     []int32
+	// IsrNodes lists the in-sync replicas' broker IDs.
+	IsrNodes []int32
 	// OfflineReplicas lists offline replicas, v5+.
 	OfflineReplicas []int32
-	UnknownTags     []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // Key returns KeyMetadata.

@@ -7,25 +7,31 @@ type OffsetForLeaderEpochRequest struct {
 	// ReplicaID is -1 for a consumer, v3+; decoding v2 yields -2 (Kafka's
 	// default, the "debug" consumer).
 	ReplicaID int32
-	Topics    []OffsetForLeaderTopic
+	// Topics holds the per-topic entries.
+	Topics []OffsetForLeaderTopic
 	// UnknownTags keeps tagged fields this version does not define (v4+).
 	UnknownTags []TaggedField
 }
 
 // OffsetForLeaderTopic lists one topic's partitions.
 type OffsetForLeaderTopic struct {
-	Topic       string
-	Partitions  []OffsetForLeaderPartition
+	// Topic is the topic name.
+	Topic string
+	// Partitions holds the per-partition entries.
+	Partitions []OffsetForLeaderPartition
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // OffsetForLeaderPartition asks about one partition.
 type OffsetForLeaderPartition struct {
+	// Partition is the partition index.
 	Partition int32
 	// CurrentLeaderEpoch fences stale metadata, -1 for none.
 	CurrentLeaderEpoch int32
 	// LeaderEpoch is the epoch whose end offset is wanted.
 	LeaderEpoch int32
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
@@ -79,26 +85,33 @@ func (m *OffsetForLeaderEpochRequest) DecodeFrom(r *Reader, v int16) error {
 type OffsetForLeaderEpochResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Topics         []OffsetForLeaderTopicResult
+	// Topics holds the per-topic entries.
+	Topics []OffsetForLeaderTopicResult
 	// UnknownTags keeps tagged fields this version does not define (v4+).
 	UnknownTags []TaggedField
 }
 
 // OffsetForLeaderTopicResult holds one topic's results.
 type OffsetForLeaderTopicResult struct {
-	Topic       string
-	Partitions  []EpochEndOffset
+	// Topic is the topic name.
+	Topic string
+	// Partitions holds the per-partition entries.
+	Partitions []EpochEndOffset
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
 // EpochEndOffset is one partition's result.
 type EpochEndOffset struct {
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
 	ErrorCode int16
+	// Partition is the partition index.
 	Partition int32
 	// LeaderEpoch is the largest epoch not above the requested one, -1 if none.
 	LeaderEpoch int32
 	// EndOffset is that epoch's end offset, -1 if none.
-	EndOffset   int64
+	EndOffset int64
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 

@@ -22,9 +22,11 @@ type ProduceRequestTopic struct {
 	// Name is the topic name, v3-12.
 	Name string
 	// TopicID is the topic ID, v13+.
-	TopicID       UUID
+	TopicID UUID
+	// PartitionData holds the per-partition batches.
 	PartitionData []ProduceRequestPartition
-	UnknownTags   []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // ProduceRequestPartition holds one partition's encoded record batches.
@@ -32,7 +34,8 @@ type ProduceRequestPartition struct {
 	// Index is the partition index.
 	Index int32
 	// Records are encoded record batches (see record_batch*.go), or nil.
-	Records     []byte
+	Records []byte
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
 	UnknownTags []TaggedField
 }
 
@@ -111,14 +114,18 @@ type ProduceResponseTopic struct {
 	// Name is the topic name, v3-12.
 	Name string
 	// TopicID is the topic ID, v13+.
-	TopicID            UUID
+	TopicID UUID
+	// PartitionResponses holds the per-partition results.
 	PartitionResponses []ProduceResponsePartition
-	UnknownTags        []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // ProduceResponsePartition is one partition's produce result.
 type ProduceResponsePartition struct {
-	Index     int32
+	// Index is the partition index.
+	Index int32
+	// ErrorCode is the Kafka error code, 0 for none (see ErrorForCode).
 	ErrorCode int16
 	// BaseOffset is the offset of the first record written, -1 on error.
 	BaseOffset int64
@@ -134,7 +141,8 @@ type ProduceResponsePartition struct {
 	// CurrentLeader names the new leader after NOT_LEADER_OR_FOLLOWER (tag
 	// 0, v10+, KIP-951); {-1, -1} when absent.
 	CurrentLeader LeaderIDAndEpoch
-	UnknownTags   []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // ProduceResponseRecordError is one record that caused its batch to fail.
@@ -143,7 +151,8 @@ type ProduceResponseRecordError struct {
 	BatchIndex int32
 	// BatchIndexErrorMessage explains it, or nil.
 	BatchIndexErrorMessage *string
-	UnknownTags            []TaggedField
+	// UnknownTags keeps tagged fields this version does not define (flexible versions only).
+	UnknownTags []TaggedField
 }
 
 // Key returns KeyProduce.
