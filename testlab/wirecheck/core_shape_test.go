@@ -15,12 +15,17 @@ import (
 //     encodes it;
 //   - kmsg's defaults for fields absent in a version differ from Kafka's for
 //     Metadata AllowAutoTopicCreation (Kafka: true) and ListOffsets TimeoutMs
-//     (Kafka: no default, 0), so decoded values are set to Kafka's.
+//     (Kafka: no default, 0), so decoded values are set to Kafka's;
+//   - Metadata v0 cannot send null: its empty topic array means "all topics",
+//     which gregor decodes as nil, the v1+ spelling of "all topics".
 func coreShapeKmsg(m any, v int16) {
 	switch m := m.(type) {
 	case *kmsg.MetadataRequest:
 		if v < 4 {
 			m.AllowAutoTopicCreation = true
+		}
+		if v == 0 && len(m.Topics) == 0 {
+			m.Topics = nil // v0: an empty array means all topics, which gregor decodes as nil (as v1+ says it)
 		}
 	case *kmsg.ListOffsetsRequest:
 		if v < 10 {
