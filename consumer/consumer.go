@@ -302,6 +302,9 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	st.offset = offset
 	st.lastEpoch = -1
 	st.stopped, st.err, st.reset = false, nil, false
+	// A Fetch in flight for the old position is now stale (its result is
+	// dropped by gen); the partition may be listed again at once.
+	st.inflight = false
 	st.backoff = time.Time{}
 	if st.buf != nil {
 		c.buffered -= st.buf.bytes

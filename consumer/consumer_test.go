@@ -457,3 +457,26 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		<-tick.C
 	}
 }
+
+// TestSeekDuringFetchInFlight: a seek while a Fetch for the old position
+// waits at the broker drops that Fetch's result and fetches from the new
+// position.
+func TestSeekDuringFetchInFlight(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 5))
+	c := newTestConsumer(t, f, Config{MaxWait: 2 * time.Second})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 5), tp0, 0, 5)
+	waitFor(t, "a fetch from 5 in flight", func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		n := len(f.fetches)
+		return n > 0 && f.fetches[n-1].want[tp0].FetchOffset == 5
+	})
+	if err := c.Seek(bg(), tp0, AtOffset(2)); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 3), tp0, 2, 5)
+}
