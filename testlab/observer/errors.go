@@ -1,0 +1,5 @@
+package observer
+
+import "github.com/twmb/franz-go/pkg/kerr"
+
+var kerrUnknownTopic = kerr.UnknownTopicOrPartition
