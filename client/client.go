@@ -98,7 +98,7 @@ func (c *Client) Ready(ctx context.Context) error {
 func (c *Client) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	d := time.Now().Add(c.cfg.RequestTimeout)
 	if cd, ok := ctx.Deadline(); ok && cd.Before(d) {
-		return context.WithCancel(ctx)
+		return ctx, func() {}
 	}
 	return context.WithDeadline(ctx, d)
 }
@@ -106,10 +106,9 @@ func (c *Client) opContext(ctx context.Context) (context.Context, context.Cancel
 // newPending prepares a request for sending within ctx (which must carry the
 // request's effective deadline).
 func (c *Client) newPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
-	pctx, cancel := context.WithCancel(ctx)
 	return &pending{
 		cl: c, req: req, info: info, version: v, broker: broker, internal: internal,
-		admitted: time.Now(), ctx: pctx, cancel: cancel, done: make(chan struct{}),
+		admitted: time.Now(), ctx: ctx, done: make(chan struct{}),
 	}
 }
 
@@ -184,7 +183,12 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 	for try := 0; ; try++ {
 		p, err := c.attempt(ctx, broker, req, pinned, admitted, false, nil)
 		if err == nil {
-			<-p.done
+			select {
+			case <-p.done:
+			case <-ctx.Done():
+				p.abandon(ctx.Err())
+				<-p.done
+			}
 			if p.err == nil {
 				c.m.terminal(nil, admitted)
 				return p.resp, nil
@@ -259,11 +263,10 @@ func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pi
 	p.cn = cn
 	p.counted = counted
 	p.admitted = admitted
-	if release != nil {
-		inner := p.cancel
-		p.cancel = func() { inner(); release() }
+	p.cancel = release
+	if counted { // Enqueue: nobody waits on ctx, so watch it; do selects on it itself
+		p.watch()
 	}
-	p.watch()
 	if err := cn.send(p); err != nil {
 		p.release()
 		return nil, err

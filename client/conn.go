@@ -97,7 +97,6 @@ func (cn *conn) send(p *pending) error {
 	m := &p.cl.m
 	ctx := p.ctx
 	t0 := time.Now()
-	notSent := func(err error) error { return reqErr(p.broker, p.info.Name, NotSent, err) }
 
 	select {
 	case cn.slots <- struct{}{}:
@@ -108,10 +107,10 @@ func (cn *conn) send(p *pending) error {
 		case cn.slots <- struct{}{}:
 		case <-ctx.Done():
 			m.queuedWork.Add(-1)
-			return notSent(ctxError(ctx.Err()))
+			return p.notSent(ctxError(ctx.Err()))
 		case <-cn.dead:
 			m.queuedWork.Add(-1)
-			return notSent(cn.deadErr())
+			return p.notSent(cn.deadErr())
 		}
 		m.queuedWork.Add(-1)
 	}
@@ -120,10 +119,10 @@ func (cn *conn) send(p *pending) error {
 	case cn.wlock <- struct{}{}:
 	case <-ctx.Done():
 		<-cn.slots
-		return notSent(ctxError(ctx.Err()))
+		return p.notSent(ctxError(ctx.Err()))
 	case <-cn.dead:
 		<-cn.slots
-		return notSent(cn.deadErr())
+		return p.notSent(cn.deadErr())
 	}
 	defer func() { <-cn.wlock }()
 	t1 := time.Now()
@@ -134,10 +133,7 @@ func (cn *conn) send(p *pending) error {
 	}
 	cn.corrID++
 	p.corrID = cn.corrID
-	buf := append(cn.wbuf[:0], 0, 0, 0, 0)
-	buf = wire.AppendRequestHeader(buf, p.info, p.version, p.corrID, &cn.cl.cfg.ClientID)
-	buf = p.req.AppendTo(buf, p.version)
-	binary.BigEndian.PutUint32(buf, uint32(len(buf)-4))
+	buf := appendRequest(cn.wbuf[:0], p.info, p.version, p.corrID, &cn.cl.cfg.ClientID, p.req)
 	if cap(buf) <= maxKeptWriteBuffer {
 		cn.wbuf = buf[:0]
 	} else {
@@ -150,7 +146,7 @@ func (cn *conn) send(p *pending) error {
 		err := cn.closeErr
 		cn.mu.Unlock()
 		<-cn.slots
-		return notSent(err)
+		return p.notSent(err)
 	}
 	p.inQueue = true
 	p.written = time.Now() // the moment bytes may start to leave
@@ -161,7 +157,7 @@ func (cn *conn) send(p *pending) error {
 		// ignored it; nothing is written yet, so withdraw p.
 		if cn.withdraw(p) {
 			<-cn.slots
-			return notSent(ctxError(err))
+			return p.notSent(ctxError(err))
 		}
 	}
 
@@ -179,7 +175,7 @@ func (cn *conn) send(p *pending) error {
 		if n == 0 && cn.withdraw(p) {
 			<-cn.slots
 			cn.fail(fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err))
-			return notSent(cause)
+			return p.notSent(cause)
 		}
 		cn.fail(cause)
 		return nil
@@ -187,6 +183,20 @@ func (cn *conn) send(p *pending) error {
 	cn.lastUsed.Store(time.Now().UnixNano())
 	return nil
 }
+
+// appendRequest appends one size-prefixed request frame (size, header v1/v2,
+// body at version v) to dst.
+func appendRequest(dst []byte, info wire.APIInfo, v int16, corrID int32, clientID *string, req wire.Request) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	dst = wire.AppendRequestHeader(dst, info, v, corrID, clientID)
+	dst = req.AppendTo(dst, v)
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
+
+// notSent is the failure of p when none of its bytes were written.
+func (p *pending) notSent(err error) error { return reqErr(p.broker, p.info.Name, NotSent, err) }
 
 // withdraw removes p, which must not have been written, from the queue. It
 // reports false when p is no longer there or already has its terminal.
