@@ -1,8 +1,8 @@
 package client
 
 import (
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"testing"
 	"time"
 

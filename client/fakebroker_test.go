@@ -28,9 +28,9 @@ type fakeCluster struct {
 	mu       sync.Mutex
 	handle   func(fc *fakeConn, r *fakeReq) bool
 	fast     func(fc *fakeConn, raw []byte) bool // sees raw request frames first (benchmarks)
-	versions map[wire.APIKey][2]int16 // advertised ranges that differ from wire's table
-	omit     map[wire.APIKey]bool     // APIs not advertised
-	leaders  map[string][]int32       // topic -> leader per partition
+	versions map[wire.APIKey][2]int16            // advertised ranges that differ from wire's table
+	omit     map[wire.APIKey]bool                // APIs not advertised
+	leaders  map[string][]int32                  // topic -> leader per partition
 	epochs   map[string][]int32
 	log      []*fakeReq
 }
