@@ -162,11 +162,12 @@ type sendFunc func(ctx context.Context, broker int32, idx []int) (retry map[int]
 // batches drives a per-resource operation: route every pending resource,
 // send one request per broker, retry what is retriable with backoff until
 // the context ends, and call fail exactly once for each resource that ends
-// in failure without a recorded result. onRouteErr may turn a routing error
-// into a retry (returning true); idempotent allows resending after a request
-// that may have reached the broker.
+// in failure without a recorded result. onRouteErr, when set, decides
+// whether a routing error is retried (by default: when transient);
+// idempotent allows resending after a request that may have reached the
+// broker.
 func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route routeFunc, send sendFunc,
-	onRouteErr func(i int, err error, try int) bool, onSendErr func(broker int32, idx []int), fail func(i int, err error)) {
+	onRouteErr func(ctx context.Context, i int, err error) bool, onSendErr func(broker int32, idx []int), fail func(i int, err error)) {
 	pending := make([]int, n)
 	for i := range pending {
 		pending[i] = i
@@ -177,7 +178,11 @@ func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route route
 		for _, i := range pending {
 			b, err := route(ctx, i)
 			if err != nil {
-				if (onRouteErr != nil && onRouteErr(i, err, try)) || transient(ctx, err, true) {
+				again := transient(ctx, err, true)
+				if onRouteErr != nil {
+					again = onRouteErr(ctx, i, err)
+				}
+				if again {
 					retry[i] = err
 				} else {
 					fail(i, err)

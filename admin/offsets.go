@@ -68,14 +68,17 @@ func retriableLeaderErr(err error) bool {
 // leaderRoute routes partition parts[i] to its leader. An unknown topic or
 // partition is retried once after a metadata refresh (the cache may predate
 // a creation), then final.
-func (a *Admin) leaderRoute(parts func(i int) TopicPartition) (routeFunc, func(i int, err error, try int) bool) {
+func (a *Admin) leaderRoute(parts func(i int) TopicPartition) (routeFunc, func(ctx context.Context, i int, err error) bool) {
 	unknownSeen := map[int]bool{}
 	route := func(ctx context.Context, i int) (int32, error) {
 		tp := parts(i)
 		id, _, err := a.cl.Leader(ctx, tp.Topic, tp.Partition)
 		return id, err
 	}
-	onErr := func(i int, err error, _ int) bool {
+	onErr := func(ctx context.Context, i int, err error) bool {
+		if ctx.Err() != nil {
+			return false
+		}
 		if errors.Is(err, wire.ErrUnknownTopicOrPartition) {
 			if unknownSeen[i] {
 				return false
@@ -88,7 +91,7 @@ func (a *Admin) leaderRoute(parts func(i int) TopicPartition) (routeFunc, func(i
 			a.cl.InvalidateMetadata()
 			return true
 		}
-		return false
+		return transient(ctx, err, true)
 	}
 	return route, onErr
 }

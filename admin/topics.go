@@ -14,12 +14,13 @@ import (
 type NewTopic struct {
 	// Name is the topic name.
 	Name string
-	// Partitions is the partition count; -1 (or 0) uses the broker default
-	// (num.partitions). Ignored when Assignments is set.
+	// Partitions is the partition count; -1 uses the broker default
+	// (num.partitions). Sent as given otherwise, so 0 or less fails with
+	// wire.ErrInvalidPartitions. Ignored when Assignments is set.
 	Partitions int32
-	// ReplicationFactor is the replica count per partition; -1 (or 0) uses
-	// the broker default (default.replication.factor). Ignored when
-	// Assignments is set.
+	// ReplicationFactor is the replica count per partition; -1 uses the
+	// broker default (default.replication.factor). Ignored when Assignments
+	// is set.
 	ReplicationFactor int16
 	// Assignments optionally places every partition explicitly: index i
 	// lists the replica broker IDs of partition i, preferred leader first.
@@ -72,12 +73,6 @@ func (a *Admin) CreateTopics(ctx context.Context, topics []NewTopic, opts TopicO
 		for _, i := range idx {
 			t := topics[i]
 			ct := wire.CreateTopicsTopic{Name: t.Name, NumPartitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
-			if ct.NumPartitions == 0 {
-				ct.NumPartitions = -1
-			}
-			if ct.ReplicationFactor == 0 {
-				ct.ReplicationFactor = -1
-			}
 			if len(t.Assignments) > 0 {
 				ct.NumPartitions, ct.ReplicationFactor = -1, -1
 				for p, brokers := range t.Assignments {
