@@ -52,6 +52,7 @@ func (br *BatchReader) decodeLegacy(b *RecordBatch, data []byte, magic int8) err
 	if err != nil {
 		return err
 	}
+	br.inflated += len(inner)
 	b.Records = slices.Grow(b.Records, len(inner)/minLegacyEntryLen)
 	ir := &br.inner
 	for rest := inner; len(rest) > 0; {

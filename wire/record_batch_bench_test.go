@@ -84,6 +84,7 @@ func BenchmarkDecode1MiB(b *testing.B) {
 				}
 			})
 			b.ReportMetric(allocs/float64(nrec), "allocs/record")
+			b.ReportMetric(float64(nrec), "records/op")
 		})
 	}
 }

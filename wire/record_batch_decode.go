@@ -59,6 +59,7 @@ type BatchReader struct {
 	r         Reader
 	inner     Reader
 	hdrGuess  int
+	inflated  int
 }
 
 // NewBatchReader returns a BatchReader over records. It does not copy
@@ -96,6 +97,10 @@ func (br *BatchReader) Err() error { return br.err }
 // Truncated reports whether the iteration ended at an incomplete trailing
 // batch (not an error: the caller fetches again from the last NextOffset).
 func (br *BatchReader) Truncated() bool { return br.truncated }
+
+// DecompressedBytes returns how many bytes decompression has produced so far
+// (0 for uncompressed input), for callers that account buffered memory.
+func (br *BatchReader) DecompressedBytes() int { return br.inflated }
 
 // Remaining returns how many bytes have not been consumed as whole batches.
 func (br *BatchReader) Remaining() int { return len(br.buf) - br.off }
@@ -200,6 +205,7 @@ func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
 		if err != nil {
 			return err
 		}
+		br.inflated += len(out)
 		payload = out
 	}
 	if int(b.NumRecords) > len(payload)/minRecordV2Len {

@@ -384,3 +384,13 @@ func TestBatchReaderXerialSnappy(t *testing.T) {
 		t.Fatalf("err %v batches %+v", br.Err(), batches)
 	}
 }
+
+func TestBatchReaderDecompressedBytes(t *testing.T) {
+	enc := NewBatchEncoder(nil)
+	plain, _ := enc.AppendBatch(nil, &BatchHeader{}, sampleRecords())
+	gz, _ := enc.AppendBatch(nil, &BatchHeader{Compression: CompressionGzip}, sampleRecords())
+	_, br := readAll(cat(plain, gz, gz), DecodeOptions{})
+	if br.Err() != nil || br.DecompressedBytes() != 2*(len(plain)-batchHeaderLen) {
+		t.Fatalf("DecompressedBytes %d, want %d (%v)", br.DecompressedBytes(), 2*(len(plain)-batchHeaderLen), br.Err())
+	}
+}
