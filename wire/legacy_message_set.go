@@ -53,7 +53,7 @@ func (br *BatchReader) decodeLegacy(b *RecordBatch, data []byte, magic int8) err
 		return err
 	}
 	br.inflated += len(inner)
-	b.Records = slices.Grow(b.Records, len(inner)/minLegacyEntryLen)
+	b.Records = slices.Grow(b.Records, min(len(inner)/minLegacyEntryLen, maxRecordsPresize))
 	ir := &br.inner
 	for rest := inner; len(rest) > 0; {
 		if len(rest) < headerUpToMagic {

@@ -28,6 +28,7 @@ const (
 	legacyV1Overhead  = 22 // v0 + timestamp
 	headerUpToMagic   = 17 // baseOffset, length, partitionLeaderEpoch/crc, magic
 	minBatchV2Length  = batchHeaderLen - logOverhead
+	maxRecordsPresize = 4096 // records slots reserved before decoding proves them
 )
 
 // BatchReader iterates the record batches of one partition's records bytes
@@ -211,7 +212,9 @@ func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
 	if int(b.NumRecords) > len(payload)/minRecordV2Len {
 		return fmt.Errorf("record count %d exceeds what %d bytes can hold: %w", b.NumRecords, len(payload), ErrInvalidLength)
 	}
-	b.Records = slices.Grow(b.Records, int(b.NumRecords))
+	// Pre-size modestly: a hostile count that the bytes could still hold
+	// would otherwise allocate ~12x the payload before a record fails.
+	b.Records = slices.Grow(b.Records, min(int(b.NumRecords), maxRecordsPresize))
 	r.Reset(payload)
 	logAppend := b.Attributes&AttrLogAppendTime != 0
 	var slab []Header
