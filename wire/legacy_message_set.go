@@ -22,7 +22,8 @@ import (
 // b as a batch with Magic 0 or 1: one record for a plain message, all inner
 // records for a compressed wrapper. ProducerID, ProducerEpoch, BaseSequence
 // and PartitionLeaderEpoch are -1; Attributes holds the message attributes
-// (compression and, for v1, timestamp type in the same bits as v2).
+// (compression and, for v1, timestamp type in the same bits as v2). v0
+// messages carry no timestamp: their records have Timestamp -1.
 func (br *BatchReader) decodeLegacy(b *RecordBatch, data []byte, magic int8) error {
 	m, err := parseLegacyMessage(&br.r, data, magic)
 	if err != nil {

@@ -39,6 +39,11 @@ const (
 // (Err) wrapping ErrCorruptMessage, ErrDecompressedTooLarge or
 // ErrUnsupportedCompressionType; the batches returned before stay valid.
 //
+// Legacy v0/v1 entries come back in the same RecordBatch shape with Magic 0
+// or 1: one batch per plain message (one record) or per compressed wrapper
+// (its inner records, with absolute offsets); producer fields are -1 and v0
+// records have Timestamp -1.
+//
 // Usage:
 //
 //	br := wire.NewBatchReader(records, opts)
