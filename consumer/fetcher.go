@@ -335,7 +335,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 // decodePartition decodes and filters one partition's records.
 func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset int64) (*chunk, error) {
 	f := newDeliveryFilter(p.TopicPartition, c.cfg.Isolation == ReadCommitted, fetchOffset, p.Aborted)
-	var recs []Record
+	recs := make([]Record, 0, countRecords(p.Records))
 	size, err := decodeBatches(p.Records, c.dec, func(b *wire.RecordBatch) {
 		recs = f.add(b, recs)
 	})

@@ -76,11 +76,15 @@ func (f *deliveryFilter) add(b *wire.RecordBatch, dst []Record) []Record {
 	}
 	if deliver {
 		logAppend := b.Attributes&wire.AttrLogAppendTime != 0
+		floor := f.next
 		for i := range b.Records {
 			r := &b.Records[i]
-			if r.Offset < f.next {
+			// Below the position, or out of order / beyond the batch's last
+			// offset (a corrupt batch): never delivered.
+			if r.Offset < floor || r.Offset >= next {
 				continue
 			}
+			floor = r.Offset + 1
 			ts := r.Timestamp
 			if logAppend {
 				ts = b.MaxTimestamp

@@ -91,7 +91,7 @@ func TestFilterBatchTailBelowFetchOffset(t *testing.T) {
 // another producer at 9, aborted txn (10 + abort 11), and an open txn
 // (12,13) with no marker. Producer 8 interleaves its own aborted txn at 14
 // with the abort marker at 16, while producer 7's plain batch is at 15.
-func txnLog(t *testing.T) ([]byte, []abortedTxn) {
+func txnLog(t testing.TB) ([]byte, []abortedTxn) {
 	raw := encodeAll(t,
 		txnBatch(0, 2, 7), marker(2, 7, wire.ControlCommit),
 		txnBatch(3, 2, 7), marker(5, 7, wire.ControlAbort),

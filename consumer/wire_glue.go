@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"time"
@@ -191,3 +192,31 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, fn func(*wire.RecordBatch
 // recordOverhead approximates the fixed decoded size of one record beyond
 // its key, value and headers (what the varints and attributes take).
 const recordOverhead = 16
+
+// countRecords sums the record counts in the headers of the complete magic
+// v2 batches of raw (legacy message sets count as one per entry, roughly),
+// to size the delivery slice once. It reads only fixed header fields.
+func countRecords(raw []byte) int {
+	const (
+		lengthAt  = 8  // after baseOffset
+		magicAt   = 16 // after baseOffset, length, partitionLeaderEpoch
+		countAt   = 57 // records count field of a v2 batch header
+		headerLen = 61
+	)
+	n := 0
+	for len(raw) >= headerLen {
+		length := int(binary.BigEndian.Uint32(raw[lengthAt:]))
+		if length < headerLen-12 || length > len(raw)-12 {
+			break
+		}
+		if raw[magicAt] == 2 {
+			if c := int(int32(binary.BigEndian.Uint32(raw[countAt:]))); c > 0 && c <= length {
+				n += c
+			}
+		} else {
+			n++
+		}
+		raw = raw[12+length:]
+	}
+	return n
+}
