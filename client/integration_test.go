@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"log/slog"
 	"math/big"
 	"slices"
 	"strings"
@@ -113,8 +114,10 @@ func TestIntegrationWrongPassword(t *testing.T) {
 	for _, mech := range []SASLMechanism{SASLPlain, SASLScramSHA256, SASLScramSHA512} {
 		t.Run(string(mech), func(t *testing.T) {
 			const secret = "definitely-wrong-secret"
+			var logs syncBuffer
 			c := newTestClient(t, Config{Bootstrap: cluster.Bootstrap(kafkatest.SASLPlaintext),
-				SASL: &SASL{mech, kafkatest.AliceUser, secret}})
+				SASL:   &SASL{mech, kafkatest.AliceUser, secret},
+				Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 			err := c.Ready(testCtx(t, 30*time.Second))
 			if !errors.Is(err, ErrAuthentication) || !errors.Is(err, wire.ErrSASLAuthenticationFailed) {
 				t.Fatalf("Ready: %v, want ErrAuthentication wrapping SASL_AUTHENTICATION_FAILED", err)
@@ -122,8 +125,11 @@ func TestIntegrationWrongPassword(t *testing.T) {
 			if CertaintyOf(err) != NotSent {
 				t.Fatalf("certainty of %v", err)
 			}
-			if strings.Contains(err.Error(), secret) {
-				t.Fatalf("error reveals the password: %v", err)
+			if strings.Contains(err.Error(), secret) || strings.Contains(logs.String(), secret) {
+				t.Fatalf("error or log reveals the password: %v\n%s", err, logs.String())
+			}
+			if !strings.Contains(logs.String(), "connection closed") {
+				t.Fatalf("expected a debug log of the failed connection, got %q", logs.String())
 			}
 			if m := c.Metrics(); m.Failures.Authentication != 1 {
 				t.Fatalf("authentication failures %d", m.Failures.Authentication)
