@@ -241,5 +241,6 @@ type TopicPartition struct {
 	Partition int32
 }
 
-// String returns "topic[partition]".
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }
+// tpString returns "topic[partition]". (TopicPartition has no String
+// method: it is embedded in results, whose fields must print.)
+func tpString(tp TopicPartition) string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }

@@ -107,7 +107,7 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, Timestamp: -1, LeaderEpoch: -1}
 	}
 	route, onRouteErr := a.leaderRoute(func(i int) TopicPartition { return queries[i].TopicPartition })
-	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	send := inRounds(func(i int) TopicPartition { return queries[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.ListOffsetsRequest{ReplicaID: -1, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
 		if opts.ReadCommitted {
 			req.IsolationLevel = 1
@@ -157,11 +157,11 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		}
 		for _, i := range idx {
 			if !answered[i] {
-				out[i].Err = errors.New("admin: broker returned no offset for " + queries[i].TopicPartition.String())
+				out[i].Err = errors.New("admin: broker returned no offset for " + tpString(queries[i].TopicPartition))
 			}
 		}
 		return retry, nil
-	}
+	})
 	a.batches(ctx, len(queries), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
 		func(i int, err error) { out[i].Err = err })
 	return out, nil
@@ -196,7 +196,7 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 		out[i] = DeletedRecords{TopicPartition: c.TopicPartition, LowWatermark: -1}
 	}
 	route, onRouteErr := a.leaderRoute(func(i int) TopicPartition { return cutoffs[i].TopicPartition })
-	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	send := inRounds(func(i int) TopicPartition { return cutoffs[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.DeleteRecordsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
 		pos := map[TopicPartition]int{}
 		for _, i := range idx {
@@ -241,12 +241,42 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 		}
 		for _, i := range idx {
 			if !answered[i] {
-				out[i].Err = errors.New("admin: broker returned no result for " + cutoffs[i].TopicPartition.String())
+				out[i].Err = errors.New("admin: broker returned no result for " + tpString(cutoffs[i].TopicPartition))
 			}
 		}
 		return retry, nil
-	}
+	})
 	a.batches(ctx, len(cutoffs), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
 		func(i int, err error) { out[i].Err = err })
 	return out, nil
+}
+
+// inRounds wraps a per-partition send so that a partition asked for more
+// than once (e.g. earliest and latest) goes in separate requests: Kafka
+// answers each partition once per request.
+func inRounds(key func(i int) TopicPartition, send sendFunc) sendFunc {
+	return func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+		retry := map[int]error{}
+		for len(idx) > 0 {
+			seen := map[TopicPartition]bool{}
+			var now, later []int
+			for _, i := range idx {
+				if seen[key(i)] {
+					later = append(later, i)
+					continue
+				}
+				seen[key(i)] = true
+				now = append(now, i)
+			}
+			r, err := send(ctx, broker, now)
+			if err != nil {
+				return nil, err
+			}
+			for i, e := range r {
+				retry[i] = e
+			}
+			idx = later
+		}
+		return retry, nil
+	}
 }

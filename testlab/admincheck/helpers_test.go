@@ -82,7 +82,8 @@ func (b *bed) observedPartitions(topic string) int {
 	return -1
 }
 
-// produce writes n records to topic/partition with the observer's client.
+// produce writes n records to topic/partition with the observer's client,
+// record i with timestamp (now + i ms) so timestamps are distinct.
 func (b *bed) produce(topic string, partition int32, n int) {
 	b.t.Helper()
 	p, err := kgo.NewClient(kgo.SeedBrokers(b.boot...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
@@ -91,8 +92,9 @@ func (b *bed) produce(topic string, partition int32, n int) {
 	}
 	defer p.Close()
 	recs := make([]*kgo.Record, n)
+	base := time.Now().UnixMilli()
 	for i := range recs {
-		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v")}
+		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v"), Timestamp: time.UnixMilli(base + int64(i))}
 	}
 	if err := p.ProduceSync(ctxFor(b.t, 30*time.Second), recs...).FirstErr(); err != nil {
 		b.t.Fatalf("observer produce: %v", err)
