@@ -46,6 +46,7 @@ type Consumer struct {
 	inflight map[int32]bool // leaders with a Fetch in flight
 
 	dec *wire.Decompressor // shared by the fetch goroutines
+	m   Metrics            // counters, guarded by mu
 }
 
 // New returns a Consumer reading through c with cfg (zero fields take their

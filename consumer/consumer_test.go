@@ -480,3 +480,39 @@ func TestSeekDuringFetchInFlight(t *testing.T) {
 	}
 	wantOffsets(t, receiveN(t, c, 3), tp0, 2, 5)
 }
+
+// flakyTransport fails the first n fetches with a transport error.
+type flakyTransport struct {
+	*fakeBroker
+	fail int
+}
+
+func (f *flakyTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
+	f.mu.Lock()
+	fail := f.fail > 0
+	if fail {
+		f.fail--
+	}
+	f.mu.Unlock()
+	if fail {
+		return nil, &client.RequestError{Broker: req.node, API: "Fetch", Certainty: client.PossiblySent, Err: client.ErrTransport}
+	}
+	return f.fakeBroker.fetch(ctx, req)
+}
+
+func TestTransportErrorsRetryAndMetrics(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 3))
+	c := newTestConsumer(t, &flakyTransport{f, 2}, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
+	m := c.Metrics()
+	if m.FetchFailures != 2 || m.FetchRequests < 3 || m.FullFetches < 3 || m.RecordsDelivered != 3 || m.AssignedPartitions != 1 {
+		t.Fatalf("metrics %+v", m)
+	}
+	if m.BufferedBytes != 0 || m.BufferedRecords != 0 {
+		t.Fatalf("buffer gauges %+v after delivering everything", m)
+	}
+}

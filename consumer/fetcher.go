@@ -254,6 +254,7 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		}
 		c.inflight[node] = true
 		c.reserved += maxBytes
+		c.m.FetchRequests++
 		c.mu.Unlock()
 
 		s := sessions[node]
@@ -262,6 +263,11 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 			sessions[node] = s
 		}
 		req.plan = s.build(order, req.want)
+		if req.plan.Full {
+			c.mu.Lock()
+			c.m.FullFetches++
+			c.mu.Unlock()
+		}
 		go c.doFetch(req, results)
 	}
 	return earliest
@@ -368,6 +374,9 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.inflight, req.node)
+	if topErr != nil {
+		c.m.FetchFailures++
+	}
 	c.reserved -= int64(req.maxBytes)
 	for tp, gen := range req.gens {
 		if st := c.parts[tp]; st != nil && st.gen == gen {
@@ -410,6 +419,7 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 				signal = true
 			} else {
 				c.gen++
+				c.m.OffsetResets++
 				st.gen = c.gen
 				st.offset, st.lastEpoch = p.Diverging.EndOffset, p.Diverging.Epoch
 			}
@@ -438,6 +448,7 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 		}
 	}
 	if invalidate {
+		c.m.MetadataRefreshes++
 		c.cl.InvalidateMetadata()
 	}
 	if signal {
@@ -545,6 +556,7 @@ func (c *Consumer) runResets() {
 			continue
 		}
 		c.gen++
+		c.m.OffsetResets++
 		st.gen = c.gen
 		st.offset = offsets[p.TopicPartition]
 		st.lastEpoch = -1

@@ -64,6 +64,8 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 		b := st.buf
 		st.buf = nil
 		c.buffered -= b.bytes
+		c.m.RecordsDelivered += uint64(len(b.records))
+		c.m.BytesDelivered += uint64(b.bytes)
 		st.offset = b.next
 		if b.lastEpoch >= 0 {
 			st.lastEpoch = b.lastEpoch

@@ -1,0 +1,39 @@
+package consumer
+
+// Metrics is a point-in-time snapshot of a Consumer's counters (only grow)
+// and gauges (current values).
+type Metrics struct {
+	// Gauges.
+	AssignedPartitions int
+	PausedPartitions   int
+	BufferedBytes      int64 // charged against Config.MaxBufferedBytes
+	BufferedRecords    int
+	FetchesInFlight    int
+	// Counters.
+	FetchRequests     uint64 // Fetch requests sent
+	FetchFailures     uint64 // Fetch requests that failed or carried a top-level error
+	FullFetches       uint64 // Fetch requests that (re)created a fetch session (KIP-227)
+	RecordsDelivered  uint64 // records returned by Receive
+	BytesDelivered    uint64 // bytes charged for the records returned by Receive
+	OffsetResets      uint64 // positions moved by OffsetReset or truncation
+	MetadataRefreshes uint64 // times the consumer invalidated metadata
+}
+
+// Metrics returns a snapshot of the consumer's counters and gauges.
+func (c *Consumer) Metrics() Metrics {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.m
+	m.AssignedPartitions = len(c.parts)
+	m.BufferedBytes = c.buffered
+	m.FetchesInFlight = len(c.inflight)
+	for _, st := range c.parts {
+		if st.paused {
+			m.PausedPartitions++
+		}
+		if st.buf != nil {
+			m.BufferedRecords += len(st.buf.records)
+		}
+	}
+	return m
+}
