@@ -15,7 +15,14 @@ import (
 // records that waited for their topic's metadata, or expires them. Called
 // with p.mu held.
 func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
-	if md := p.cl.CachedMetadata(); md != nil && md != p.lastMeta {
+	md := p.cl.CachedMetadata()
+	if md != nil && md == p.lastMeta && p.leaderUnknown() {
+		// A partition first used after this snapshot was applied starts
+		// with leader -1; the client's Metadata call answers from the same
+		// fresh cache, so apply the snapshot again to pick up its leader.
+		p.lastMeta = nil
+	}
+	if md != nil && md != p.lastMeta {
 		p.lastMeta = md
 		for _, t := range p.topics {
 			tm := md.Topics[t.name]
@@ -131,6 +138,16 @@ func (p *Producer) needMetadata(now time.Time, soon func(time.Time)) {
 		p.mu.Unlock()
 		p.wakeup()
 	}()
+}
+
+// leaderUnknown reports whether a partition with records has no known leader.
+func (p *Producer) leaderUnknown() bool {
+	for _, ps := range p.parts {
+		if ps.leader < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // initProducerID obtains a producer ID and epoch (InitProducerId with a null
