@@ -152,16 +152,21 @@ func (cn *conn) send(p *pending) error {
 	p.written = time.Now() // the moment bytes may start to leave
 	cn.queue = append(cn.queue, p)
 	cn.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		// The deadline watcher may have fired before p was queued and
-		// ignored it; nothing is written yet, so withdraw p.
+	d, hasDeadline := ctx.Deadline()
+	err := ctx.Err()
+	if err == nil && hasDeadline && !time.Now().Before(d) {
+		err = context.DeadlineExceeded
+	}
+	if err != nil {
+		// The context ended (a watcher that fired before p was queued
+		// ignored it): nothing is written yet, so withdraw p and keep the
+		// connection, rather than have the write fail on its deadline.
 		if cn.withdraw(p) {
 			<-cn.slots
 			return p.notSent(ctxError(err))
 		}
 	}
-
-	if d, ok := ctx.Deadline(); ok {
+	if hasDeadline {
 		_ = cn.nc.SetWriteDeadline(d)
 	} else {
 		_ = cn.nc.SetWriteDeadline(time.Time{})

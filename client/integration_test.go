@@ -258,6 +258,7 @@ func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 		newLeader, newEpoch = l, e
 		return err == nil && l != leader
 	})
+	t.Logf("after killing %d: leader %d epoch %d", leader, newLeader, newEpoch)
 	if newEpoch <= epoch {
 		t.Fatalf("leader %d -> %d but epoch %d -> %d did not grow", leader, newLeader, epoch, newEpoch)
 	}

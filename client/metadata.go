@@ -186,9 +186,9 @@ func (mc *metaCache) get(ctx context.Context, topics []string, force bool) (*Met
 		if f.err == nil {
 			mc.snap.Store(f.md)
 			mc.snapGen = gen
-			if mc.addrs == nil {
-				mc.addrs = make(map[int32]string)
-			}
+			// Brokers that left the cluster become unknown (requests to
+			// them fail fast with ErrUnknownBroker instead of dialing).
+			mc.addrs = make(map[int32]string, len(f.md.Brokers))
 			for _, b := range f.md.Brokers {
 				mc.addrs[b.NodeID] = net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))
 			}

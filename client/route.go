@@ -26,7 +26,12 @@ func (c *Client) route(ctx context.Context, broker int32) (*conn, error) {
 			return nil, fmt.Errorf("%w: node %d is not in metadata", ErrUnknownBroker, broker)
 		}
 	}
-	return c.pool.get(ctx, addr, broker)
+	cn, err := c.pool.get(ctx, addr, broker)
+	if err != nil && (errors.Is(err, ErrTransport) || errors.Is(err, ErrDNS)) {
+		// An unreachable broker may have left or moved: look again.
+		c.InvalidateMetadata()
+	}
+	return cn, err
 }
 
 // routeAny picks the least loaded live connection, or else dials the known
