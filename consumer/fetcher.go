@@ -346,7 +346,7 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset int64) (*chunk,
 		recs = f.add(b, recs)
 	})
 	if err != nil {
-		return nil, err
+		return &chunk{records: recs, next: f.next, lastEpoch: f.lastEpoch, bytes: size}, err
 	}
 	return &chunk{records: recs, next: f.next, lastEpoch: f.lastEpoch, bytes: size}, nil
 }
