@@ -32,7 +32,7 @@ func (Gregor) NewClient(cfg ClientConfig) (KafkaClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gregorClient{c: c, pcfg: producerConfig(cfg.Producer)}, nil
+	return &gregorClient{c: c, pcfg: producerConfig(cfg.Producer), admin: newGregorAdmin(c)}, nil
 }
 
 // producerConfig maps the protocol's ProducerConfiguration (§4.1) onto
@@ -82,14 +82,15 @@ func compressionOf(c Compression) wire.Compression {
 }
 
 type gregorClient struct {
-	c    *client.Client
-	pcfg producer.Config
+	c     *client.Client
+	pcfg  producer.Config
+	admin Admin
 }
 
 func (g *gregorClient) Ready(ctx context.Context) error { return g.c.Ready(ctx) }
 func (g *gregorClient) Metrics() client.MetricsSnapshot { return g.c.Metrics() }
 func (g *gregorClient) Close() error                    { return g.c.Close() }
-func (g *gregorClient) Admin() Admin                    { return newGregorAdmin(g.c) }
+func (g *gregorClient) Admin() Admin                    { return g.admin }
 
 func (g *gregorClient) NewProducer() (Producer, error) {
 	p, err := producer.New(g.c, g.pcfg)
