@@ -110,7 +110,7 @@ func sampleCreatePartitionsResponse(v int16) *CreatePartitionsResponse {
 func sampleDeleteRecordsRequest(v int16) *DeleteRecordsRequest {
 	flex := v >= 2
 	return &DeleteRecordsRequest{
-		Topics: []DeleteRecordsTopic{{Name: "t1", Partitions: []DeleteRecordsPartition{{PartitionIndex: 0, Offset: 10, UnknownTags: tags(flex, 1)}, {PartitionIndex: 2, Offset: -1}}, UnknownTags: tags(flex, 2)}},
+		Topics:    []DeleteRecordsTopic{{Name: "t1", Partitions: []DeleteRecordsPartition{{PartitionIndex: 0, Offset: 10, UnknownTags: tags(flex, 1)}, {PartitionIndex: 2, Offset: -1}}, UnknownTags: tags(flex, 2)}},
 		TimeoutMs: 2000, UnknownTags: tags(flex, 3),
 	}
 }
@@ -340,7 +340,7 @@ func sampleOffsetCommitRequest(v int16) *OffsetCommitRequest {
 func sampleOffsetCommitResponse(v int16) *OffsetCommitResponse {
 	flex := v >= 8
 	m := &OffsetCommitResponse{
-		Topics: []OffsetCommitTopicResult{{Name: "t1", Partitions: []OffsetCommitPartitionResult{{PartitionIndex: 0, UnknownTags: tags(flex, 1)}, {PartitionIndex: 1, ErrorCode: 22}}, UnknownTags: tags(flex, 2)}},
+		Topics:      []OffsetCommitTopicResult{{Name: "t1", Partitions: []OffsetCommitPartitionResult{{PartitionIndex: 0, UnknownTags: tags(flex, 1)}, {PartitionIndex: 1, ErrorCode: 22}}, UnknownTags: tags(flex, 2)}},
 		UnknownTags: tags(flex, 3),
 	}
 	if v >= 3 {

@@ -41,7 +41,9 @@ func (b *bed) observedCommitted(group, topic string) map[int32]int64 {
 	return out
 }
 
-func tp(topic string, p int32) admin.TopicPartition { return admin.TopicPartition{Topic: topic, Partition: p} }
+func tp(topic string, p int32) admin.TopicPartition {
+	return admin.TopicPartition{Topic: topic, Partition: p}
+}
 
 // TestGroupOffsets: after an independent commit, list (single partition,
 // batch, all partitions, multi-group, RequireStable) returns exactly the
@@ -182,7 +184,9 @@ func TestGroupWithMembers(t *testing.T) {
 		t.Fatalf("list lacks %s", group)
 	}
 	for _, describe := range []func() ([]admin.GroupDescription, error){
-		func() ([]admin.GroupDescription, error) { return b.adm.DescribeGroups(ctxFor(t, 30*time.Second), []string{group}) },
+		func() ([]admin.GroupDescription, error) {
+			return b.adm.DescribeGroups(ctxFor(t, 30*time.Second), []string{group})
+		},
 		func() ([]admin.GroupDescription, error) {
 			return b.adm.DescribeConsumerGroups(ctxFor(t, 30*time.Second), []string{group})
 		},
