@@ -103,6 +103,14 @@ func TestManyPartitions(t *testing.T) {
 		}
 	}
 	expectNothing(t, c, 300*time.Millisecond)
+	// KIP-227 against the real broker: after the first full Fetch the
+	// session is incremental (a partition is re-sent only when its
+	// position changed).
+	m := c.Metrics()
+	if m.FetchFailures != 0 || m.FullFetches >= m.FetchRequests {
+		t.Fatalf("metrics %+v: want incremental fetches and no failures", m)
+	}
+	t.Logf("48 partitions: %d Fetch requests, %d full", m.FetchRequests, m.FullFetches)
 }
 
 // TestAssignmentControls proves replace, add, remove, seek, pause and
@@ -244,6 +252,17 @@ func TestReadCommitted(t *testing.T) {
 	plainD := write(plain, "plainD", 2)
 	all = append(all, plainD...)
 
+	// End under read_committed is the last stable offset: the first offset
+	// of the open transaction, not the high watermark.
+	rcEnd := b.consumer(consumer.Config{Isolation: consumer.ReadCommitted, MaxWait: 100 * time.Millisecond})
+	if err := rcEnd.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
+		t.Fatal(err)
+	}
+	// Offsets: 3 plainA, 3+1 txn1, 2 plainB, 4+1 txn2, 2+1 txn3, 1+1 txn4, 2 plainC.
+	if pos := rcEnd.Assignment()[0].Position; pos != consumer.AtOffset(21) {
+		t.Fatalf("read_committed End = %v, want offset 21 (LSO)", pos)
+	}
+
 	values := func(rs []consumer.Record) []string {
 		var out []string
 		for _, r := range rs {
@@ -278,6 +297,7 @@ func TestReadCommitted(t *testing.T) {
 	}
 	eq("read_committed after commit", values(receiveN(t, rc, len(open)+len(plainD))), append(open, plainD...))
 	expectNothing(t, rc, 300*time.Millisecond)
+	eq("read_committed from the LSO", values(receiveN(t, rcEnd, len(open)+len(plainD))), append(open, plainD...))
 }
 
 // TestDeleteRecordsPastPosition: DeleteRecords moves the log start past the
