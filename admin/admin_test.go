@@ -1,0 +1,183 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+func newTestAdmin(t *testing.T) *Admin {
+	t.Helper()
+	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	return New(cl, RetryBackoff(time.Millisecond, 4*time.Millisecond))
+}
+
+func TestTimeoutMs(t *testing.T) {
+	if got := timeoutMs(context.Background(), 30*time.Second); got != 30000 {
+		t.Fatalf("no deadline: %d", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if got := timeoutMs(ctx, 30*time.Second); got < 8500 || got > 9000 {
+		t.Fatalf("10s deadline: %d, want about 9000", got)
+	}
+	ctx2, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	if got := timeoutMs(ctx2, 30*time.Second); got != 1 {
+		t.Fatalf("past deadline: %d", got)
+	}
+}
+
+func TestCodeErr(t *testing.T) {
+	if codeErr(0, nil) != nil || codeErr(0, ptr("x")) != nil {
+		t.Fatal("code 0 is not an error")
+	}
+	err := codeErr(36, ptr("Topic 't' already exists."))
+	var be *BrokerError
+	var ke *wire.KafkaError
+	if !errors.Is(err, wire.ErrTopicAlreadyExists) || !errors.As(err, &be) || !errors.As(err, &ke) || ke.Code != 36 || be.Message == "" {
+		t.Fatalf("%v", err)
+	}
+	if err := codeErr(3, nil); err != wire.ErrUnknownTopicOrPartition {
+		t.Fatalf("no message: %#v", err)
+	}
+}
+
+func TestInRounds(t *testing.T) {
+	keys := []TopicPartition{{"a", 0}, {"a", 0}, {"b", 1}, {"a", 0}, {"b", 1}}
+	var calls [][]int
+	send := inRounds(func(i int) TopicPartition { return keys[i] }, func(_ context.Context, _ int32, idx []int) (map[int]error, error) {
+		calls = append(calls, append([]int(nil), idx...))
+		return map[int]error{idx[0]: errors.New("again")}, nil
+	})
+	retry, err := send(context.Background(), 1, []int{0, 1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]int{{0, 2}, {1, 4}, {3}}; !reflect.DeepEqual(calls, want) {
+		t.Fatalf("rounds %v, want %v", calls, want)
+	}
+	if len(retry) != 3 || retry[0] == nil || retry[1] == nil || retry[3] == nil {
+		t.Fatalf("retry %v", retry)
+	}
+}
+
+// TestBatchesRetryThenGiveUp: a resource that keeps failing retriably ends
+// with exactly one failure matching client.ErrTimeout and the last cause;
+// the others succeed after one retry.
+func TestBatchesRetryThenGiveUp(t *testing.T) {
+	a := newTestAdmin(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	tries := map[int]int{}
+	fails := map[int][]error{}
+	done := map[int]bool{}
+	a.batches(ctx, 3, true,
+		func(_ context.Context, i int) (int32, error) { return int32(i % 2), nil },
+		func(_ context.Context, _ int32, idx []int) (map[int]error, error) {
+			retry := map[int]error{}
+			for _, i := range idx {
+				tries[i]++
+				if i == 2 || tries[i] == 1 {
+					retry[i] = wire.ErrNotCoordinator
+					continue
+				}
+				done[i] = true
+			}
+			return retry, nil
+		}, nil, nil,
+		func(i int, err error) { fails[i] = append(fails[i], err) })
+	if !done[0] || !done[1] || done[2] {
+		t.Fatalf("done %v", done)
+	}
+	if len(fails) != 1 || len(fails[2]) != 1 || !errors.Is(fails[2][0], client.ErrTimeout) || !errors.Is(fails[2][0], wire.ErrNotCoordinator) {
+		t.Fatalf("fails %v", fails)
+	}
+	if tries[2] < 3 {
+		t.Fatalf("resource 2 tried %d times", tries[2])
+	}
+}
+
+// TestBatchesNonIdempotent: a possibly-sent transport failure of a
+// non-idempotent request is final, not resent.
+func TestBatchesNonIdempotent(t *testing.T) {
+	a := newTestAdmin(t)
+	sends := 0
+	var got error
+	possiblySent := &client.RequestError{Broker: 1, API: "DeleteGroups", Certainty: client.PossiblySent, Err: client.ErrTransport}
+	a.batches(context.Background(), 1, false,
+		func(context.Context, int) (int32, error) { return 1, nil },
+		func(context.Context, int32, []int) (map[int]error, error) { sends++; return nil, possiblySent },
+		nil, nil, func(_ int, err error) { got = err })
+	if sends != 1 || !errors.Is(got, client.ErrTransport) {
+		t.Fatalf("sends %d, err %v", sends, got)
+	}
+}
+
+func TestApplyFetched(t *testing.T) {
+	a := newTestAdmin(t)
+	topics := []wire.OffsetFetchTopicResult{
+		{Name: "b", Partitions: []wire.OffsetFetchPartitionResult{{PartitionIndex: 1, CommittedOffset: 0, CommittedLeaderEpoch: 2, Metadata: ptr("m")}}},
+		{Name: "a", Partitions: []wire.OffsetFetchPartitionResult{{PartitionIndex: 3, CommittedOffset: -1, CommittedLeaderEpoch: -1}, {PartitionIndex: 0, CommittedOffset: 9, CommittedLeaderEpoch: -1}}},
+	}
+	var res GroupOffsets
+	if err := a.applyFetched(&res, GroupOffsetsQuery{GroupID: "g"}, 0, topics); err != nil {
+		t.Fatal(err)
+	}
+	want := []CommittedOffset{
+		{TopicPartition: TopicPartition{"a", 0}, Committed: true, Offset: 9, LeaderEpoch: -1},
+		{TopicPartition: TopicPartition{"a", 3}, Committed: false, Offset: -1, LeaderEpoch: -1},
+		{TopicPartition: TopicPartition{"b", 1}, Committed: true, Offset: 0, LeaderEpoch: 2, Metadata: "m"},
+	}
+	if !reflect.DeepEqual(res.Offsets, want) {
+		t.Fatalf("all partitions:\n got %+v\nwant %+v", res.Offsets, want)
+	}
+	// Requested partitions keep request order; an unanswered one is absent.
+	res = GroupOffsets{}
+	q := GroupOffsetsQuery{GroupID: "g", Partitions: []TopicPartition{{"b", 1}, {"c", 0}}}
+	if err := a.applyFetched(&res, q, 0, topics); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Offsets) != 2 || res.Offsets[0].Offset != 0 || !res.Offsets[0].Committed || res.Offsets[1].Committed || res.Offsets[1].Offset != -1 {
+		t.Fatalf("requested: %+v", res.Offsets)
+	}
+	// Unstable offsets and coordinator moves ask for a retry; a group error is final.
+	unstable := []wire.OffsetFetchTopicResult{{Name: "a", Partitions: []wire.OffsetFetchPartitionResult{{PartitionIndex: 0, CommittedOffset: -1, ErrorCode: 88}}}}
+	if err := a.applyFetched(&GroupOffsets{}, q, 0, unstable); !errors.Is(err, wire.ErrUnstableOffsetCommit) {
+		t.Fatalf("unstable: %v", err)
+	}
+	if err := a.applyFetched(&GroupOffsets{}, q, 16, nil); !errors.Is(err, wire.ErrNotCoordinator) {
+		t.Fatalf("not coordinator: %v", err)
+	}
+	res = GroupOffsets{}
+	if err := a.applyFetched(&res, q, 30, nil); err != nil || !errors.Is(res.Err, wire.ErrGroupAuthorizationFailed) {
+		t.Fatalf("group error: %v / %v", err, res.Err)
+	}
+}
+
+func TestFetchTopicsNullVersusEmpty(t *testing.T) {
+	if fetchTopics(nil) != nil {
+		t.Fatal("nil partitions must ask for all (null)")
+	}
+	got := fetchTopics([]TopicPartition{{"a", 1}, {"b", 0}, {"a", 2}})
+	if len(got) != 2 || got[0].Name != "a" || !reflect.DeepEqual(got[0].PartitionIndexes, []int32{1, 2}) || got[1].Name != "b" {
+		t.Fatalf("%+v", got)
+	}
+}
+
+func TestConfigRoute(t *testing.T) {
+	if configRoute(ResourceBroker, "3") != 3 || configRoute(ResourceBroker, "") != client.AnyBroker || configRoute(ResourceTopic, "7") != client.AnyBroker {
+		t.Fatal("config routing")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
