@@ -11,4 +11,33 @@
 // net.Conn. Failures are typed: broker error codes are *wire.KafkaError
 // values, client-side failures are the Err values of this package wrapped in
 // *RequestError with a Certainty (NotSent or PossiblySent).
+//
+// # Connections
+//
+// Each broker address has at most one connection. On connect the client runs
+// ApiVersions (retrying at the broker's advertised ApiVersions version, or
+// v0, when the broker answers UNSUPPORTED_VERSION, KIP-511) and then SASL
+// (SaslHandshake v1 and SaslAuthenticate, KIP-152). Requests are encoded and
+// written by one writer path per connection, at most MaxInFlightPerBroker at
+// a time, in correlation-ID order; one reader goroutine matches each response
+// frame to the oldest outstanding request. A frame above MaxResponseBytes
+// (checked before allocating), a correlation ID other than the oldest
+// outstanding one, a short read or an undecodable response closes the
+// connection and fails every request on it (ErrProtocol or ErrTransport,
+// PossiblySent); the next request dials a new connection.
+//
+// # Deadlines and certainty
+//
+// A call's deadline is its context's, or RequestTimeout from the call when
+// that is earlier or the context has none. A request that never reached the
+// socket fails NotSent; once written it is PossiblySent. When a written
+// request's caller gives up (deadline or cancellation), the request keeps
+// its place on the connection and its response is discarded; if no response
+// arrives within RequestTimeout of the write, the connection is closed as
+// stalled (Kafka answers in order, so everything behind it waits too).
+// Request retries, with exponential backoff and jitter within the deadline,
+// failures where nothing was sent, and transport failures of read-only APIs
+// (Metadata, FindCoordinator, describes and lists); Enqueue never retries.
+// Errors from a context are ErrTimeout or ErrCancelled and also match
+// context.DeadlineExceeded or context.Canceled.
 package client
