@@ -1,0 +1,177 @@
+package bench
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/wire"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// produceCase is one producer configuration, run by both clients.
+type produceCase struct {
+	valueSize  int
+	partitions int32
+	codec      wire.Compression
+}
+
+func (c produceCase) name() string {
+	return fmt.Sprintf("value=%d/parts=%d/codec=%s", c.valueSize, c.partitions, c.codec)
+}
+
+func produceCases() []produceCase {
+	var cs []produceCase
+	for _, v := range []int{100, 1024} {
+		for _, p := range []int32{1, 12} {
+			for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
+				cs = append(cs, produceCase{valueSize: v, partitions: p, codec: codec})
+			}
+		}
+	}
+	return cs
+}
+
+// warmupRecords are produced and flushed before the timer starts, so the
+// connection, InitProducerId, metadata and the clients' buffers are warm.
+const warmupRecords = 2000
+
+// BenchmarkProduce measures end-to-end idempotent acks=all production of
+// unkeyed records (sticky partitioning) against the shared test bed, gregor
+// beside franz-go with the same linger, batch size, in-flight limit and
+// buffer bounds. One op is one record; the timed interval ends when every
+// record is acknowledged (Flush). Metrics: records/s, client cpu-ns/rec
+// (getrusage user+sys of this process), B/rec and allocs/rec (whole
+// process, every goroutine).
+//
+// Compare with: benchstat -col /client
+func BenchmarkProduce(b *testing.B) {
+	owner := b
+	for _, c := range produceCases() {
+		b.Run("client=gregor/"+c.name(), func(b *testing.B) {
+			topic := topicFor(b, owner, "produce/gregor/"+c.name(), c.partitions)
+			benchGregorProduce(b, topic, c)
+		})
+		b.Run("client=franz/"+c.name(), func(b *testing.B) {
+			topic := topicFor(b, owner, "produce/franz/"+c.name(), c.partitions)
+			benchFranzProduce(b, topic, c)
+		})
+	}
+}
+
+func benchGregorProduce(b *testing.B, topic string, c produceCase) {
+	cl := newGregorClient(b)
+	defer cl.Close()
+	p, err := producer.New(cl, producer.Config{
+		Compression:          c.codec,
+		Linger:               benchLinger,
+		BatchMaxBytes:        benchBatchMaxBytes,
+		MaxInFlightPerBroker: benchInFlight,
+		MaxRetries:           -1, // unlimited within DeliveryTimeout, as franz-go
+		RetainedBytes:        benchBufferBytes,
+		InFlightRecords:      benchBufferRecords,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := ctxFor(b, 5*time.Minute)
+	defer p.Close(ctx)
+	m := &producer.Message{Topic: topic, Partition: -1, Value: payload(c.valueSize)}
+
+	// check samples deliveries (every 1024th and the last) so a failing
+	// producer cannot pass for a fast one; holding all would add the
+	// benchmark's own allocations to the figures.
+	check := make([]*producer.Delivery, 0, b.N/1024+2)
+	produce := func(n int, sample bool) {
+		for i := 0; i < n; i++ {
+			d, err := p.Send(ctx, m)
+			if err != nil {
+				b.Fatalf("Send: %v", err)
+			}
+			if sample && (i%1024 == 0 || i == n-1) {
+				check = append(check, d)
+			}
+		}
+		if err := p.Flush(ctx); err != nil {
+			b.Fatalf("Flush: %v", err)
+		}
+	}
+	produce(warmupRecords, false)
+
+	b.ReportAllocs()
+	b.SetBytes(int64(c.valueSize))
+	b.ResetTimer()
+	start := readUsage()
+	produce(b.N, true)
+	b.StopTimer()
+	report(b, start, b.N)
+	for _, d := range check {
+		r, ok := d.Result()
+		if !ok {
+			b.Fatal("record not terminal after Flush")
+		}
+		if r.Err != nil {
+			b.Fatalf("record failed: %v", r.Err)
+		}
+	}
+}
+
+func benchFranzProduce(b *testing.B, topic string, c produceCase) {
+	codec := kgo.NoCompression()
+	if c.codec == wire.CompressionLZ4 {
+		codec = kgo.Lz4Compression()
+	}
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(bootstrap(b)...),
+		kgo.ClientID("franz-bench"),
+		kgo.DefaultProduceTopic(topic),
+		kgo.RequiredAcks(kgo.AllISRAcks()), // idempotence is franz-go's default
+		kgo.ProducerLinger(benchLinger),
+		kgo.ProducerBatchMaxBytes(benchBatchMaxBytes),
+		kgo.ProducerBatchCompression(codec),
+		// Idempotent franz-go always allows 5 produce requests in flight per
+		// broker (Kafka >= 1.0); MaxProduceRequestsInflightPerBroker is
+		// rejected with idempotence, so benchInFlight is implied.
+		kgo.MaxBufferedBytes(benchBufferBytes),
+		kgo.MaxBufferedRecords(benchBufferRecords),
+	)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := ctxFor(b, 5*time.Minute)
+	value := payload(c.valueSize)
+
+	// One shared promise: no per-record closure. The record itself is
+	// allocated per call, as franz-go's API requires (it keeps the *Record
+	// until the promise runs).
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil && failed.Add(1) == 1 {
+			firstErr.Store(err)
+		}
+	}
+	produce := func(n int) {
+		for i := 0; i < n; i++ {
+			cl.Produce(ctx, &kgo.Record{Value: value}, promise)
+		}
+		if err := cl.Flush(ctx); err != nil {
+			b.Fatalf("Flush: %v", err)
+		}
+		if failed.Load() != 0 {
+			b.Fatalf("%d records failed, first: %v", failed.Load(), firstErr.Load())
+		}
+	}
+	produce(warmupRecords)
+
+	b.ReportAllocs()
+	b.SetBytes(int64(c.valueSize))
+	b.ResetTimer()
+	start := readUsage()
+	produce(b.N)
+	b.StopTimer()
+	report(b, start, b.N)
+}

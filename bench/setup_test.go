@@ -1,0 +1,200 @@
+package bench
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Settings shared by gregor and franz-go in every benchmark, so the two run
+// with the same broker-facing behaviour.
+const (
+	benchLinger        = 5 * time.Millisecond // linger.ms
+	benchBatchMaxBytes = 1_000_000            // batch.size (franz-go ProducerBatchMaxBytes)
+	benchInFlight      = 5                    // max.in.flight.requests.per.connection
+	benchBufferBytes   = 32 << 20             // buffer.memory
+	benchBufferRecords = 1_000_000            // buffered (active) records
+)
+
+// bootstrap returns the PLAINTEXT bootstrap addresses of the shared test bed
+// (kafkatest.Shared: $GREGOR_KAFKA_STATE or <repo>/.kafka/state.json).
+func bootstrap(b *testing.B) []string {
+	b.Helper()
+	return kafkatest.Shared(b).Bootstrap(kafkatest.Plaintext)
+}
+
+// ctxFor returns a context bounded by d, cancelled when b ends.
+func ctxFor(b *testing.B, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	b.Cleanup(cancel)
+	return ctx
+}
+
+// topics caches the topics created for a benchmark name: the testing package
+// calls a benchmark function several times while it grows b.N, and creating
+// a topic each time would dominate. Topics are deleted by deleteTopics at
+// the end of the top-level benchmark.
+var topics struct {
+	sync.Mutex
+	byKey map[string]string
+}
+
+// topicFor returns the topic for key (created on first use with partitions
+// partitions, replication factor 1) and registers its deletion at the end of
+// the benchmark that owns it (owner, a top-level *testing.B).
+func topicFor(b *testing.B, owner *testing.B, key string, partitions int32) string {
+	b.Helper()
+	topics.Lock()
+	defer topics.Unlock()
+	if topics.byKey == nil {
+		topics.byKey = map[string]string{}
+	}
+	if t, ok := topics.byKey[key]; ok {
+		return t
+	}
+	name := kafkatest.UniqueName(b, "bench")
+	adm := newAdmin(b)
+	defer adm.Close()
+	ctx := ctxFor(b, 60*time.Second)
+	resp, err := adm.CreateTopic(ctx, partitions, 1, nil, name)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		b.Fatalf("create topic %s: %v", name, err)
+	}
+	waitTopic(b, name, partitions)
+	topics.byKey[key] = name
+	owner.Cleanup(func() {
+		topics.Lock()
+		delete(topics.byKey, key)
+		topics.Unlock()
+		adm := newAdminOrNil()
+		if adm == nil {
+			return
+		}
+		defer adm.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = adm.DeleteTopics(ctx, name)
+	})
+	return name
+}
+
+var bootAddrs []string
+
+func newAdmin(b *testing.B) *kadm.Client {
+	b.Helper()
+	bootAddrs = bootstrap(b)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootAddrs...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return kadm.NewClient(cl)
+}
+
+func newAdminOrNil() *kadm.Client {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootAddrs...))
+	if err != nil {
+		return nil
+	}
+	return kadm.NewClient(cl)
+}
+
+// waitTopic waits (bounded) until gregor's client sees every partition of
+// topic with a leader, so the first produce does not race topic creation.
+func waitTopic(b *testing.B, topic string, partitions int32) {
+	b.Helper()
+	cl := newGregorClient(b)
+	defer cl.Close()
+	ctx := ctxFor(b, 30*time.Second)
+	for {
+		md, err := cl.Metadata(ctx, []string{topic})
+		if err == nil {
+			ok := 0
+			if t := md.Topics[topic]; t != nil && t.Err == nil {
+				for _, p := range t.Partitions {
+					if p.Leader >= 0 && p.Err == nil {
+						ok++
+					}
+				}
+			}
+			if ok == int(partitions) {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			b.Fatalf("topic %s: partitions not ready: %v", topic, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// newGregorClient returns a ready gregor client on the shared test bed.
+func newGregorClient(b *testing.B) *client.Client {
+	b.Helper()
+	cl, err := client.New(client.Config{Bootstrap: bootstrap(b), ClientID: "gregor-bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cl.Ready(ctxFor(b, 30*time.Second)); err != nil {
+		cl.Close()
+		b.Fatalf("client ready: %v", err)
+	}
+	return cl
+}
+
+// usage is a snapshot of the process's CPU time (user+sys, getrusage
+// RUSAGE_SELF: every goroutine of this process; the broker's JVM is another
+// process and is not counted), heap allocation counters and the wall clock.
+type usage struct {
+	cpu     time.Duration
+	mallocs uint64
+	bytes   uint64
+	wall    time.Time
+}
+
+func readUsage() usage {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return usage{
+		cpu:     time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		mallocs: ms.Mallocs,
+		bytes:   ms.TotalAlloc,
+		wall:    time.Now(),
+	}
+}
+
+// report adds per-record metrics for the interval from start to now, over
+// records records: records/s, client CPU ns/record, heap B/record and
+// allocs/record (fractional, unlike -benchmem's integer allocs/op).
+func report(b *testing.B, start usage, records int) {
+	end := readUsage()
+	n := float64(records)
+	wall := end.wall.Sub(start.wall).Seconds()
+	b.ReportMetric(n/wall, "records/s")
+	b.ReportMetric(float64(end.cpu-start.cpu)/n, "cpu-ns/rec")
+	b.ReportMetric(float64(end.bytes-start.bytes)/n, "B/rec")
+	b.ReportMetric(float64(end.mallocs-start.mallocs)/n, "allocs/rec")
+}
+
+// payload returns a value of n bytes of varied (compressible like typical
+// text, not all zeros) content.
+func payload(n int) []byte {
+	v := make([]byte, n)
+	for i := range v {
+		v[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[(i*7+i/13)%36]
+	}
+	return v
+}
