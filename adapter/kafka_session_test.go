@@ -117,7 +117,7 @@ func TestKafkaFullSession(t *testing.T) {
 	}
 	control := func(op, ctl string) {
 		t.Helper()
-		kind := ctl[len(`{"kind":"`):strings.Index(ctl[len(`{"kind":"`):], `"`)+len(`{"kind":"`)]
+		kind := ctl[len(`{"kind":"`) : strings.Index(ctl[len(`{"kind":"`):], `"`)+len(`{"kind":"`)]
 		ev := p.one("control_assigned_consumer", `"operation_id":"`+op+`","consumer_id":"k1","control":`+ctl+`,"timeout_ms":10000`, "assigned_consumer_control_completed")
 		expect(t, ev, `"operation_id":"`+op+`","consumer_id":"k1","control":"`+kind+`"}`)
 	}
