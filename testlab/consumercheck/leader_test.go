@@ -1,0 +1,90 @@
+package consumercheck
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// TestFollowsLeaderChange starts its own 1+3 cluster, reads two replicated
+// partitions, stops the broker leading partition 0 and checks that the
+// consumer follows the new leaders: every record written afterwards (by
+// franz-go) arrives exactly once, in order, with no gap.
+func TestFollowsLeaderChange(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	cluster, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Close()
+	boot := cluster.Bootstrap(kafkatest.Plaintext)
+	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kcl.Close()
+	b := &bed{t: t, boot: boot, adm: kadm.NewClient(kcl), kcl: kcl}
+	topic := kafkatest.UniqueName(t, "cc-leader")
+	minISR := "2"
+	if _, err := b.adm.CreateTopic(ctx, 2, 3, map[string]*string{"min.insync.replicas": &minISR}, topic); err != nil {
+		t.Fatal(err)
+	}
+	p := b.producer()
+	for part := range int32(2) {
+		b.seq(p, topic, part, "before", 50)
+	}
+
+	gcl, err := client.New(client.Config{Bootstrap: boot, RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gcl.Close()
+	if err := gcl.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := consumer.New(gcl, consumer.Config{MaxWait: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var ps []consumer.PartitionPosition
+	for part := range int32(2) {
+		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
+	}
+	if err := c.Assign(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	got := receiveN(t, c, 100)
+	for part := range int32(2) {
+		wantOffsets(t, got, topic, part, span(0, 50))
+	}
+
+	leader, epoch, err := gcl.Leader(ctx, topic, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stopping broker %d, leader of partition 0 at epoch %d", leader, epoch)
+	if err := cluster.StopBroker(ctx, leader); err != nil {
+		t.Fatal(err)
+	}
+	for part := range int32(2) {
+		b.seq(p, topic, part, "after", 50)
+	}
+	got = receiveN(t, c, 100)
+	for part := range int32(2) {
+		wantOffsets(t, got, topic, part, span(50, 100))
+	}
+	expectNothing(t, c, 500*time.Millisecond)
+	newLeader, newEpoch, err := gcl.Leader(ctx, topic, 0)
+	t.Logf("partition 0 now led by %d at epoch %d (%v); consumer metrics %+v", newLeader, newEpoch, err, c.Metrics())
+	if err == nil && newLeader == leader {
+		t.Fatalf("leadership did not move from %d", leader)
+	}
+}
