@@ -2,4 +2,40 @@
 // explicit set of topic-partitions with Fetch sessions (KIP-227), follows
 // leaders, filters aborted transactions under read_committed, detects
 // truncation with leader epochs (KIP-320), and bounds buffered bytes.
+//
+// # Positions
+//
+// Every assigned partition has a position: the next offset Receive
+// delivers. Assign, Add and Seek resolve Beginning and End to exact offsets
+// with ListOffsets before they return (End is the last stable offset under
+// ReadCommitted), so a position is never "pending": what was written after
+// the call returned is delivered. Delivered records advance the position
+// past the batch headers they came from, so empty batches left by
+// compaction, control batches and aborted batches move it forward without
+// being delivered. Records below the position (a Fetch returns whole
+// batches) are never delivered.
+//
+// # Fetching
+//
+// One background goroutine plans Fetch requests: at most one in flight per
+// leader, each in that leader's fetch session (full, then incremental:
+// only partitions whose position changed are listed, partitions with
+// buffered data are forgotten until delivered). A partition is not fetched
+// while it is paused, has undelivered data, or the buffered bytes reach
+// Config.MaxBufferedBytes. NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH,
+// UNKNOWN_TOPIC_ID and other retriable errors refresh metadata and retry
+// after a short backoff; session errors restart the session.
+// OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
+// partition stops and Receive reports an *OffsetOutOfRangeError. The Fetch
+// carries each partition's last fetched leader epoch (v12+), and a
+// diverging epoch in the response (KIP-320) moves the position back to the
+// end of the diverging epoch or, with ResetNone, reports a
+// *LogTruncationError.
+//
+// # Delivery
+//
+// Receive returns every record buffered for unpaused partitions, partition
+// by partition in offset order, waiting for the first when none is
+// buffered. Null and empty keys, values and header values stay distinct
+// (nil vs non-nil empty).
 package consumer
