@@ -46,9 +46,24 @@ func BenchmarkAppendBatch(b *testing.B) {
 // records of 100 bytes) per codec, reusing one RecordBatch. Reports MB/s of
 // fetched (wire) bytes and allocations per record.
 func BenchmarkDecode1MiB(b *testing.B) {
-	recs := benchRecords(100, 100)
+	plain := benchRecords(100, 100)
+	withHeaders := benchRecords(100, 100)
+	for i := range withHeaders {
+		withHeaders[i].Headers = []Header{{Key: "trace-id", Value: []byte("0123456789abcdef")}, {Key: "content-type", Value: []byte("text/plain")}}
+	}
+	type variant struct {
+		name string
+		c    Compression
+		recs []Record
+	}
+	var variants []variant
 	for _, c := range allCodecs {
-		b.Run(c.String(), func(b *testing.B) {
+		variants = append(variants, variant{c.String(), c, plain})
+	}
+	variants = append(variants, variant{"none-2headers", CompressionNone, withHeaders}, variant{"zstd-2headers", CompressionZstd, withHeaders})
+	for _, vt := range variants {
+		c, recs := vt.c, vt.recs
+		b.Run(vt.name, func(b *testing.B) {
 			enc := NewBatchEncoder(nil)
 			var buf []byte
 			nrec := 0

@@ -66,6 +66,32 @@ type BatchReader struct {
 	inner     Reader
 	hdrGuess  int
 	inflated  int
+	keys      map[string]string // interned header keys, at most maxInternedKeys
+}
+
+// Header keys repeat across records (trace ids, content types); interning
+// short ones saves one allocation per header.
+const (
+	maxInternedKeys   = 256
+	maxInternedKeyLen = 64
+)
+
+// headerKey returns b as a string, reusing an earlier identical string.
+func (br *BatchReader) headerKey(b []byte) string {
+	if len(b) > maxInternedKeyLen {
+		return string(b)
+	}
+	if s, ok := br.keys[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if br.keys == nil {
+		br.keys = make(map[string]string)
+	}
+	if len(br.keys) < maxInternedKeys {
+		br.keys[s] = s
+	}
+	return s
 }
 
 // NewBatchReader returns a BatchReader over records. It does not copy
@@ -90,7 +116,7 @@ func (br *BatchReader) init(records []byte, opts DecodeOptions) {
 			dec = NewDecompressor(max)
 		}
 	}
-	*br = BatchReader{buf: records, max: max, dec: dec, hdrGuess: br.hdrGuess}
+	*br = BatchReader{buf: records, max: max, dec: dec, hdrGuess: br.hdrGuess, keys: br.keys}
 }
 
 // Reset points br at new records bytes with new options, keeping its
@@ -256,7 +282,7 @@ func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
 					return fmt.Errorf("record %d: header %d: null or negative key length %d: %w", i, j, kl, ErrInvalidLength)
 				}
 				key := r.Raw(int(kl))
-				slab = append(slab, Header{Key: string(key), Value: readVarBytes(r)})
+				slab = append(slab, Header{Key: br.headerKey(key), Value: readVarBytes(r)})
 			}
 			rec.Headers = slab[first:len(slab):len(slab)]
 			nHeaders += int(hc)

@@ -12,7 +12,8 @@ var allCodecs = []Compression{CompressionNone, CompressionGzip, CompressionSnapp
 func sampleRecords() []Record {
 	return []Record{
 		{Timestamp: 1_700_000_000_000, Key: []byte("k1"), Value: []byte("hello"),
-			Headers: []Header{{Key: "h1", Value: []byte("v1")}, {Key: "null", Value: nil}, {Key: "empty", Value: []byte{}}}},
+			Headers: []Header{{Key: "h1", Value: []byte("v1")}, {Key: "null", Value: nil}, {Key: "empty", Value: []byte{}},
+				{Key: string(bytes.Repeat([]byte("long-key/"), 10)), Value: []byte("not interned")}, {Key: "h1", Value: []byte("again")}}},
 		{Timestamp: 1_700_000_000_005, Key: nil, Value: []byte{}},
 		{Timestamp: 1_699_999_999_990, Key: []byte{}, Value: nil},
 		{Timestamp: 1_700_000_000_100, Key: []byte("k4"), Value: bytes.Repeat([]byte("abcdefgh"), 300)},
