@@ -516,3 +516,40 @@ func TestTransportErrorsRetryAndMetrics(t *testing.T) {
 		t.Fatalf("buffer gauges %+v after delivering everything", m)
 	}
 }
+
+// corruptingFake flips a byte in the last batch of every non-empty
+// partition it returns.
+type corruptingFake struct{ *fakeBroker }
+
+func (f corruptingFake) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
+	r, err := f.fakeBroker.fetch(ctx, req)
+	if r != nil {
+		for i := range r.Parts {
+			if raw := r.Parts[i].Records; len(raw) > 0 {
+				raw[len(raw)-1] ^= 0xff
+			}
+		}
+	}
+	return r, err
+}
+
+func TestCorruptBatchStopsAfterGoodRecords(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 3), dataBatch(3, 2))
+	c := newTestConsumer(t, corruptingFake{f}, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(bg(), 5*time.Second)
+	defer cancel()
+	_, err := c.Receive(ctx)
+	var pe *PartitionError
+	if !errors.As(err, &pe) || !errors.Is(err, wire.ErrCorruptMessage) {
+		t.Fatalf("Receive = %v, want a corrupt-message PartitionError", err)
+	}
+	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
+	expectNothing(t, c, 100*time.Millisecond)
+	if pos := c.Assignment()[0].Position; pos != AtOffset(3) {
+		t.Fatalf("position %v, want 3 (the corrupt batch)", pos)
+	}
+}

@@ -330,7 +330,6 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 					res.errs = map[TopicPartition]error{}
 				}
 				res.errs[p.TopicPartition] = err
-				continue
 			}
 			res.chunks[p.TopicPartition] = ch
 		}
@@ -426,7 +425,14 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 		case p.Diverging != nil:
 			st.lastEpoch = p.Diverging.Epoch
 		case r.errs[p.TopicPartition] != nil:
+			// Corrupt data: the records before it are delivered (after the
+			// error), then the partition stops at the corrupt batch until
+			// a seek moves past it.
 			st.stopped, st.err = true, &PartitionError{p.TopicPartition, r.errs[p.TopicPartition]}
+			if ch := r.chunks[p.TopicPartition]; ch != nil && len(ch.records) > 0 {
+				st.buf = ch
+				c.buffered += ch.bytes
+			}
 			signal = true
 		default:
 			ch := r.chunks[p.TopicPartition]
