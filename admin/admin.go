@@ -57,7 +57,9 @@ var ErrVisibilityTimeout = fmt.Errorf("%w: change not yet visible on every broke
 // (a *wire.KafkaError, matched with errors.Is / errors.As) and the broker's
 // message for it.
 type BrokerError struct {
-	Err     error
+	// Err is the *wire.KafkaError.
+	Err error
+	// Message is the broker's error message.
 	Message string
 }
 
@@ -237,7 +239,9 @@ func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route route
 
 // TopicPartition names one partition of a topic.
 type TopicPartition struct {
-	Topic     string
+	// Topic is the topic name.
+	Topic string
+	// Partition is the partition index.
 	Partition int32
 }
 

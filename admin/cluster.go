@@ -11,8 +11,11 @@ import (
 
 // ClusterBroker is one broker of DescribeCluster.
 type ClusterBroker struct {
-	ID   int32
+	// ID is the broker (node) ID.
+	ID int32
+	// Host is the broker's advertised host.
 	Host string
+	// Port is the broker's port.
 	Port int32
 	// Rack is the broker's rack (broker.rack), or nil.
 	Rack *string
@@ -20,6 +23,7 @@ type ClusterBroker struct {
 
 // ClusterDescription describes the cluster.
 type ClusterDescription struct {
+	// ClusterID is the KRaft cluster ID.
 	ClusterID string
 	// ControllerID is the controller the answering broker reports (in KRaft
 	// a broker ID it forwards to), -1 when unknown.

@@ -20,6 +20,7 @@ const (
 
 // ConfigResource names the configs to describe.
 type ConfigResource struct {
+	// Type is the config resource type.
 	Type ResourceType
 	// Name is the topic name, the broker ID in decimal ("" for the
 	// cluster-wide broker defaults), or the group ID.
@@ -44,17 +45,22 @@ const (
 
 // ConfigEntry is one config of a resource.
 type ConfigEntry struct {
+	// Name is the config key.
 	Name string
 	// Value is the value, or nil when it is unset or Sensitive: a
 	// sensitive value is never exposed, whatever the broker sent.
-	Value     *string
-	Source    ConfigSource
-	ReadOnly  bool
+	Value *string
+	// Source is where the value comes from (a ConfigSource constant).
+	Source ConfigSource
+	// ReadOnly reports a config that cannot be changed dynamically.
+	ReadOnly bool
+	// Sensitive marks a secret; its Value is always nil.
 	Sensitive bool
 }
 
 // ResourceConfig is the outcome for one resource of DescribeConfigs.
 type ResourceConfig struct {
+	// Resource is the resource as requested.
 	Resource ConfigResource
 	// Entries are the configs, in the broker's order.
 	Entries []ConfigEntry
@@ -156,22 +162,29 @@ const (
 
 // ConfigChange is one incremental change of one key.
 type ConfigChange struct {
+	// Name is the config key.
 	Name string
-	Op   ConfigOp
+	// Op is the operation.
+	Op ConfigOp
 	// Value is the value to set, append or subtract (ignored for OpDelete).
 	Value string
 }
 
 // AlterConfigsResource is the changes for one resource.
 type AlterConfigsResource struct {
-	Type    ResourceType
-	Name    string
+	// Type is the config resource type.
+	Type ResourceType
+	// Name is the resource name (topic, broker ID or group ID).
+	Name string
+	// Changes are the key changes, applied together.
 	Changes []ConfigChange
 }
 
 // AlterConfigsResult is the outcome for one resource.
 type AlterConfigsResult struct {
+	// Type is the config resource type.
 	Type ResourceType
+	// Name is the resource name (topic, broker ID or group ID).
 	Name string
 	// Err is nil, a Kafka error such as wire.ErrInvalidConfig or
 	// wire.ErrUnknownTopicOrPartition (possibly in *BrokerError), or the

@@ -15,6 +15,7 @@ const offsetVersionCap = 9
 
 // GroupOffsetsQuery asks for a group's committed offsets.
 type GroupOffsetsQuery struct {
+	// GroupID is the group ID.
 	GroupID string
 	// Partitions to read; nil reads every partition with a committed offset.
 	Partitions []TopicPartition
@@ -39,6 +40,7 @@ type CommittedOffset struct {
 
 // GroupOffsets is the outcome for one group of FetchOffsets.
 type GroupOffsets struct {
+	// GroupID is the group ID.
 	GroupID string
 	// Offsets follow the query's partitions in order, or, for a query of
 	// every partition, are sorted by topic and partition.

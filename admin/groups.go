@@ -43,6 +43,7 @@ func (a *Admin) forgetCoordinators(group func(i int) string) func(int32, []int) 
 
 // ListedGroup is one group of ListGroups.
 type ListedGroup struct {
+	// GroupID is the group ID.
 	GroupID string
 	// ProtocolType is "consumer" for consumer groups (classic or KIP-848),
 	// "" for an empty classic group without members ever, others for
@@ -58,6 +59,7 @@ type ListedGroup struct {
 
 // BrokerOutcome is the outcome of asking one broker.
 type BrokerOutcome struct {
+	// Broker is the broker (node) ID asked.
 	Broker int32
 	// Err is nil, or the Kafka error the broker answered (e.g.
 	// COORDINATOR_LOAD_IN_PROGRESS until the deadline), or the failure
@@ -142,9 +144,13 @@ func (a *Admin) ListGroups(ctx context.Context, opts ListGroupsOptions) (*GroupL
 
 // GroupMember is one member of a described group.
 type GroupMember struct {
-	MemberID   string
+	// MemberID is the member ID the coordinator assigned.
+	MemberID string
+	// InstanceID is the static member ID (group.instance.id), or nil.
 	InstanceID *string
-	ClientID   string
+	// ClientID is the member's client.id.
+	ClientID string
+	// ClientHost is the member's host as the broker saw it.
 	ClientHost string
 	// MemberEpoch is the KIP-848 member epoch; -1 for classic members.
 	MemberEpoch int32
@@ -153,12 +159,14 @@ type GroupMember struct {
 	Assignment []TopicPartition
 	// Metadata and AssignmentBytes are the classic protocol's raw member
 	// metadata and assignment (only in the Stable state).
-	Metadata        []byte
+	Metadata []byte
+	// AssignmentBytes is the raw classic assignment.
 	AssignmentBytes []byte
 }
 
 // GroupDescription describes one group.
 type GroupDescription struct {
+	// GroupID is the group ID.
 	GroupID string
 	// Type is "classic" (DescribeGroups) or "consumer" (ConsumerGroupDescribe).
 	Type string
@@ -175,7 +183,8 @@ type GroupDescription struct {
 	Epoch int32
 	// Coordinator is the broker that answered.
 	Coordinator int32
-	Members     []GroupMember
+	// Members are the group's members.
+	Members []GroupMember
 	// Err is nil, wire.ErrGroupIDNotFound for a missing group (brokers
 	// before DescribeGroups v6 instead answer State "Dead" with no
 	// members), another Kafka error, or the failure that ended the retries.
@@ -322,6 +331,7 @@ func (a *Admin) DescribeConsumerGroups(ctx context.Context, groups []string) ([]
 
 // GroupResult is the outcome of a group operation for one group.
 type GroupResult struct {
+	// GroupID is the group ID.
 	GroupID string
 	// Err is nil, wire.ErrNonEmptyGroup (the group has members),
 	// wire.ErrGroupIDNotFound, another Kafka error, or the failure that

@@ -31,6 +31,7 @@ func AtTimestamp(ms int64) OffsetSpec { return OffsetSpec(ms) }
 // OffsetQuery asks for one partition's offset.
 type OffsetQuery struct {
 	TopicPartition
+	// Spec selects the offset.
 	Spec OffsetSpec
 }
 
@@ -43,7 +44,8 @@ type ListedOffset struct {
 	// Offset is the offset found.
 	Offset int64
 	// Timestamp is the matching record's timestamp (ms), -1 for earliest/latest.
-	Timestamp   int64
+	Timestamp int64
+	// LeaderEpoch is the partition leader's epoch (-1 unknown).
 	LeaderEpoch int32
 	// Err is nil, wire.ErrUnknownTopicOrPartition for a missing topic or
 	// partition, another Kafka error, or the failure that ended the retries.

@@ -44,12 +44,14 @@ type TopicOptions struct {
 
 // CreateTopicResult is the outcome for one topic of CreateTopics.
 type CreateTopicResult struct {
+	// Name is the topic name.
 	Name string
 	// TopicID is the new topic's ID (zero for ValidateOnly or failures).
 	TopicID wire.UUID
 	// Partitions and ReplicationFactor are what the controller chose or
 	// validated, -1 when unknown.
-	Partitions        int32
+	Partitions int32
+	// ReplicationFactor is the replica count per partition (-1: broker default).
 	ReplicationFactor int16
 	// Err is nil on success, else the Kafka error (e.g. wire.ErrTopicAlreadyExists,
 	// wire.ErrInvalidPartitions, wire.ErrInvalidReplicationFactor), possibly
@@ -156,6 +158,7 @@ func (a *Admin) topicLoop(ctx context.Context, n int, send func(ctx context.Cont
 
 // PartitionsIncrease raises a topic's partition count.
 type PartitionsIncrease struct {
+	// Topic is the topic name.
 	Topic string
 	// TotalCount is the new total number of partitions.
 	TotalCount int32
@@ -166,6 +169,7 @@ type PartitionsIncrease struct {
 
 // TopicResult is the outcome of a topic operation for one topic.
 type TopicResult struct {
+	// Name is the topic name.
 	Name string
 	// TopicID is set for DeleteTopics by ID (and by name when known).
 	TopicID wire.UUID
@@ -234,8 +238,10 @@ func (a *Admin) CreatePartitions(ctx context.Context, incs []PartitionsIncrease,
 
 // TopicRef names a topic by name or, when Name is empty, by ID.
 type TopicRef struct {
+	// Name is the topic name.
 	Name string
-	ID   wire.UUID
+	// ID is the topic ID (zero when unknown).
+	ID wire.UUID
 }
 
 // DeleteTopics deletes topics by name or ID (DeleteTopics v1-6, any broker)
@@ -313,21 +319,29 @@ func (a *Admin) DeleteTopics(ctx context.Context, topics []TopicRef, opts TopicO
 
 // PartitionDescription describes one partition of a topic.
 type PartitionDescription struct {
+	// Partition is the partition index.
 	Partition int32
 	// Leader is the leader's broker ID, -1 when there is none.
-	Leader      int32
+	Leader int32
+	// LeaderEpoch is the partition leader's epoch (-1 unknown).
 	LeaderEpoch int32
-	Replicas    []int32
-	ISR         []int32
-	Offline     []int32
+	// Replicas are the replica broker IDs, preferred leader first.
+	Replicas []int32
+	// ISR are the in-sync replicas.
+	ISR []int32
+	// Offline are the replicas on offline log directories.
+	Offline []int32
 	// Err is the partition's error from metadata (e.g. LEADER_NOT_AVAILABLE), or nil.
 	Err error
 }
 
 // TopicDescription describes one topic.
 type TopicDescription struct {
-	Name     string
-	ID       wire.UUID
+	// Name is the topic name.
+	Name string
+	// ID is the topic ID (zero when unknown).
+	ID wire.UUID
+	// Internal marks Kafka's internal topics (__consumer_offsets, ...).
 	Internal bool
 	// Partitions are sorted by partition index.
 	Partitions []PartitionDescription
@@ -378,8 +392,11 @@ func (a *Admin) DescribeTopics(ctx context.Context, topics []string) ([]TopicDes
 
 // TopicListing is one topic of ListTopics.
 type TopicListing struct {
-	Name     string
-	ID       wire.UUID
+	// Name is the topic name.
+	Name string
+	// ID is the topic ID (zero when unknown).
+	ID wire.UUID
+	// Internal marks Kafka's internal topics (__consumer_offsets, ...).
 	Internal bool
 	// Partitions is the partition count.
 	Partitions int
