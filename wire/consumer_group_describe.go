@@ -4,6 +4,7 @@ package wire
 // API key 69, versions 0-1, all flexible). Send it to each group's
 // coordinator. Source: ConsumerGroupDescribeRequest.json; KIP-1099 (v1).
 type ConsumerGroupDescribeRequest struct {
+	// GroupIDs are the groups to describe.
 	GroupIDs []string
 	// IncludeAuthorizedOperations asks for each group's authorized operations.
 	IncludeAuthorizedOperations bool
@@ -38,7 +39,8 @@ func (m *ConsumerGroupDescribeRequest) DecodeFrom(r *Reader, v int16) error {
 type ConsumerGroupDescribeResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Groups         []ConsumerGroupDescribeGroup
+	// Groups holds one entry per group.
+	Groups []ConsumerGroupDescribeGroup
 	// UnknownTags keeps unknown tagged fields.
 	UnknownTags []TaggedField
 }
@@ -47,15 +49,21 @@ type ConsumerGroupDescribeResponse struct {
 type ConsumerGroupDescribeGroup struct {
 	// ErrorCode is the Kafka error code, 0 on success (69
 	// GROUP_ID_NOT_FOUND for a missing or classic group).
-	ErrorCode    int16
+	ErrorCode int16
+	// ErrorMessage is the broker's message for ErrorCode, or nil.
 	ErrorMessage *string
-	GroupID      string
+	// GroupID is the group ID.
+	GroupID string
 	// GroupState is e.g. "empty", "assigning", "reconciling", "stable", "dead".
-	GroupState      string
-	GroupEpoch      int32
+	GroupState string
+	// GroupEpoch is the group epoch.
+	GroupEpoch int32
+	// AssignmentEpoch is the epoch of the target assignment.
 	AssignmentEpoch int32
-	AssignorName    string
-	Members         []ConsumerGroupDescribeMember
+	// AssignorName is the server-side assignor in use.
+	AssignorName string
+	// Members are the group's members.
+	Members []ConsumerGroupDescribeMember
 	// AuthorizedOperations is a bitfield, math.MinInt32 when not requested.
 	AuthorizedOperations int32
 	// UnknownTags keeps unknown tagged fields.
@@ -64,16 +72,26 @@ type ConsumerGroupDescribeGroup struct {
 
 // ConsumerGroupDescribeMember is one member of a consumer-protocol group.
 type ConsumerGroupDescribeMember struct {
-	MemberID             string
-	InstanceID           *string
-	RackID               *string
-	MemberEpoch          int32
-	ClientID             string
-	ClientHost           string
+	// MemberID is the member ID the coordinator assigned.
+	MemberID string
+	// InstanceID is the static member ID (group.instance.id), or nil.
+	InstanceID *string
+	// RackID is the member's rack (client.rack), or nil.
+	RackID *string
+	// MemberEpoch is the member's current epoch.
+	MemberEpoch int32
+	// ClientID is the member's client.id.
+	ClientID string
+	// ClientHost is the member's host as the broker saw it.
+	ClientHost string
+	// SubscribedTopicNames are the member's subscribed topics.
 	SubscribedTopicNames []string
+	// SubscribedTopicRegex is the member's subscribed regex (KIP-848), or nil.
 	SubscribedTopicRegex *string
-	Assignment           ConsumerGroupDescribeAssignment
-	TargetAssignment     ConsumerGroupDescribeAssignment
+	// Assignment is the member's current assignment.
+	Assignment ConsumerGroupDescribeAssignment
+	// TargetAssignment is the assignment the member is moving to.
+	TargetAssignment ConsumerGroupDescribeAssignment
 	// MemberType is -1 unknown, 0 classic, 1 consumer (v1+, KIP-1099).
 	MemberType int8
 	// UnknownTags keeps unknown tagged fields.
@@ -82,6 +100,7 @@ type ConsumerGroupDescribeMember struct {
 
 // ConsumerGroupDescribeAssignment is a member's (target) assignment.
 type ConsumerGroupDescribeAssignment struct {
+	// TopicPartitions lists the assigned partitions per topic.
 	TopicPartitions []ConsumerGroupDescribeTopicPartitions
 	// UnknownTags keeps unknown tagged fields.
 	UnknownTags []TaggedField
@@ -89,8 +108,11 @@ type ConsumerGroupDescribeAssignment struct {
 
 // ConsumerGroupDescribeTopicPartitions lists assigned partitions of one topic.
 type ConsumerGroupDescribeTopicPartitions struct {
-	TopicID    UUID
-	TopicName  string
+	// TopicID is the topic ID (zero when unknown).
+	TopicID UUID
+	// TopicName is the topic name.
+	TopicName string
+	// Partitions are the assigned partition indexes.
 	Partitions []int32
 	// UnknownTags keeps unknown tagged fields.
 	UnknownTags []TaggedField

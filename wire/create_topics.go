@@ -143,6 +143,7 @@ type CreateTopicsTopicResult struct {
 
 // CreateTopicsConfigResult is one config of a created topic (CreatableTopicConfigs, v5+).
 type CreateTopicsConfigResult struct {
+	// Name is the config key.
 	Name  string
 	Value *string // nil is null (e.g. sensitive)
 	// ReadOnly reports a config that cannot be changed.

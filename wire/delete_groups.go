@@ -35,13 +35,15 @@ func (m *DeleteGroupsRequest) DecodeFrom(r *Reader, v int16) error {
 type DeleteGroupsResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Results        []DeleteGroupsResult
+	// Results holds one result per resource, in the broker's order.
+	Results []DeleteGroupsResult
 	// UnknownTags keeps unknown tagged fields (v2+).
 	UnknownTags []TaggedField
 }
 
 // DeleteGroupsResult is the outcome for one group (DeletableGroupResult).
 type DeleteGroupsResult struct {
+	// GroupID is the group ID.
 	GroupID string
 	// ErrorCode is the Kafka error code, 0 on success (e.g. 68
 	// NON_EMPTY_GROUP, 69 GROUP_ID_NOT_FOUND).

@@ -14,7 +14,9 @@ type DeleteRecordsRequest struct {
 
 // DeleteRecordsTopic is one topic of a DeleteRecordsRequest.
 type DeleteRecordsTopic struct {
-	Name       string
+	// Name is the topic name.
+	Name string
+	// Partitions are the partitions of the topic.
 	Partitions []DeleteRecordsPartition
 	// UnknownTags keeps unknown tagged fields (v2+).
 	UnknownTags []TaggedField
@@ -22,6 +24,7 @@ type DeleteRecordsTopic struct {
 
 // DeleteRecordsPartition deletes the records of one partition before Offset.
 type DeleteRecordsPartition struct {
+	// PartitionIndex is the partition.
 	PartitionIndex int32
 	// Offset is the exclusive cutoff; -1 deletes up to the high watermark.
 	Offset int64
@@ -72,14 +75,17 @@ func (m *DeleteRecordsRequest) DecodeFrom(r *Reader, v int16) error {
 type DeleteRecordsResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Topics         []DeleteRecordsTopicResult
+	// Topics are the topics of the response.
+	Topics []DeleteRecordsTopicResult
 	// UnknownTags keeps unknown tagged fields (v2+).
 	UnknownTags []TaggedField
 }
 
 // DeleteRecordsTopicResult is one topic of a DeleteRecordsResponse.
 type DeleteRecordsTopicResult struct {
-	Name       string
+	// Name is the topic name.
+	Name string
+	// Partitions are the partitions of the topic.
 	Partitions []DeleteRecordsPartitionResult
 	// UnknownTags keeps unknown tagged fields (v2+).
 	UnknownTags []TaggedField
@@ -87,6 +93,7 @@ type DeleteRecordsTopicResult struct {
 
 // DeleteRecordsPartitionResult is the outcome for one partition.
 type DeleteRecordsPartitionResult struct {
+	// PartitionIndex is the partition.
 	PartitionIndex int32
 	// LowWatermark is the partition's log start offset after the deletion.
 	LowWatermark int64

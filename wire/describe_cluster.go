@@ -57,14 +57,17 @@ type DescribeClusterResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
 	// ErrorCode is the top-level Kafka error code, 0 on success.
-	ErrorCode    int16
+	ErrorCode int16
+	// ErrorMessage is the broker's message for ErrorCode, or nil.
 	ErrorMessage *string
 	// EndpointType is the endpoint type described (v1+; 1 before).
 	EndpointType int8
-	ClusterID    string
+	// ClusterID is the KRaft cluster ID.
+	ClusterID string
 	// ControllerID is the active controller as the broker knows it (-1 unknown).
 	ControllerID int32
-	Brokers      []DescribeClusterBroker
+	// Brokers are the cluster's brokers.
+	Brokers []DescribeClusterBroker
 	// ClusterAuthorizedOperations is a bitfield, math.MinInt32 when not requested.
 	ClusterAuthorizedOperations int32
 	// UnknownTags keeps unknown tagged fields.
@@ -73,9 +76,12 @@ type DescribeClusterResponse struct {
 
 // DescribeClusterBroker is one broker of a DescribeClusterResponse.
 type DescribeClusterBroker struct {
+	// BrokerID is the broker (node) ID.
 	BrokerID int32
-	Host     string
-	Port     int32
+	// Host is the broker's advertised host.
+	Host string
+	// Port is the broker's port.
+	Port int32
 	// Rack is the broker's rack, or nil.
 	Rack *string
 	// IsFenced reports a fenced broker (v2+).

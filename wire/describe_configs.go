@@ -96,7 +96,8 @@ func (m *DescribeConfigsRequest) DecodeFrom(r *Reader, v int16) error {
 type DescribeConfigsResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Results        []DescribeConfigsResult
+	// Results holds one result per resource, in the broker's order.
+	Results []DescribeConfigsResult
 	// UnknownTags keeps unknown tagged fields (v4+).
 	UnknownTags []TaggedField
 }
@@ -104,26 +105,33 @@ type DescribeConfigsResponse struct {
 // DescribeConfigsResult is the outcome for one resource.
 type DescribeConfigsResult struct {
 	// ErrorCode is the Kafka error code, 0 on success.
-	ErrorCode    int16
+	ErrorCode int16
+	// ErrorMessage is the broker's message for ErrorCode, or nil.
 	ErrorMessage *string
+	// ResourceType is one of the ConfigResource constants.
 	ResourceType int8
+	// ResourceName is the topic name, broker ID or group ID.
 	ResourceName string
-	Configs      []DescribeConfigsConfig
+	// Configs are the config entries.
+	Configs []DescribeConfigsConfig
 	// UnknownTags keeps unknown tagged fields (v4+).
 	UnknownTags []TaggedField
 }
 
 // DescribeConfigsConfig is one config entry (DescribeConfigsResourceResult).
 type DescribeConfigsConfig struct {
+	// Name is the config key.
 	Name string
 	// Value is the value; nil for sensitive configs and unset values.
-	Value    *string
+	Value *string
+	// ReadOnly reports a config that cannot be changed dynamically.
 	ReadOnly bool
 	// ConfigSource is one of the ConfigSource constants (-1 unknown).
 	ConfigSource int8
 	// IsSensitive marks a secret: its Value is never returned.
 	IsSensitive bool
-	Synonyms    []DescribeConfigsSynonym
+	// Synonyms are the config's synonyms, in order of precedence (IncludeSynonyms).
+	Synonyms []DescribeConfigsSynonym
 	// ConfigType is the data type (v3+): 1 BOOLEAN, 2 STRING, 3 INT, 4 SHORT,
 	// 5 LONG, 6 DOUBLE, 7 LIST, 8 CLASS, 9 PASSWORD; 0 unknown.
 	ConfigType int8
@@ -135,8 +143,11 @@ type DescribeConfigsConfig struct {
 
 // DescribeConfigsSynonym is one synonym of a config.
 type DescribeConfigsSynonym struct {
-	Name   string
-	Value  *string
+	// Name is the synonym config key.
+	Name string
+	// Value is the synonym's value, or nil.
+	Value *string
+	// Source is where the value comes from (a ConfigSource constant).
 	Source int8
 	// UnknownTags keeps unknown tagged fields (v4+).
 	UnknownTags []TaggedField

@@ -45,7 +45,8 @@ func (m *DescribeGroupsRequest) DecodeFrom(r *Reader, v int16) error {
 type DescribeGroupsResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds (v1+).
 	ThrottleTimeMs int32
-	Groups         []DescribeGroupsGroup
+	// Groups holds one entry per group.
+	Groups []DescribeGroupsGroup
 	// UnknownTags keeps unknown tagged fields (v5+).
 	UnknownTags []TaggedField
 }
@@ -56,13 +57,16 @@ type DescribeGroupsGroup struct {
 	ErrorCode int16
 	// ErrorMessage is the broker's message (v6+), or nil.
 	ErrorMessage *string
-	GroupID      string
+	// GroupID is the group ID.
+	GroupID string
 	// GroupState is e.g. "Empty", "Stable", "Dead".
-	GroupState   string
+	GroupState string
+	// ProtocolType is the group protocol type ("consumer"), or "".
 	ProtocolType string
 	// ProtocolData is the chosen protocol (the assignor), when Stable.
 	ProtocolData string
-	Members      []DescribeGroupsMember
+	// Members are the group's members.
+	Members []DescribeGroupsMember
 	// AuthorizedOperations is a bitfield (v3+), math.MinInt32 when absent.
 	AuthorizedOperations int32
 	// UnknownTags keeps unknown tagged fields (v5+).
@@ -71,12 +75,17 @@ type DescribeGroupsGroup struct {
 
 // DescribeGroupsMember is one member of a described group.
 type DescribeGroupsMember struct {
+	// MemberID is the member ID the coordinator assigned.
 	MemberID string
 	// GroupInstanceID is the static member ID (v4+), or nil.
-	GroupInstanceID  *string
-	ClientID         string
-	ClientHost       string
-	MemberMetadata   []byte
+	GroupInstanceID *string
+	// ClientID is the member's client.id.
+	ClientID string
+	// ClientHost is the member's host as the broker saw it.
+	ClientHost string
+	// MemberMetadata is the member's protocol metadata (subscription), when Stable.
+	MemberMetadata []byte
+	// MemberAssignment is the member's assignment, when Stable.
 	MemberAssignment []byte
 	// UnknownTags keeps unknown tagged fields (v5+).
 	UnknownTags []TaggedField

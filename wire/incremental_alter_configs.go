@@ -13,6 +13,7 @@ const (
 // versions 0-1, flexible from v1). Broker resources go to that broker; others
 // to any broker. Source: IncrementalAlterConfigsRequest.json; KIP-339.
 type IncrementalAlterConfigsRequest struct {
+	// Resources are the resources to change.
 	Resources []IncrementalAlterConfigsResource
 	// ValidateOnly checks the changes without applying them.
 	ValidateOnly bool
@@ -24,14 +25,17 @@ type IncrementalAlterConfigsRequest struct {
 type IncrementalAlterConfigsResource struct {
 	// ResourceType is one of the ConfigResource constants.
 	ResourceType int8
+	// ResourceName is the topic name, broker ID or group ID.
 	ResourceName string
-	Configs      []IncrementalAlterConfigsConfig
+	// Configs are the config entries.
+	Configs []IncrementalAlterConfigsConfig
 	// UnknownTags keeps unknown tagged fields (v1+).
 	UnknownTags []TaggedField
 }
 
 // IncrementalAlterConfigsConfig is one change (AlterableConfig).
 type IncrementalAlterConfigsConfig struct {
+	// Name is the config key.
 	Name string
 	// ConfigOperation is one of the ConfigOp constants.
 	ConfigOperation int8
@@ -90,7 +94,8 @@ func (m *IncrementalAlterConfigsRequest) DecodeFrom(r *Reader, v int16) error {
 type IncrementalAlterConfigsResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Responses      []IncrementalAlterConfigsResult
+	// Responses holds one result per resource.
+	Responses []IncrementalAlterConfigsResult
 	// UnknownTags keeps unknown tagged fields (v1+).
 	UnknownTags []TaggedField
 }
@@ -98,9 +103,12 @@ type IncrementalAlterConfigsResponse struct {
 // IncrementalAlterConfigsResult is the outcome for one resource.
 type IncrementalAlterConfigsResult struct {
 	// ErrorCode is the Kafka error code, 0 on success.
-	ErrorCode    int16
+	ErrorCode int16
+	// ErrorMessage is the broker's message for ErrorCode, or nil.
 	ErrorMessage *string
+	// ResourceType is one of the ConfigResource constants.
 	ResourceType int8
+	// ResourceName is the topic name, broker ID or group ID.
 	ResourceName string
 	// UnknownTags keeps unknown tagged fields (v1+).
 	UnknownTags []TaggedField

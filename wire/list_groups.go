@@ -49,13 +49,15 @@ type ListGroupsResponse struct {
 	ThrottleTimeMs int32
 	// ErrorCode is the Kafka error code, 0 on success.
 	ErrorCode int16
-	Groups    []ListGroupsGroup
+	// Groups holds one entry per group.
+	Groups []ListGroupsGroup
 	// UnknownTags keeps unknown tagged fields (v3+).
 	UnknownTags []TaggedField
 }
 
 // ListGroupsGroup is one listed group (ListedGroup).
 type ListGroupsGroup struct {
+	// GroupID is the group ID.
 	GroupID string
 	// ProtocolType is "consumer" for consumer groups, "" for others.
 	ProtocolType string

@@ -6,6 +6,7 @@ package wire
 // Source: OffsetCommitRequest.json; KIP-320 (leader epoch), KIP-345, KIP-848
 // (v9 member epochs, v10 topic IDs instead of names).
 type OffsetCommitRequest struct {
+	// GroupID is the group ID.
 	GroupID string
 	// GenerationIDOrMemberEpoch is the classic generation or the KIP-848
 	// member epoch; -1 for an admin commit.
@@ -16,7 +17,8 @@ type OffsetCommitRequest struct {
 	GroupInstanceID *string
 	// RetentionTimeMs is the offset retention (v2-4), -1 for the broker default.
 	RetentionTimeMs int64
-	Topics          []OffsetCommitTopic
+	// Topics are the topics of the request.
+	Topics []OffsetCommitTopic
 	// UnknownTags keeps unknown tagged fields (v8+).
 	UnknownTags []TaggedField
 }
@@ -26,7 +28,8 @@ type OffsetCommitTopic struct {
 	// Name is the topic name (v2-9).
 	Name string
 	// TopicID is the topic ID (v10+).
-	TopicID    UUID
+	TopicID UUID
+	// Partitions are the partitions of the topic.
 	Partitions []OffsetCommitPartition
 	// UnknownTags keeps unknown tagged fields (v8+).
 	UnknownTags []TaggedField
@@ -34,6 +37,7 @@ type OffsetCommitTopic struct {
 
 // OffsetCommitPartition is one offset to commit.
 type OffsetCommitPartition struct {
+	// PartitionIndex is the partition.
 	PartitionIndex int32
 	// CommittedOffset is the next offset to consume.
 	CommittedOffset int64
@@ -123,7 +127,8 @@ func (m *OffsetCommitRequest) DecodeFrom(r *Reader, v int16) error {
 type OffsetCommitResponse struct {
 	// ThrottleTimeMs is the quota throttle in milliseconds (v3+).
 	ThrottleTimeMs int32
-	Topics         []OffsetCommitTopicResult
+	// Topics are the topics of the response.
+	Topics []OffsetCommitTopicResult
 	// UnknownTags keeps unknown tagged fields (v8+).
 	UnknownTags []TaggedField
 }
@@ -133,7 +138,8 @@ type OffsetCommitTopicResult struct {
 	// Name is the topic name (v2-9).
 	Name string
 	// TopicID is the topic ID (v10+).
-	TopicID    UUID
+	TopicID UUID
+	// Partitions are the partitions of the topic.
 	Partitions []OffsetCommitPartitionResult
 	// UnknownTags keeps unknown tagged fields (v8+).
 	UnknownTags []TaggedField
@@ -141,6 +147,7 @@ type OffsetCommitTopicResult struct {
 
 // OffsetCommitPartitionResult is the outcome for one partition.
 type OffsetCommitPartitionResult struct {
+	// PartitionIndex is the partition.
 	PartitionIndex int32
 	// ErrorCode is the Kafka error code, 0 on success.
 	ErrorCode int16

@@ -4,12 +4,15 @@ package wire
 // group no longer consumes (API key 47, version 0, not flexible). Send it to
 // the group coordinator. Source: OffsetDeleteRequest.json; KIP-496.
 type OffsetDeleteRequest struct {
+	// GroupID is the group ID.
 	GroupID string
-	Topics  []OffsetDeleteTopic
+	// Topics are the topics of the request.
+	Topics []OffsetDeleteTopic
 }
 
 // OffsetDeleteTopic is one topic of an OffsetDeleteRequest.
 type OffsetDeleteTopic struct {
+	// Name is the topic name.
 	Name string
 	// Partitions are the partition indexes whose offsets to delete.
 	Partitions []int32
@@ -47,20 +50,25 @@ type OffsetDeleteResponse struct {
 	ErrorCode int16
 	// ThrottleTimeMs is the quota throttle in milliseconds.
 	ThrottleTimeMs int32
-	Topics         []OffsetDeleteTopicResult
+	// Topics are the topics of the response.
+	Topics []OffsetDeleteTopicResult
 }
 
 // OffsetDeleteTopicResult is one topic of an OffsetDeleteResponse.
 type OffsetDeleteTopicResult struct {
-	Name       string
+	// Name is the topic name.
+	Name string
+	// Partitions are the partitions of the topic.
 	Partitions []OffsetDeletePartitionResult
 }
 
 // OffsetDeletePartitionResult is the outcome for one partition (e.g. 86
 // GROUP_SUBSCRIBED_TO_TOPIC when the group still consumes it).
 type OffsetDeletePartitionResult struct {
+	// PartitionIndex is the partition.
 	PartitionIndex int32
-	ErrorCode      int16
+	// ErrorCode is the Kafka error code, 0 on success (see ErrorForCode).
+	ErrorCode int16
 }
 
 // Key returns KeyOffsetDelete.

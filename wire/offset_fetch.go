@@ -22,6 +22,7 @@ type OffsetFetchRequest struct {
 
 // OffsetFetchRequestGroup is one group of an OffsetFetchRequest (v8+).
 type OffsetFetchRequestGroup struct {
+	// GroupID is the group ID.
 	GroupID string
 	// MemberID is the KIP-848 member reading (v9+), or nil.
 	MemberID *string
@@ -38,7 +39,8 @@ type OffsetFetchRequestTopic struct {
 	// Name is the topic name (v1-9).
 	Name string
 	// TopicID is the topic ID (v10+).
-	TopicID          UUID
+	TopicID UUID
+	// PartitionIndexes are the partitions to read.
 	PartitionIndexes []int32
 	// UnknownTags keeps unknown tagged fields (v6+).
 	UnknownTags []TaggedField
@@ -147,8 +149,10 @@ type OffsetFetchResponse struct {
 
 // OffsetFetchGroupResult is one group of an OffsetFetchResponse (v8+).
 type OffsetFetchGroupResult struct {
+	// GroupID is the group ID.
 	GroupID string
-	Topics  []OffsetFetchTopicResult
+	// Topics are the topics of the response.
+	Topics []OffsetFetchTopicResult
 	// ErrorCode is the group-level Kafka error code, 0 on success.
 	ErrorCode int16
 	// UnknownTags keeps unknown tagged fields.
@@ -160,7 +164,8 @@ type OffsetFetchTopicResult struct {
 	// Name is the topic name (v1-9).
 	Name string
 	// TopicID is the topic ID (v10+).
-	TopicID    UUID
+	TopicID UUID
+	// Partitions are the partitions of the topic.
 	Partitions []OffsetFetchPartitionResult
 	// UnknownTags keeps unknown tagged fields (v6+).
 	UnknownTags []TaggedField
@@ -168,6 +173,7 @@ type OffsetFetchTopicResult struct {
 
 // OffsetFetchPartitionResult is the committed offset of one partition.
 type OffsetFetchPartitionResult struct {
+	// PartitionIndex is the partition.
 	PartitionIndex int32
 	// CommittedOffset is the committed offset, or -1 when the group has no
 	// commit for the partition.
