@@ -54,15 +54,25 @@ kafka-up: deps kafka-local
 kafka-down: kafka-local
 	@$(KAFKA_LOCAL) down -state $(STATE)
 
-# run: the project's main job. Until the testlab runner lands, it starts Kafka and
-# prints the bootstrap addresses (the cluster keeps running; stop it with make kafka-down).
+# run: the project's main job. Builds the adapter and the testlab runner, starts a
+# single-node Kafka for the run, runs every scenario in testlab/scenarios, prints
+# the verdict table and "N passed, N failed", stops Kafka (also on failure or Ctrl-C).
+# RUN=<regexp> selects scenarios.
 run: deps kafka-local
-	@if [ -f testlab/cmd/testlab/main.go ]; then \
-	  $(MAKE) --no-print-directory testlab-run; \
-	else \
-	  $(KAFKA_LOCAL) up -state $(STATE); \
-	  echo "Kafka is running; stop it with: make kafka-down"; \
-	fi
+	@mkdir -p bin; \
+	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter; \
+	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ); \
+	run=$$(mktemp -d -t gregor-run-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
+	cleanup() { \
+	  $(KAFKA_LOCAL) down -state "$$state" >/dev/null || true; \
+	  left=$$(pgrep -f -- "-Djava.io.tmpdir=$$run/" || true); \
+	  if [ -n "$$left" ]; then echo "ERROR: leftover JVMs of this run: $$left; killing them" >&2; kill -9 $$left || true; fi; \
+	  rm -rf "$$run"; \
+	}; \
+	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; echo; \
+	GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp" ./bin/testlab -adapter bin/gregor-adapter \
+	  -scenarios testlab/scenarios -evidence testlab/evidence $(if $(RUN),-run '$(RUN)')
 
 # test: one shared single-node cluster for the whole run, stopped on exit, failure or Ctrl-C.
 test: deps kafka-local

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -514,4 +515,29 @@ func (c *Cluster) RunTool(ctx context.Context, mainClass string, args ...string)
 		return string(out), fmt.Errorf("kafkatest: %s %v: %w\n%s", mainClass, args, err, tail(out, 4000))
 	}
 	return string(out), nil
+}
+
+// PauseBroker stops broker id's JVM with SIGSTOP: its sockets stay open but
+// nothing is answered, so requests already written stay in flight. Resume it
+// with ResumeBroker. Refused on the shared cluster.
+func (c *Cluster) PauseBroker(ctx context.Context, id int32) error {
+	return c.signalBroker(id, syscall.SIGSTOP)
+}
+
+// ResumeBroker continues a broker paused by PauseBroker (SIGCONT).
+func (c *Cluster) ResumeBroker(ctx context.Context, id int32) error {
+	return c.signalBroker(id, syscall.SIGCONT)
+}
+
+func (c *Cluster) signalBroker(id int32, sig syscall.Signal) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, err := c.brokerNode(id)
+	if err != nil {
+		return err
+	}
+	if !n.running() {
+		return fmt.Errorf("kafkatest: broker %d is not running", id)
+	}
+	return n.signal(sig)
 }

@@ -162,6 +162,7 @@ func (n *node) stop(ctx context.Context, grace time.Duration) error {
 		n.pid = 0
 		return nil
 	}
+	_ = n.signal(syscall.SIGCONT) // a paused JVM cannot run its shutdown hook
 	if err := n.signal(syscall.SIGTERM); err != nil {
 		return fmt.Errorf("kafkatest: SIGTERM node %d: %w", n.id, err)
 	}

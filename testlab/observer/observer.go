@@ -26,7 +26,10 @@ type Observer struct {
 
 // New connects to the given PLAINTEXT bootstrap addresses.
 func New(seeds []string) (*Observer, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.ClientID("testlab-observer"))
+	// MetadataMinAge: kgo caches metadata for 5s by default, which would hide
+	// a change the adapter just made.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.ClientID("testlab-observer"),
+		kgo.MetadataMinAge(50*time.Millisecond), kgo.RetryTimeout(5*time.Second))
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +187,7 @@ func (o *Observer) Scan(ctx context.Context, topic string, partition int32) ([]*
 // read consumes [from, end) (read_uncommitted) and returns up to max records
 // (max < 0: all).
 func (o *Observer) read(ctx context.Context, topic string, partition int32, from, end int64, max int) ([]*kgo.Record, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(o.seeds...), kgo.ClientID("testlab-observer-fetch"),
+	cl, err := kgo.NewClient(kgo.SeedBrokers(o.seeds...), kgo.ClientID("testlab-observer-fetch"), kgo.MetadataMinAge(50*time.Millisecond),
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {partition: kgo.NewOffset().At(from)}}),
 		kgo.FetchIsolationLevel(kgo.ReadUncommitted()))
 	if err != nil {

@@ -50,6 +50,9 @@ func (b *Bed) Heal(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
+	for _, id := range c.BrokerIDs() {
+		_ = c.ResumeBroker(ctx, id) // SIGCONT is harmless on a running JVM
+	}
 	live := map[string]bool{}
 	for _, a := range c.Bootstrap(kafkatest.Plaintext) {
 		live[a] = true

@@ -171,6 +171,23 @@ func (r *run) checkExpect(cmd *judge.Command, exp *scenario.Expect) error {
 			return fmt.Errorf("completion %s: %s", cmd.Completion.Kind, p)
 		}
 	}
+	if len(exp.EventOneOf) > 0 {
+		var got map[string]any
+		b, _ := json.Marshal(cmd.Completion.Fields)
+		_ = json.Unmarshal(b, &got)
+		var misses []string
+		for _, alt := range exp.EventOneOf {
+			p := partialMatch("", r.exp.Value(alt), got)
+			if p == "" {
+				misses = nil
+				break
+			}
+			misses = append(misses, p)
+		}
+		if misses != nil {
+			return fmt.Errorf("completion %s matches none of the alternatives: %v", cmd.Completion.Kind, misses)
+		}
+	}
 	if exp.RecordCount != nil || exp.Records != nil {
 		recs, err := receivedRecords(cmd)
 		if err != nil {
@@ -272,8 +289,31 @@ func partialMatch(path string, want, got any) string {
 	return ""
 }
 
-// checkClaims verifies every claim of cmd against the broker.
+// checkClaims verifies every claim of cmd against the broker. Broker
+// metadata is eventually consistent (a CreatePartitions answer can precede
+// the broker's metadata cache, a killed broker is still listed until it is
+// fenced), so a claim gets 15s to be confirmed before it counts as refuted.
 func (r *run) checkClaims(ctx context.Context, cmd *judge.Command) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		n := len(r.ev.Facts)
+		err := r.checkClaimsOnce(ctx, cmd)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-tick.C:
+			r.ev.Facts = r.ev.Facts[:n] // keep only the final attempt's facts
+		}
+	}
+}
+
+func (r *run) checkClaimsOnce(ctx context.Context, cmd *judge.Command) error {
 	// Producer operations of this command.
 	for op, o := range r.ops {
 		if o.commandID != cmd.ID {

@@ -242,6 +242,9 @@ func (r *run) execute(ctx context.Context) error {
 		default:
 			err = r.commandStep(ctx, i, st)
 		}
+		if errors.Is(err, errSessionEnded) {
+			return nil
+		}
 		if err != nil {
 			return r.settleAfter(ctx, err)
 		}
@@ -393,6 +396,17 @@ func (r *run) await(ctx context.Context, cmd *judge.Command) error {
 	}
 }
 
+// errSessionEnded reports that a step ended the session as the scenario
+// expected (an expected fatal): no finish follows.
+var errSessionEnded = errors.New("session ended as expected")
+
+func cmd0ID(f *fatalErr) string {
+	if f.ev == nil {
+		return ""
+	}
+	return f.ev.CommandID
+}
+
 // fatalErr is an adapter fatal event: invalid unless a misuse step expects it.
 type fatalErr struct {
 	ev *judge.Event
@@ -440,7 +454,11 @@ func (r *run) commandStep(ctx context.Context, i int, st scenario.Step) error {
 			if got := fe.ev.String("code"); got != st.Expect.Fatal {
 				return invalidf("step %d: fatal %s, want fatal %s", i+1, got, st.Expect.Fatal)
 			}
-			return r.settle(ctx, -1)
+			r.fact(cmd0ID(fe), "fatal "+st.Expect.Fatal, "adapter reported it", true)
+			if err := r.settle(ctx, -1); err != nil {
+				return err
+			}
+			return errSessionEnded
 		}
 		return invalidf("step %d (%s): %v", i+1, payload["kind"], fe.p)
 	}
@@ -503,7 +521,7 @@ func (r *run) rawStep(ctx context.Context, i int, st scenario.Step) error {
 	case raw.ProtocolVersion != nil:
 		r.n++
 		id := judge.CommandID(r.n)
-		payload := r.exp.Value(st.Command).(map[string]any)
+		payload, _ := r.exp.Value(raw.Command).(map[string]any)
 		if payload == nil {
 			payload = map[string]any{"kind": "create_client", "client_id": "client-v"}
 		}
@@ -642,6 +660,18 @@ func (r *run) envAction(ctx context.Context, a *scenario.EnvAction) error {
 		err = c.KillBroker(ctx, a.Broker)
 	case "restart_broker":
 		err = c.RestartBroker(ctx, a.Broker)
+	case "pause_broker", "resume_broker":
+		ids := []int32{a.Broker}
+		if a.Broker == 0 {
+			ids = c.BrokerIDs()
+		}
+		for _, id := range ids {
+			if a.Action == "pause_broker" {
+				err = errors.Join(err, c.PauseBroker(ctx, id))
+			} else {
+				err = errors.Join(err, c.ResumeBroker(ctx, id))
+			}
+		}
 	case "acl", "config":
 		main := map[string]string{"acl": "org.apache.kafka.tools.AclCommand", "config": "org.apache.kafka.tools.ConfigCommand"}[a.Action]
 		args := []string{"--bootstrap-server", strings.Join(c.Bootstrap(kafkatest.Plaintext), ",")}

@@ -73,6 +73,7 @@ func TestRunnerAgainstFakeAdapter(t *testing.T) {
 		{name: "extra key", edit: replace(3, 1, `"code":null,`, `"code":null,"partition":0,`), want: Invalid, reason: "unknown keys [partition]"},
 		{name: "wrong offset", edit: replace(3, 1, `"offset":0`, `"offset":7`), want: Failed, reason: "broker has no record there"},
 		{name: "record the broker lacks", edit: replace(6, 0, `"data":"7631"`, `"data":"7632"`), want: Failed, reason: "broker has"},
+		{name: "null key claimed as empty", edit: replace(6, 0, `"key":null`, `"key":{"encoding":"hex","data":""}`), want: Failed, reason: "key \"\", broker has null"},
 		{name: "unknown command id", edit: replace(4, 0, `"${id}"`, `"command-00000099"`), want: Invalid, reason: "command_id_unknown"},
 		{name: "65th event", edit: func(ts [][]string) [][]string {
 			acc := ts[3][0]

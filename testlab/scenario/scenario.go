@@ -92,6 +92,8 @@ type Expect struct {
 	// Event: a partial JSON object the completion event must contain
 	// (objects compared recursively by key, arrays element-wise).
 	Event map[string]any `json:"event,omitempty"`
+	// EventOneOf: the completion event must contain one of these partial objects.
+	EventOneOf []map[string]any `json:"event_one_of,omitempty"`
 	// MinProduceRecords: client_metrics_observed snapshot.producer.produce_records lower bound.
 	MinProduceRecords *uint64 `json:"min_produce_records,omitempty"`
 	// Fatal: the adapter must answer with fatal with this code and exit non-zero.
@@ -105,7 +107,8 @@ type Expect struct {
 
 // EnvAction changes the environment between adapter commands.
 type EnvAction struct {
-	// Action: stop_broker, kill_broker, restart_broker, acl (AclCommand args),
+	// Action: stop_broker, kill_broker, restart_broker, pause_broker and
+	// resume_broker (SIGSTOP/SIGCONT; broker 0 = every broker), acl (AclCommand args),
 	// config (ConfigCommand args), produce (the observer writes records),
 	// wait_broker_fenced, wait_brokers_live.
 	Action string `json:"action"`
@@ -129,6 +132,8 @@ type RawLine struct {
 	SkipHello bool `json:"skip_hello,omitempty"`
 	// ProtocolVersion, when set, sends Command with this version instead of 34.
 	ProtocolVersion *int `json:"protocol_version,omitempty"`
+	// Command is the command sent with ProtocolVersion (default create_client).
+	Command map[string]any `json:"command,omitempty"`
 }
 
 // Load reads every *.json scenario in dir, sorted by file name.
@@ -193,9 +198,6 @@ func (s *Scenario) Validate() error {
 		}
 	default:
 		return fmt.Errorf("unknown security %q", s.Environment.Security)
-	}
-	if len(s.Steps) == 0 {
-		return fmt.Errorf("no steps")
 	}
 	for i, st := range s.Steps {
 		n := 0

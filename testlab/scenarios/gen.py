@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Generates testlab/scenarios/*.json (run from testlab/: python3 scenarios/gen.py).
+
+The JSON files are the source of truth for the runner; this script only keeps
+the repetitive parts (records, preambles) consistent. Edit it and regenerate,
+or edit a JSON file directly.
+"""
+import json, os
+
+OUT = os.path.dirname(os.path.abspath(__file__))
+
+def u(s): return {"encoding": "utf8", "data": s}
+def h(s): return {"encoding": "hex", "data": s}
+
+def rec(topic, seq, op, key=None, value=None, headers=None, partition=0):
+    hs = [{"name": "testlab-operation-id", "value": u(op)}, {"name": "testlab-sequence", "value": u(str(seq))}]
+    if headers: hs += headers
+    return {"topic": topic, "partition": partition, "sequence": seq, "key": key, "value": value, "headers": hs}
+
+def send(op, record, expect="acknowledged", producer="p1"):
+    return {"command": {"kind": "send", "producer_id": producer, "operation_id": op, "record": record},
+            "expect": {"terminals": {op: expect}}}
+
+def cmd(kind, expect=None, **kw):
+    c = {"command": dict(kind=kind, **kw)}
+    if expect: c["expect"] = expect
+    return c
+
+def conf(compression="none", linger=5, retries=10, backoff=100):
+    return {"delivery_timeout_ms": 30000, "compression": compression, "max_retries": retries, "retry_backoff_ms": backoff,
+            "limits": {"retained_bytes": 33554432, "in_flight_records": 1024, "waiting_records": 1024, "waiting_bytes": 16777216,
+                       "batch_records": 512, "batch_bytes": 1048576, "request_bytes": 4194304,
+                       "max_in_flight_requests_per_broker": 5, "linger_ms": linger}}
+
+def open_producer(client="c1", producer="p1", configuration=None):
+    steps = []
+    if configuration is None:
+        steps.append(cmd("create_client", client_id=client))
+    else:
+        steps.append(cmd("create_configured_client", client_id=client, configuration=configuration))
+    steps.append(cmd("create_producer", client_id=client, producer_id=producer))
+    return steps
+
+def close_producer(client="c1", producer="p1"):
+    return [cmd("close_producer", producer_id=producer), cmd("shutdown_client", client_id=client)]
+
+def scenario(id, desc, requires, steps, topics=(), env=None, timeout=None):
+    s = {"id": id, "description": desc, "requires": requires}
+    if env: s["environment"] = env
+    s["setup"] = {"topics": [{"name": t, "partitions": p} for t, p in topics]}
+    s["steps"] = steps
+    if timeout: s["timeout_seconds"] = timeout
+    return s
+
+S = []
+T = "${topic:t}"
+
+S.append(scenario("handshake-descriptor", "hello answered by ready with a v34 descriptor; finish with nothing open.", [], []))
+
+for sid, env, req in [
+    ("security-plaintext", {"security": "plaintext"}, []),
+    ("security-tls-custom", {"security": "tls_custom"}, ["tls"]),
+    ("security-sasl-plain", {"security": "sasl_plaintext", "mechanism": "plain"}, []),
+    ("security-sasl-scram-sha256", {"security": "sasl_plaintext", "mechanism": "scram_sha256"}, ["scram"]),
+    ("security-sasl-scram-sha512", {"security": "sasl_plaintext", "mechanism": "scram_sha512"}, ["scram"]),
+    ("security-sasl-tls-plain", {"security": "sasl_tls", "mechanism": "plain"}, ["tls"]),
+    ("security-sasl-tls-scram-sha512", {"security": "sasl_tls", "mechanism": "scram_sha512"}, ["tls", "scram"]),
+]:
+    S.append(scenario(sid, "Connect with %s, prove readiness, produce one record the observer reads back." % json.dumps(env),
+        ["client_readiness", "producer"] + req,
+        [cmd("create_client", client_id="c1"), cmd("await_client_ready", client_id="c1"),
+         cmd("create_producer", client_id="c1", producer_id="p1"),
+         send("op-1", rec(T, 1, "op-1", u("k"), u("secured")))] + close_producer(), [(T, 1)], env))
+
+S.append(scenario("produce-one-record", "Send one record; the observer finds it at the acknowledged offset.", ["producer"],
+    open_producer() + [send("op-1", rec(T, 1, "op-1", u("key-1"), u("value-1")))] + close_producer(), [(T, 1)]))
+
+nulls = [
+    ("op-1", None, None, None),
+    ("op-2", u(""), u(""), None),
+    ("op-3", None, u(""), [{"name": "rep", "value": u("1")}, {"name": "rep", "value": None}, {"name": "rep", "value": u("")}, {"name": "rep", "value": h("00ff")}]),
+    ("op-4", h("00"), None, [{"name": "empty", "value": u("")}]),
+]
+S.append(scenario("produce-null-empty-headers",
+    "Null vs empty key and value and repeated headers (null, empty, binary) survive the round trip: the observer and an assigned consumer see them exactly.",
+    ["producer", "assigned_consumer"],
+    open_producer() + [send(op, rec(T, i + 1, op, k, v, hs)) for i, (op, k, v, hs) in enumerate(nulls)] + [
+        cmd("flush", producer_id="p1"),
+        cmd("create_assigned_consumer", client_id="c1", consumer_id="k1"),
+        cmd("assign_beginning", consumer_id="k1", topic=T, partition=0),
+        cmd("receive", {"records": ["op-1", "op-2", "op-3", "op-4"]}, consumer_id="k1", receive_id="r1", timeout_ms=10000),
+        cmd("close_assigned_consumer", consumer_id="k1")] + close_producer(), [(T, 1)]))
+
+ops31 = [{"operation_id": "op-%d" % i, "record": rec(T, i, "op-%d" % i, u("k%d" % i), u("v%d" % i), partition=i % 3)} for i in range(1, 32)]
+S.append(scenario("send-batch-31", "send_batch of 31 records over 3 partitions: admissions in order, one terminal each, every offset confirmed by the observer.",
+    ["producer", "producer_batch"],
+    open_producer() + [cmd("send_batch", {"terminals": {o["operation_id"]: "acknowledged" for o in ops31}}, producer_id="p1", operations=ops31)] + close_producer(),
+    [(T, 3)]))
+
+for comp in ["none", "gzip", "snappy", "lz4", "zstd"]:
+    ops = [{"operation_id": "op-%d" % i, "record": rec(T, i, "op-%d" % i, u("k%d" % i), u(("compressible-%s-" % comp) * 20))} for i in range(1, 9)]
+    S.append(scenario("compression-" + comp, "create_configured_client with compression %s; a batch of 8 records the observer (franz-go) decompresses and compares." % comp,
+        ["producer", "producer_configuration", "producer_batch"],
+        open_producer(configuration=conf(comp)) + [cmd("send_batch", {"terminals": {o["operation_id"]: "acknowledged" for o in ops}}, producer_id="p1", operations=ops)] + close_producer(),
+        [(T, 1)]))
+
+S.append(scenario("cancel-cancelled-not-sent", "A record lingering (linger 1000 ms) is cancelled before it is sent: terminal definitely_not_sent/cancelled, outcomes [cancelled_not_sent, already_terminal], and the broker does not have it.",
+    ["producer", "producer_cancellation", "producer_configuration"],
+    open_producer(configuration=conf(linger=1000)) + [
+        cmd("cancel_producer_send", {"terminals": {"op-1": "definitely_not_sent"}, "terminal_codes": {"op-1": "cancelled"},
+                                     "event": {"outcomes": ["cancelled_not_sent", "already_terminal"]}},
+            producer_id="p1", operation_id="op-1", record=rec(T, 1, "op-1", u("k"), u("never")), timeout_ms=10000),
+        send("op-2", rec(T, 2, "op-2", u("k"), u("after-cancel")))] + close_producer(), [(T, 1)]))
+
+too_late_conf = conf(linger=0, retries=0, backoff=0)
+too_late_conf["delivery_timeout_ms"] = 4000
+S.append(scenario("cancel-too-late", "Every broker of a 1+3 cluster is paused (SIGSTOP) so a record sent at once (linger 0) stays in flight; cancelling it is too late: outcomes [too_late, too_late] and the terminal possibly_sent (delivery timeout 4 s), never definitely_not_sent. Brokers are resumed afterwards.",
+    ["producer", "producer_cancellation", "producer_configuration"],
+    open_producer(configuration=too_late_conf) + [
+        send("op-0", rec(T, 0, "op-0", u("k"), u("warm-up"))),
+        {"env": {"action": "pause_broker", "broker": 0}},
+        cmd("cancel_producer_send", {"event": {"outcomes": ["too_late", "too_late"]}, "terminals": {"op-1": "possibly_sent"}},
+            producer_id="p1", operation_id="op-1", record=rec(T, 1, "op-1", u("k"), u("in flight")), timeout_ms=10000),
+        {"env": {"action": "resume_broker", "broker": 0}}] + close_producer(), [(T, 1)], {"shape": "1+3"}, timeout=300))
+
+S.append(scenario("concurrent-actors", "Two producers send and an assigned consumer receives concurrently; join reports each actor in order; every claim is checked.",
+    ["producer", "assigned_consumer", "concurrent_actors"],
+    open_producer() + [cmd("create_producer", client_id="c1", producer_id="p2"),
+        send("op-0", rec(T, 0, "op-0", u("k"), u("before"))),
+        cmd("create_assigned_consumer", client_id="c1", consumer_id="k1"),
+        cmd("assign_beginning", consumer_id="k1", topic=T, partition=0),
+        cmd("start_concurrent_actors", concurrency_id="g1", actors=[
+            {"kind": "producer_send", "actor_id": "a1", "producer_id": "p1", "operation_id": "op-1", "record": rec(T, 1, "op-1", u("k1"), u("a1"))},
+            {"kind": "producer_send", "actor_id": "a2", "producer_id": "p2", "operation_id": "op-2", "record": rec(T, 2, "op-2", u("k2"), u("a2"))},
+            {"kind": "assigned_receive", "actor_id": "a3", "consumer_id": "k1", "receive_id": "r1", "timeout_ms": 5000}]),
+        cmd("join_concurrent_actors", {"terminals": {"op-1": "acknowledged", "op-2": "acknowledged"}}, concurrency_id="g1", timeout_ms=30000),
+        cmd("close_assigned_consumer", consumer_id="k1"), cmd("close_producer", producer_id="p2")] + close_producer(), [(T, 1)]))
+
+ops3 = [{"operation_id": "op-%d" % i, "record": rec(T, i, "op-%d" % i, u("k%d" % i), u("v%d" % i))} for i in range(1, 4)]
+S.append(scenario("assigned-consumer-beginning", "Three records in one batch; an assigned consumer from the beginning receives exactly them, in order.",
+    ["producer", "producer_batch", "assigned_consumer"],
+    open_producer() + [cmd("send_batch", producer_id="p1", operations=ops3),
+        cmd("create_assigned_consumer", client_id="c1", consumer_id="k1"),
+        cmd("assign_beginning", consumer_id="k1", topic=T, partition=0),
+        cmd("receive", {"records": ["op-1", "op-2", "op-3"]}, consumer_id="k1", receive_id="r1", timeout_ms=10000),
+        cmd("close_assigned_consumer", consumer_id="k1")] + close_producer(), [(T, 1)]))
+
+U = "${topic:u}"
+S.append(scenario("assigned-consumer-batch-assignment", "assign_beginning_batch over two topics (3 partitions) in one call; receives return only records the broker has.",
+    ["producer", "assigned_consumer"],
+    open_producer() + [send("op-1", rec(T, 1, "op-1", u("a"), u("t-p0"))), send("op-2", rec(T, 2, "op-2", u("b"), u("t-p1"), partition=1)),
+        send("op-3", rec(U, 3, "op-3", u("c"), u("u-p0"))),
+        cmd("create_assigned_consumer", client_id="c1", consumer_id="k1"),
+        cmd("assign_beginning_batch", consumer_id="k1", partitions=[{"topic": T, "partition": 0}, {"topic": T, "partition": 1}, {"topic": U, "partition": 0}], timeout_ms=10000),
+        cmd("receive", consumer_id="k1", receive_id="r1", timeout_ms=5000),
+        cmd("receive", consumer_id="k1", receive_id="r2", timeout_ms=2000),
+        cmd("close_assigned_consumer", consumer_id="k1")] + close_producer(), [(T, 2), (U, 1)]))
+
+def ctl(op, control, expect=None):
+    return cmd("control_assigned_consumer", expect or {"event": {"control": control["kind"]}}, operation_id=op, consumer_id="k1", control=control, timeout_ms=10000)
+p0 = {"topic": T, "partition": 0}; p1 = {"topic": T, "partition": 1}
+S.append(scenario("assigned-consumer-controls", "Every assigned-consumer control kind (replace, seek, pause, add, resume, remove) with receives that show its effect.",
+    ["producer", "producer_batch", "assigned_consumer", "assigned_consumer_controls"],
+    open_producer() + [
+        cmd("send_batch", producer_id="p1", operations=[{"operation_id": "a0", "record": rec(T, 1, "a0", u("a"), u("a0"))}, {"operation_id": "a1", "record": rec(T, 2, "a1", u("a"), u("a1"))}]),
+        send("b0", rec(T, 3, "b0", u("b"), u("b0"), partition=1)),
+        cmd("create_assigned_consumer", client_id="c1", consumer_id="k1"),
+        ctl("ctl-1", {"kind": "replace", "partitions": [dict(p0, position={"kind": "beginning"})]}),
+        cmd("receive", {"records": ["a0", "a1"]}, consumer_id="k1", receive_id="r1", timeout_ms=10000),
+        ctl("ctl-2", {"kind": "seek", "partition": p0, "position": {"kind": "offset", "offset": 1}}),
+        cmd("receive", {"records": ["a1"]}, consumer_id="k1", receive_id="r2", timeout_ms=10000),
+        ctl("ctl-3", {"kind": "pause", "partition": p0}),
+        ctl("ctl-4", {"kind": "add", "partitions": [dict(p1, position={"kind": "beginning"})]}),
+        cmd("receive", {"records": ["b0"]}, consumer_id="k1", receive_id="r3", timeout_ms=10000),
+        ctl("ctl-5", {"kind": "resume", "partition": p0}),
+        ctl("ctl-6", {"kind": "remove", "partitions": [p1]}),
+        ctl("ctl-7", {"kind": "seek", "partition": p0, "position": {"kind": "beginning"}}),
+        cmd("receive", {"records": ["a0", "a1"]}, consumer_id="k1", receive_id="r4", timeout_ms=10000),
+        cmd("close_assigned_consumer", consumer_id="k1")] + close_producer(), [(T, 2)]))
+
+S.append(scenario("client-readiness-repeated", "await_client_ready three times on one client, each its own command.", ["client_readiness"],
+    [cmd("create_client", client_id="c1")] + [cmd("await_client_ready", client_id="c1") for _ in range(3)] + [cmd("shutdown_client", client_id="c1")]))
+
+ops5 = [{"operation_id": "op-%d" % i, "record": rec(T, i, "op-%d" % i, u("k"), u("v%d" % i))} for i in range(1, 6)]
+S.append(scenario("client-metrics-after-traffic", "After 5 acknowledged records the metrics snapshot counts at least 5 produced records.",
+    ["producer", "producer_batch", "client_metrics"],
+    open_producer() + [cmd("send_batch", producer_id="p1", operations=ops5),
+        cmd("observe_client_metrics", {"min_produce_records": 5}, client_id="c1", operation_id="m-1")] + close_producer(), [(T, 1)]))
+
+A = "${topic:admin}"; B = "${topic:admin-new}"; V = "${topic:admin-validate}"
+def adm(kind, op, expect=None, **kw):
+    return cmd(kind, expect, client_id="c1", operation_id=op, timeout_ms=30000, **kw)
+S.append(scenario("admin-topics", "Topic admin: create, duplicate create fails broker:broker_36 then recovery, validate_only leaves the broker unchanged, partitions, batch creation outcomes in order, list, describe, delete, missing topic fails broker:broker_3.",
+    ["admin"],
+    [cmd("create_client", client_id="c1"),
+     adm("create_topic", "a-1", topic=A, partitions=3, replication_factor=1, validate_only=False),
+     adm("create_topic", "a-2", {"error": "broker:broker_36"}, topic=A, partitions=3, replication_factor=1, validate_only=False),
+     adm("describe_topic", "a-3", {"event": {"partitions": [0, 1, 2]}}, topic=A),
+     adm("create_topic", "a-4", topic=V, partitions=2, replication_factor=1, validate_only=True),
+     adm("create_partitions", "a-5", topic=A, total_count=5, validate_only=True),
+     adm("create_partitions", "a-6", topic=A, total_count=5, validate_only=False),
+     adm("describe_topic", "a-7", {"event": {"partitions": [0, 1, 2, 3, 4]}}, topic=A),
+     adm("create_topics_batch", "a-8", {"event": {"outcomes": [{"topic": B, "error_code": None}, {"topic": A, "error_code": "broker:broker_36"}]}},
+         topics=[{"topic": B, "partitions": 2, "replication_factor": 1}, {"topic": A, "partitions": 1, "replication_factor": 1}]),
+     adm("list_topics", "a-9", include_internal=False),
+     adm("list_topics", "a-10", include_internal=True),
+     adm("delete_topic", "a-11", topic=A),
+     adm("delete_topic", "a-12", {"error": "broker:broker_3"}, topic=A),
+     adm("describe_topic", "a-13", {"error": "broker:broker_3"}, topic=A),
+     adm("describe_topic", "a-14", {"event": {"partitions": [0, 1]}}, topic=B),
+     adm("delete_topic", "a-15", topic=B),
+     adm("describe_cluster", "a-16"),
+     cmd("shutdown_client", client_id="c1")]))
+
+S.append(scenario("admin-offsets-configs", "list_offsets, delete_records, describe/alter topic config (validate_only first) against the broker's own view.",
+    ["admin", "producer", "producer_batch"],
+    open_producer() + [cmd("send_batch", producer_id="p1", operations=ops5), cmd("close_producer", producer_id="p1"),
+     adm("list_offsets", "o-1", {"event": {"offset": 0}}, topic=T, partition=0, position="earliest"),
+     adm("list_offsets", "o-2", {"event": {"offset": 5}}, topic=T, partition=0, position="latest"),
+     adm("delete_records", "o-3", {"event": {"low_watermark": 2}}, topic=T, partition=0, before_offset=2),
+     adm("list_offsets", "o-4", {"event": {"offset": 2}}, topic=T, partition=0, position="earliest"),
+     adm("list_offsets", "o-5", {"error": "broker:broker_3"}, topic=T, partition=7, position="latest"),
+     adm("describe_topic_config", "o-6", topic=T, config_name="retention.ms"),
+     adm("alter_topic_config", "o-7", topic=T, config_name="retention.ms", value="3600000", validate_only=True),
+     adm("alter_topic_config", "o-8", topic=T, config_name="retention.ms", value="3600000", validate_only=False),
+     adm("describe_topic_config", "o-9", {"event": {"value": "3600000"}}, topic=T, config_name="retention.ms"),
+     cmd("shutdown_client", client_id="c1")], [(T, 1)]))
+
+G = "${group:g}"; G2 = "${group:g2}"
+S.append(scenario("admin-consumer-groups", "Group offset admin: alter, list (single, batch, multi-group), describe, classic describe, delete offsets, delete group; each claim read back from the broker.",
+    ["admin"],
+    [cmd("create_client", client_id="c1"),
+     adm("alter_consumer_group_offset", "g-1", group_id=G, topic=T, partition=0, offset=3),
+     adm("list_consumer_group_offsets", "g-2", {"event": {"offset": 3}}, group_id=G, topic=T, partition=0, require_stable=False),
+     adm("alter_consumer_group_offsets", "g-3", {"event": {"outcomes": [{"topic": T, "partition": 1, "error_code": None}, {"topic": T, "partition": 2, "error_code": None}]}},
+         group_id=G, offsets=[{"topic": T, "partition": 1, "offset": 1}, {"topic": T, "partition": 2, "offset": 2}]),
+     adm("list_consumer_group_offsets_batch", "g-4", {"event": {"outcomes": [{"topic": T, "partition": 0, "offset": 3, "error_code": None}, {"topic": T, "partition": 2, "offset": 2, "error_code": None}]}},
+         group_id=G, require_stable=False, partitions=[{"topic": T, "partition": 0}, {"topic": T, "partition": 2}]),
+     adm("alter_consumer_group_offset", "g-5", group_id=G2, topic=T, partition=0, offset=1),
+     adm("list_consumer_groups_offsets", "g-6", require_stable=False, groups=[{"group_id": G, "partitions": [{"topic": T, "partition": 1}]}, {"group_id": G2, "partitions": [{"topic": T, "partition": 0}]}]),
+     adm("list_consumer_groups", "g-7"),
+     adm("describe_consumer_group", "g-8", {"event": {"member_count": 0}}, group_id=G),
+     adm("describe_classic_groups", "g-9", group_ids=[G, G2]),
+     adm("delete_consumer_group_offset", "g-10", group_id=G, topic=T, partition=0),
+     adm("list_consumer_group_offsets", "g-11", {"event": {"offset": None}}, group_id=G, topic=T, partition=0, require_stable=False),
+     adm("delete_consumer_group_offsets", "g-12", group_id=G, partitions=[{"topic": T, "partition": 1}, {"topic": T, "partition": 2}]),
+     adm("delete_consumer_group", "g-13", group_id=G),
+     adm("delete_consumer_group", "g-14", group_id=G2),
+     cmd("shutdown_client", client_id="c1")], [(T, 3)]))
+
+S.append(scenario("lifecycle-independent-clients", "Two clients with a producer each: closing one client's producer and shutting that client down leaves the other working.",
+    ["producer", "lifecycle"],
+    open_producer("c1", "p1") + open_producer("c2", "p2") + [
+        send("op-1", rec(T, 1, "op-1", u("a"), u("c1"))),
+        cmd("close_producer", producer_id="p1"), cmd("shutdown_client", client_id="c1"),
+        send("op-2", rec(T, 2, "op-2", u("b"), u("c2 still works")), producer="p2"),
+        cmd("flush", producer_id="p2")] + close_producer("c2", "p2"), [(T, 1)]))
+
+S.append(scenario("misuse-command-before-hello", "A command before hello is a state error: fatal adapter_state, non-zero exit.", [],
+    [{"raw": {"skip_hello": True, "line": '{"protocol_version":34,"command_id":"${next_command_id}","kind":"create_client","client_id":"c1"}'},
+      "expect": {"fatal": "adapter_state", "exit": "nonzero"}}]))
+S.append(scenario("misuse-finish-open-handles", "finish while a client is open: fatal adapter_state, non-zero exit.", [],
+    [cmd("create_client", client_id="c1"), {"command": {"kind": "finish"}, "expect": {"fatal": "adapter_state"}}]))
+S.append(scenario("misuse-oversize-line", "A command line over 4 MiB: no event, non-zero exit.", [],
+    [{"raw": {"oversize_bytes": 4194400}, "expect": {"no_events": True, "exit": "nonzero"}}]))
+S.append(scenario("misuse-malformed-json", "Malformed JSON: no event, non-zero exit.", [],
+    [{"raw": {"line": '{"protocol_version":34,"command_id":"command-00000002","kind":'}, "expect": {"no_events": True, "exit": "nonzero"}}]))
+S.append(scenario("misuse-wrong-version", "A parseable command with protocol_version 33: fatal protocol_version with its command id, non-zero exit.", [],
+    [{"raw": {"protocol_version": 33, "command": {"kind": "create_client", "client_id": "c1"}}, "expect": {"fatal": "protocol_version", "exit": "nonzero"}}]))
+
+S.append(scenario("broker-kill-restart-1p3", "1 controller + 3 brokers, RF 3, min ISR 2: produce, SIGKILL broker 2, produce again (acks=all still met), restart it, produce again; every record on the broker.",
+    ["producer"],
+    open_producer() + [send("op-1", rec(T, 1, "op-1", u("k"), u("before"))),
+        {"env": {"action": "kill_broker", "broker": 2}},
+        send("op-2", rec(T, 2, "op-2", u("k"), u("one broker down"))),
+        {"env": {"action": "restart_broker", "broker": 2}},
+        send("op-3", rec(T, 3, "op-3", u("k"), u("after restart")))] + close_producer(),
+    [(T, 1)], {"shape": "1+3"}, timeout=300))
+
+for s in S:
+    if not s["setup"]["topics"]:
+        del s["setup"]
+    with open(os.path.join(OUT, s["id"] + ".json"), "w") as f:
+        json.dump(s, f, indent=2)
+        f.write("\n")
+print(len(S), "scenarios")
