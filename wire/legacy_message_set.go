@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+
+	"github.com/pierrec/lz4/v4"
 )
 
 // Legacy message sets (magic v0 and v1, the protocol guide's "Message Sets"
@@ -48,6 +50,9 @@ func (br *BatchReader) decodeLegacy(b *RecordBatch, data []byte, magic int8) err
 		b.NumRecords = 1
 		b.Records = append(b.Records, Record{Offset: m.offset, Timestamp: m.timestamp, Key: m.key, Value: m.value})
 		return nil
+	}
+	if magic == 0 && codec == CompressionLZ4 {
+		m.value = fixLegacyLZ4Checksum(m.value)
 	}
 	inner, err := br.dec.Decompress(nil, codec, m.value, br.max)
 	if err != nil {
@@ -131,4 +136,39 @@ func parseLegacyMessage(r *Reader, data []byte, magic int8) (legacyMessage, erro
 		return m, err
 	}
 	return m, nil
+}
+
+// fixLegacyLZ4Checksum returns an LZ4 frame from a magic v0 message with its
+// frame descriptor checksum corrected. Kafka before 0.10 computed that
+// checksum over the magic number too (KAFKA-3160), and the Java client still
+// accepts the wrong value for magic v0; pierrec/lz4 does not. The checksum is
+// one byte, so the right value is found by trying each on a copy (only for
+// a header that fails as it is). Frames that are valid, or that no checksum
+// value repairs, are returned unchanged.
+func fixLegacyLZ4Checksum(frame []byte) []byte {
+	const flgPos = 4
+	if len(frame) <= flgPos+2 {
+		return frame
+	}
+	if ok, _ := lz4.ValidFrameHeader(frame); ok {
+		return frame
+	}
+	hc := flgPos + 2 // FLG, BD
+	if flg := frame[flgPos]; flg&0x08 != 0 {
+		hc += 8 // content size
+	}
+	if flg := frame[flgPos]; flg&0x01 != 0 {
+		hc += 4 // dictionary id
+	}
+	if hc >= len(frame) {
+		return frame
+	}
+	fixed := append([]byte(nil), frame...)
+	for v := 0; v < 256; v++ {
+		fixed[hc] = byte(v)
+		if ok, _ := lz4.ValidFrameHeader(fixed[:hc+1]); ok {
+			return fixed
+		}
+	}
+	return frame
 }

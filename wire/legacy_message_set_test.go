@@ -124,3 +124,29 @@ func TestLegacyMessageSetCorruptInner(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyLZ4BrokenChecksum: Kafka 0.8/0.9 wrote magic v0 lz4 wrappers
+// with a wrong frame descriptor checksum (KAFKA-3160); they must decode,
+// while the same damage in a magic v1 wrapper is corruption.
+func TestLegacyLZ4BrokenChecksum(t *testing.T) {
+	c, _ := NewCompressor(CompressionLevels{})
+	for _, magic := range []int8{0, 1} {
+		inner := legacyMsg(5, magic, 0, 1, nil, []byte("old"))
+		frame, err := c.Compress(nil, CompressionLZ4, inner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame[6] ^= 0x5a // FLG and BD at 4..5, no content size: checksum at 6
+		batches, br := readAll(legacyMsg(5, magic, int8(CompressionLZ4), 1, nil, frame), DecodeOptions{})
+		if magic == 0 {
+			if br.Err() != nil || len(batches) != 1 || string(batches[0].Records[0].Value) != "old" {
+				t.Fatalf("v0: %v %+v", br.Err(), batches)
+			}
+		} else if !errors.Is(br.Err(), ErrCorruptMessage) {
+			t.Fatalf("v1: %v", br.Err())
+		}
+	}
+	if got := fixLegacyLZ4Checksum([]byte("short")); string(got) != "short" {
+		t.Fatal("short input changed")
+	}
+}
