@@ -70,13 +70,15 @@ func (c *Client) InvalidateMetadata() {
 // metadata (refreshed when stale or lacking the topic). A partition without
 // a leader returns leader -1 with wire.ErrLeaderNotAvailable; an unknown
 // topic or partition wire.ErrUnknownTopicOrPartition; a topic-level error
-// that error. Errors are *RequestError values with Certainty NotSent.
+// that error. Errors are *RequestError values with Certainty NotSent, and
+// mark the cache stale so the next call refreshes it.
 func (c *Client) Leader(ctx context.Context, topic string, partition int32) (leader int32, epoch int32, err error) {
 	md, err := c.Metadata(ctx, []string{topic})
 	if err != nil {
 		return -1, -1, err
 	}
 	fail := func(err error) (int32, int32, error) {
+		c.InvalidateMetadata() // the next lookup asks the cluster again
 		return -1, -1, reqErr(AnyBroker, "Metadata", NotSent, fmt.Errorf("%s[%d]: %w", topic, partition, err))
 	}
 	t := md.Topics[topic]

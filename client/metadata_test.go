@@ -43,8 +43,16 @@ func TestMetadataSnapshotAndLeader(t *testing.T) {
 		t.Fatal("no cached snapshot")
 	}
 
-	// Served from the cache until invalidated; then the leader moves.
+	// A failed lookup marked the cache stale: the next one refetches, the
+	// one after is served from the cache until invalidated.
 	before := len(fc.requests(wire.KeyMetadata))
+	if _, _, err := c.Leader(ctx, "orders", 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fc.requests(wire.KeyMetadata)); n != before+1 {
+		t.Fatalf("stale cache not refetched: %d -> %d", before, n)
+	}
+	before++
 	if _, _, err := c.Leader(ctx, "orders", 0); err != nil {
 		t.Fatal(err)
 	}
