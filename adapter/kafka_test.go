@@ -196,3 +196,43 @@ func TestKafkaSASLSSL(t *testing.T) {
 		t.Fatalf("EOF after command_failed: exit %d", code)
 	}
 }
+
+// TestKafkaSecurityKinds: every security kind of hello reaches readiness on
+// its listener (tls_custom on SSL, sasl_plaintext with PLAIN and
+// SCRAM-SHA-256 on SASL_PLAINTEXT, sasl_tls with PLAIN on SASL_SSL).
+func TestKafkaSecurityKinds(t *testing.T) {
+	cluster := kafkatest.Shared(t)
+	cases := []struct {
+		name     string
+		listener kafkatest.Listener
+		security string
+	}{
+		{"tls_custom", kafkatest.SSL, `{"kind":"tls_custom","ca_pem_environment":"TESTLAB_KAFKA_TLS_CA_PEM"}`},
+		{"sasl_plaintext plain", kafkatest.SASLPlaintext, `{"kind":"sasl_plaintext","mechanism":"plain","username_environment":"TESTLAB_KAFKA_SASL_USERNAME","password_environment":"TESTLAB_KAFKA_SASL_PASSWORD"}`},
+		{"sasl_plaintext scram_sha256", kafkatest.SASLPlaintext, `{"kind":"sasl_plaintext","mechanism":"scram_sha256","username_environment":"TESTLAB_KAFKA_SASL_USERNAME","password_environment":"TESTLAB_KAFKA_SASL_PASSWORD"}`},
+		{"sasl_tls plain", kafkatest.SASLSSL, `{"kind":"sasl_tls","ca_pem_environment":"TESTLAB_KAFKA_TLS_CA_PEM","mechanism":"plain","username_environment":"TESTLAB_KAFKA_SASL_USERNAME","password_environment":"TESTLAB_KAFKA_SASL_PASSWORD"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startAdapter(t, saslEnv(cluster, kafkatest.AliceUser, kafkatest.AlicePassword))
+			p.one("hello", helloFor(cluster.Bootstrap(tc.listener), tc.security), "ready")
+			p.one("create_client", `"client_id":"c1"`, "client_created")
+			p.one("await_client_ready", `"client_id":"c1"`, "client_ready")
+			p.one("shutdown_client", `"client_id":"c1"`, "client_shutdown")
+			p.one("finish", "", "finished")
+			if code, _ := p.finishExit(); code != 0 {
+				t.Fatalf("exit %d: %s", code, p.stderr.String())
+			}
+		})
+	}
+	t.Run("missing CA file", func(t *testing.T) {
+		p := startAdapter(t, []string{"TESTLAB_KAFKA_TLS_CA_PEM=/nonexistent/ca.pem"})
+		ev := p.until(p.send("hello", helloFor(cluster.Bootstrap(kafkatest.SSL), cases[0].security)))
+		if len(ev) != 1 || ev[0].kind != "fatal" {
+			t.Fatalf("events %v", kindList(ev))
+		}
+		if code, _ := p.finishExit(); code == 0 {
+			t.Fatal("exit 0 after fatal")
+		}
+	})
+}

@@ -48,6 +48,7 @@ type Session struct {
 	consumers  map[ID]*consumerEntry
 	group      *actorGroup
 	lastFailed bool
+	seen       map[ID]struct{} // command ids already received
 }
 
 // NewSession returns a session writing events to out and diagnostics to diag.
@@ -61,6 +62,7 @@ func NewSession(b Backend, out, diag io.Writer) *Session {
 		clients:   map[ID]*clientEntry{},
 		producers: map[ID]*producerEntry{},
 		consumers: map[ID]*consumerEntry{},
+		seen:      map[ID]struct{}{},
 	}
 }
 
@@ -124,6 +126,11 @@ func (s *Session) Run(in io.Reader) int {
 			return ExitInput
 		}
 		s.cmd = cmd.CommandID
+		if _, dup := s.seen[cmd.CommandID]; dup {
+			s.emitFatal(cmd.CommandID, "adapter_state", "duplicate command_id "+string(cmd.CommandID))
+			return ExitFatal
+		}
+		s.seen[cmd.CommandID] = struct{}{}
 		err = s.dispatch(cmd)
 		var fe *fatalError
 		var cf *failedError
@@ -193,12 +200,12 @@ func (d *diagWriter) printf(format string, args ...any) {
 	if d == nil || d.w == nil {
 		return
 	}
-	msg := bound(fmt.Sprintf(format, args...)) + "\n"
+	msg := "gregor-adapter: " + bound(fmt.Sprintf(format, args...)) + "\n"
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(msg) > d.left {
 		return
 	}
 	d.left -= len(msg)
-	_, _ = io.WriteString(d.w, "gregor-adapter: "+msg)
+	_, _ = io.WriteString(d.w, msg)
 }

@@ -317,6 +317,7 @@ func TestSessionMisuse(t *testing.T) {
 			line(3, "create_topic", `"client_id":"c","operation_id":"o","topic":"t","partitions":1,"replication_factor":1,"validate_only":false,"timeout_ms":1000`) +
 			line(4, "create_topic", `"client_id":"c","operation_id":"o2","topic":"t","partitions":1,"replication_factor":1,"validate_only":false,"timeout_ms":1000`), ExitOK, "command_failed", "broker:broker_36", 4},
 		{"abort with open handles", hello + line(2, "create_client", `"client_id":"c"`) + line(3, "abort", ""), ExitOK, "aborted", "", 3},
+		{"duplicate command id", hello + line(1, "create_client", `"client_id":"c"`), ExitFatal, "fatal", "adapter_state", 2},
 		{"join unknown group", hello + line(2, "join_concurrent_actors", `"concurrency_id":"g","timeout_ms":100`), ExitFatal, "fatal", "adapter_state", 2},
 	}
 	for _, tc := range cases {
@@ -338,7 +339,7 @@ func TestSessionMisuse(t *testing.T) {
 			if last.kind != tc.last || (tc.code != "" && last.m["code"] != tc.code) {
 				t.Errorf("last event %s", last.raw)
 			}
-			if last.kind == "fatal" && last.id != fmt.Sprintf("command-%08d", tc.events) {
+			if last.kind == "fatal" && tc.name != "duplicate command id" && last.id != fmt.Sprintf("command-%08d", tc.events) {
 				t.Errorf("fatal not correlated with the offending command: %s", last.raw)
 			}
 		})
