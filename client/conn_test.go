@@ -522,3 +522,45 @@ func TestConcurrentRequestsRace(t *testing.T) {
 		t.Fatalf("calls %+v", m.Calls)
 	}
 }
+
+func TestUndecodableResponseFailsConnection(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	c := newTestClient(t, fc.config())
+	fc.setHandle(collectTwo(func(c *fakeConn, a, b *fakeReq) {
+		// a's frame has the right correlation ID and header but a body
+		// that announces more topics than it holds.
+		f := frame(a, a.hdr.CorrelationID, &wire.CreateTopicsResponse{})
+		f = append(f[:len(f)-2], 0x7f, 0)
+		binary.BigEndian.PutUint32(f, uint32(len(f)-4))
+		c.write(f)
+	}))
+	pa, pb := enqueueTwo(t, c, testCtx(t, 5*time.Second))
+	_, errA := pa.Result()
+	_, errB := pb.Result()
+	expectFailure(t, "a", errA, ErrProtocol, PossiblySent)
+	expectFailure(t, "b", errB, ErrProtocol, PossiblySent)
+	if !errors.Is(errA, wire.ErrInvalidLength) && !errors.Is(errA, wire.ErrTruncated) {
+		t.Fatalf("a: %v does not carry the decoding error", errA)
+	}
+	recovers(t, c, fc, 1, 2)
+}
+
+func TestLatencyMetricsKept(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	c := newTestClient(t, fc.config())
+	for range 3 {
+		if _, err := c.Request(testCtx(t, 5*time.Second), 1, createTopics("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := c.Metrics().Latency
+	for name, s := range map[string]Latency{"routing": l.Routing, "writer admission": l.WriterAdmission, "preparation": l.Preparation,
+		"in flight": l.InFlight, "end to end": l.EndToEnd, "mailbox": l.Mailbox} {
+		if s.Samples < 3 || s.TotalNs == 0 && name != "mailbox" && name != "preparation" || s.MaxNs > s.TotalNs {
+			t.Errorf("%s latency %+v", name, s)
+		}
+	}
+	if l.EndToEnd.TotalNs < l.InFlight.TotalNs {
+		t.Errorf("end to end %d < in flight %d", l.EndToEnd.TotalNs, l.InFlight.TotalNs)
+	}
+}
