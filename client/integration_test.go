@@ -294,3 +294,41 @@ func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 		t.Fatalf("final epoch %d (was %d): %v", finalEpoch, newEpoch, err)
 	}
 }
+
+func TestIntegrationConcurrentRequests(t *testing.T) {
+	cluster := kafkatest.Shared(t)
+	c := newTestClient(t, Config{Bootstrap: cluster.Bootstrap(kafkatest.SASLPlaintext),
+		SASL: &SASL{SASLScramSHA256, kafkatest.AdminUser, kafkatest.AdminPassword}})
+	ctx := testCtx(t, 60*time.Second)
+	const workers, each = 16, 25
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for i := range each {
+				var err error
+				switch (w + i) % 3 {
+				case 0:
+					_, err = c.Request(ctx, AnyBroker, &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{}})
+				case 1:
+					_, err = c.Coordinator(ctx, CoordinatorGroup, kafkatest.UniqueName(t, "g"))
+				default:
+					c.InvalidateMetadata()
+					_, err = c.Metadata(ctx, nil)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := c.Metrics(); m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Admitted {
+		t.Fatalf("calls %+v", m.Calls)
+	}
+}
