@@ -10,15 +10,24 @@ import (
 
 // Defaults applied by New to zero fields of Config.
 const (
-	DefaultClientID             = "gregor"
-	DefaultDialTimeout          = 10 * time.Second
-	DefaultRequestTimeout       = 30 * time.Second
-	DefaultRetryBackoff         = 100 * time.Millisecond
-	DefaultRetryBackoffMax      = time.Second
-	DefaultMetadataMaxAge       = 5 * time.Minute
-	DefaultConnIdleTimeout      = 9 * time.Minute
+	// DefaultClientID is the client.id sent in request headers.
+	DefaultClientID = "gregor"
+	// DefaultDialTimeout bounds one TCP connect and TLS handshake.
+	DefaultDialTimeout = 10 * time.Second
+	// DefaultRequestTimeout is request.timeout.ms (30000).
+	DefaultRequestTimeout = 30 * time.Second
+	// DefaultRetryBackoff is retry.backoff.ms (100).
+	DefaultRetryBackoff = 100 * time.Millisecond
+	// DefaultRetryBackoffMax is retry.backoff.max.ms (1000).
+	DefaultRetryBackoffMax = time.Second
+	// DefaultMetadataMaxAge is metadata.max.age.ms (300000).
+	DefaultMetadataMaxAge = 5 * time.Minute
+	// DefaultConnIdleTimeout is connections.max.idle.ms (540000).
+	DefaultConnIdleTimeout = 9 * time.Minute
+	// DefaultMaxInFlightPerBroker is max.in.flight.requests.per.connection (5).
 	DefaultMaxInFlightPerBroker = 5
-	DefaultMaxResponseBytes     = 100 << 20
+	// DefaultMaxResponseBytes bounds one response frame: 100 MiB.
+	DefaultMaxResponseBytes = 100 << 20
 )
 
 // minResponseBytes is the smallest MaxResponseBytes New accepts: below it
