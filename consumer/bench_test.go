@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -67,7 +68,7 @@ func BenchmarkFetchDecodeDeliver(b *testing.B) {
 				if err != nil || len(resp.Parts) != 1 {
 					b.Fatal(err)
 				}
-				ch, err := c.decodePartition(&resp.Parts[0], 0)
+				ch, err := c.decodePartition(&resp.Parts[0], 0, math.MaxInt64, true)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -553,3 +553,30 @@ func TestCorruptBatchStopsAfterGoodRecords(t *testing.T) {
 		t.Fatalf("position %v, want 3 (the corrupt batch)", pos)
 	}
 }
+
+// TestBufferBoundCountsDecompressedBytes: highly compressible batches fit
+// many per Fetch (max_bytes counts compressed bytes), yet the buffer holds
+// at most one batch beyond the bound; the rest is fetched later.
+func TestBufferBoundCountsDecompressedBytes(t *testing.T) {
+	f := newFakeBroker(t)
+	zeros := make([]byte, 1000)
+	for i := range 10 {
+		bt := tBatch{base: int64(i * 100), lastDelta: 99, pid: -1, codec: wire.CompressionLZ4}
+		for j := range 100 {
+			bt.recs = append(bt.recs, tRec{delta: int32(j), value: zeros})
+		}
+		f.append(tp0, bt)
+	}
+	const bound = 4 << 10
+	c := newTestConsumer(t, f, Config{MaxBufferedBytes: bound})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "data buffered", func() bool { return c.Metrics().BufferedRecords > 0 })
+	m := c.Metrics()
+	if m.BufferedRecords != 100 || m.BufferedBytes > bound+110_000 {
+		t.Fatalf("buffered %d records, %d bytes; want one batch of 100", m.BufferedRecords, m.BufferedBytes)
+	}
+	rs := receiveN(t, c, 1000)
+	wantOffsets(t, rs, tp0, 0, 1000)
+}

@@ -1,6 +1,10 @@
 package consumer
 
-import "github.com/gregor-kafka/gregor/wire"
+import (
+	"math"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
 
 // DecodeFetchPartition decodes the records of one FetchResponse partition
 // exactly as a Consumer delivers them: records below fetchOffset, control
@@ -22,6 +26,6 @@ func DecodeFetchPartition(tp TopicPartition, isolation IsolationLevel, fetchOffs
 		fp.Aborted = append(fp.Aborted, abortedTxn{a.ProducerID, a.FirstOffset})
 	}
 	c := Consumer{dec: dec, cfg: Config{Isolation: isolation}}
-	ch, err := c.decodePartition(&fp, fetchOffset)
+	ch, err := c.decodePartition(&fp, fetchOffset, math.MaxInt64, true)
 	return ch.records, ch.next, err
 }

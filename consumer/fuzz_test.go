@@ -28,7 +28,7 @@ func FuzzDecodePartition(f *testing.F) {
 			c.cfg.Isolation = ReadCommitted
 		}
 		p := &fetchRespPart{TopicPartition: testTP, Records: raw, Aborted: []abortedTxn{{abortedPID, abortedFirst}}}
-		ch, err := c.decodePartition(p, fetchOffset)
+		ch, err := c.decodePartition(p, fetchOffset, 1<<16, true)
 		if err != nil {
 			return
 		}

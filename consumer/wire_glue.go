@@ -164,29 +164,31 @@ func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation Is
 }
 
 // decodeBatches decodes the record batches of a partition's records field
-// in order, calling fn for each complete batch (a truncated trailing batch
-// is ignored: the next Fetch starts at the position after the last complete
-// one), and returns the bytes to charge against MaxBufferedBytes: the
-// records field plus, for compressed batches, the decompressed records
-// (keys, values, headers). Corrupt input fails with an error wrapping
-// wire.ErrCorruptMessage; batches before it were passed to fn.
-func decodeBatches(raw []byte, dec *wire.Decompressor, fn func(*wire.RecordBatch)) (int64, error) {
+// in order, calling fn for each complete batch with the decoded bytes it
+// adds beyond the records field (for a compressed batch: its decompressed
+// keys, values and headers; 0 otherwise), until fn returns false. A
+// truncated trailing batch is ignored: the next Fetch starts at the
+// position after the last complete one. Corrupt input fails with an error
+// wrapping wire.ErrCorruptMessage; the batches before it were passed to fn.
+func decodeBatches(raw []byte, dec *wire.Decompressor, fn func(b *wire.RecordBatch, extra int64) bool) error {
 	br := wire.NewBatchReader(raw, wire.DecodeOptions{Decompressor: dec})
-	size := int64(len(raw))
 	var b wire.RecordBatch
 	for br.Next(&b) {
+		var extra int64
 		if b.Compression() != wire.CompressionNone {
 			for i := range b.Records {
 				r := &b.Records[i]
-				size += int64(len(r.Key) + len(r.Value) + recordOverhead)
+				extra += int64(len(r.Key) + len(r.Value) + recordOverhead)
 				for _, h := range r.Headers {
-					size += int64(len(h.Key) + len(h.Value))
+					extra += int64(len(h.Key) + len(h.Value))
 				}
 			}
 		}
-		fn(&b)
+		if !fn(&b, extra) {
+			return nil
+		}
 	}
-	return size, br.Err()
+	return br.Err()
 }
 
 // recordOverhead approximates the fixed decoded size of one record beyond
