@@ -65,7 +65,10 @@ func (a *Admin) DescribeCluster(ctx context.Context) (*ClusterDescription, error
 	}
 }
 
-// isUnknownTopic reports UNKNOWN_TOPIC_OR_PARTITION, which Kafka marks
-// retriable but admin operations report at once: a missing topic is an
-// answer, not a transient state (use WaitVisible after creating).
-func isUnknownTopic(err error) bool { return errors.Is(err, wire.ErrUnknownTopicOrPartition) }
+// isUnknownTopic reports UNKNOWN_TOPIC_OR_PARTITION and UNKNOWN_TOPIC_ID,
+// which Kafka marks retriable but admin operations report at once: a
+// missing topic is an answer, not a transient state (use WaitVisible after
+// creating).
+func isUnknownTopic(err error) bool {
+	return errors.Is(err, wire.ErrUnknownTopicOrPartition) || errors.Is(err, wire.ErrUnknownTopicID)
+}

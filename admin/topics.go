@@ -211,7 +211,7 @@ func (a *Admin) CreatePartitions(ctx context.Context, incs []PartitionsIncrease,
 			if !seen[incs[i].Topic] {
 				err = errors.New("admin: broker returned no result for topic " + incs[i].Topic)
 			}
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !errors.Is(err, wire.ErrUnknownTopicOrPartition) {
+			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !isUnknownTopic(err) {
 				retry[i] = err
 				continue
 			}
@@ -286,7 +286,7 @@ func (a *Admin) DeleteTopics(ctx context.Context, topics []TopicRef, opts TopicO
 				continue
 			}
 			err := codeErr(r.ErrorCode, r.ErrorMessage)
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !errors.Is(err, wire.ErrUnknownTopicOrPartition) {
+			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !isUnknownTopic(err) {
 				retry[i] = err
 				continue
 			}
@@ -376,7 +376,7 @@ func (a *Admin) DescribeTopics(ctx context.Context, topics []string) ([]TopicDes
 				continue
 			}
 			d := describeTopic(mt)
-			if d.Err != nil && retriableKafka(d.Err) && !errors.Is(d.Err, wire.ErrUnknownTopicOrPartition) {
+			if d.Err != nil && retriableKafka(d.Err) && !isUnknownTopic(d.Err) {
 				retry[i] = d.Err
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/admin"
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -155,6 +156,11 @@ func TestDescribeListMissingTopic(t *testing.T) {
 	if err != nil || !errors.Is(lo[0].Err, wire.ErrUnknownTopicOrPartition) {
 		t.Fatalf("list offsets of missing partition: %v / %+v", err, lo)
 	}
+	for _, e := range []error{d[0].Err, pr[0].Err, dr[0].Err, lo[0].Err} {
+		if errors.Is(e, client.ErrTimeout) {
+			t.Fatalf("missing topic retried until the deadline: %v", e)
+		}
+	}
 	list, err := b.adm.ListTopics(ctxFor(t, 30*time.Second), false)
 	if err != nil {
 		t.Fatal(err)
@@ -235,5 +241,26 @@ func TestCreatePartitionsAndDelete(t *testing.T) {
 	}
 	if n := b.observedPartitions(name); n != -1 {
 		t.Fatalf("observer still sees the deleted topic (%d partitions)", n)
+	}
+}
+
+// TestDeleteTopicByID: a topic named only by its ID (DeleteTopics v6+) is
+// deleted; an unknown ID answers UNKNOWN_TOPIC_ID.
+func TestDeleteTopicByID(t *testing.T) {
+	b := newBed(t)
+	topic := b.observedTopic(1, nil)
+	d, err := b.adm.DescribeTopics(ctxFor(t, 30*time.Second), []string{topic})
+	if err != nil || d[0].Err != nil || d[0].ID.IsZero() {
+		t.Fatalf("describe: %v / %+v", err, d)
+	}
+	res, err := b.adm.DeleteTopics(ctxFor(t, 30*time.Second), []admin.TopicRef{{ID: d[0].ID}, {ID: wire.UUID{1, 2, 3}}}, admin.TopicOptions{WaitVisible: true})
+	if err != nil || res[0].Err != nil || res[0].Name != topic || res[0].TopicID != d[0].ID {
+		t.Fatalf("delete by ID: %v / %+v", err, res)
+	}
+	if !errors.Is(res[1].Err, wire.ErrUnknownTopicID) || errors.Is(res[1].Err, client.ErrTimeout) {
+		t.Fatalf("unknown ID: %+v (an answer, not retried until the deadline)", res[1])
+	}
+	if n := b.observedPartitions(topic); n != -1 {
+		t.Fatalf("observer still sees topic deleted by ID (%d partitions)", n)
 	}
 }
