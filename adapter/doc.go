@@ -2,4 +2,24 @@
 // command and event types, a strict decoder, the dispatcher onto gregor's
 // public API, the handle registry and the single event writer. Stdout carries
 // protocol lines only.
+//
+// Layout:
+//
+//   - ids.go, bytestring.go, values.go: identifiers (§1.4), ByteString
+//     (§3.1) and the shared value types (§3).
+//   - commands.go, commands_admin.go: command payloads (§4); decode.go and
+//     strict.go: the envelope-first strict decoder (unknown keys, missing
+//     keys and misplaced nulls rejected at every level).
+//   - events.go, events_admin.go, metrics.go: event payloads (§5);
+//     writer.go: the one event writer (compact, whole lines, envelope first).
+//   - linereader.go: the 4 MiB bounded line reader (§9.3).
+//   - session*.go, registry.go, dispatch.go: the session loop, handle
+//     registry, lifecycle and failure rules (§9), one handler per command.
+//   - normalize*.go: error normalization to "<kind>" / "<kind>:broker_<n>" (§6).
+//   - backend.go: the small interfaces the session calls; gregor.go and
+//     gregor_admin.go implement them with gregor's client, producer,
+//     consumer and admin packages, one public call per operation.
+//
+// Consumer-group, share-group and transaction commands are decoded far
+// enough to name them and answered with fatal adapter_unsupported.
 package adapter

@@ -17,93 +17,118 @@ type Descriptor struct {
 }
 
 type (
+	// Ready is the ready event.
 	Ready struct {
 		Descriptor Descriptor `json:"descriptor"`
 	}
+	// ClientCreated is the client_created event.
 	ClientCreated struct {
 		ClientID ID `json:"client_id"`
 	}
+	// ClientReady is the client_ready event.
 	ClientReady struct {
 		ClientID ID `json:"client_id"`
 	}
+	// ClientShutdown is the client_shutdown event.
 	ClientShutdown struct {
 		ClientID ID `json:"client_id"`
 	}
+	// ClientMetricsObserved is the client_metrics_observed event.
 	ClientMetricsObserved struct {
 		ClientID    ID              `json:"client_id"`
 		OperationID ID              `json:"operation_id"`
 		Snapshot    MetricsSnapshot `json:"snapshot"`
 	}
+	// ProducerCreated is the producer_created event.
 	ProducerCreated struct {
 		ProducerID ID `json:"producer_id"`
 	}
+	// OperationAccepted is the operation_accepted event.
 	OperationAccepted struct {
 		OperationID ID `json:"operation_id"`
 	}
+	// OperationRejected is the operation_rejected event.
 	OperationRejected struct {
 		OperationID ID     `json:"operation_id"`
 		Code        string `json:"code"`
 	}
+	// OperationTerminal is the operation_terminal event.
 	OperationTerminal struct {
 		OperationID ID      `json:"operation_id"`
 		Status      string  `json:"status"`
 		Code        *string `json:"code"`
 		Offset      *int64  `json:"offset"`
 	}
+	// ProducerCancellationCompleted is the producer_cancellation_completed event.
 	ProducerCancellationCompleted struct {
 		OperationID ID       `json:"operation_id"`
 		Outcomes    []string `json:"outcomes"`
 	}
+	// BatchCompleted is the batch_completed event.
 	BatchCompleted struct {
 		ProducerID ID `json:"producer_id"`
 	}
+	// FlushCompleted is the flush_completed event.
 	FlushCompleted struct {
 		ProducerID ID `json:"producer_id"`
 	}
+	// ProducerClosed is the producer_closed event.
 	ProducerClosed struct {
 		ProducerID ID `json:"producer_id"`
 	}
 
+	// ConcurrentActorsStarted is the concurrent_actors_started event.
 	ConcurrentActorsStarted struct {
 		ConcurrencyID ID   `json:"concurrency_id"`
 		ActorIDs      []ID `json:"actor_ids"`
 	}
+	// ConcurrentActorCompleted is the concurrent_actor_completed event.
 	ConcurrentActorCompleted struct {
 		ConcurrencyID ID `json:"concurrency_id"`
 		ActorID       ID `json:"actor_id"`
 		OperationID   ID `json:"operation_id"`
 	}
+	// ConcurrentActorsCompleted is the concurrent_actors_completed event.
 	ConcurrentActorsCompleted struct {
 		ConcurrencyID ID   `json:"concurrency_id"`
 		ActorIDs      []ID `json:"actor_ids"`
 	}
 
+	// AssignedConsumerCreated is the assigned_consumer_created event.
 	AssignedConsumerCreated struct {
 		ConsumerID ID `json:"consumer_id"`
 	}
+	// AssignmentCompleted is the assignment_completed event.
 	AssignmentCompleted struct {
 		ConsumerID ID `json:"consumer_id"`
 	}
+	// AssignedConsumerControlCompleted is an element of an event array (§5).
 	AssignedConsumerControlCompleted struct {
 		OperationID ID     `json:"operation_id"`
 		ConsumerID  ID     `json:"consumer_id"`
 		Control     string `json:"control"`
 	}
+	// ReceiveCompleted is the receive_completed event.
 	ReceiveCompleted struct {
 		ReceiveID ID               `json:"receive_id"`
 		Records   []ConsumedRecord `json:"records"`
 	}
+	// AssignedConsumerClosed is the assigned_consumer_closed event.
 	AssignedConsumerClosed struct {
 		ConsumerID ID `json:"consumer_id"`
 	}
 
+	// CommandFailed is the command_failed event.
 	CommandFailed struct {
 		Code       string `json:"code"`
 		Diagnostic string `json:"diagnostic"`
 	}
+	// Finished is the finished event.
 	Finished struct{}
-	Aborted  struct{}
-	Fatal    struct {
+	// Aborted is the aborted event.
+	Aborted struct{}
+	// Fatal is the fatal event.
+	Fatal struct {
 		Code       string `json:"code"`
 		Diagnostic string `json:"diagnostic"`
 	}
