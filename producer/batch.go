@@ -14,8 +14,14 @@ func (s span) get(arena []byte) []byte {
 	if s.n < 0 {
 		return nil
 	}
+	if s.n == 0 {
+		return emptyBytes // empty, not null, even when the arena is still nil
+	}
 	return arena[s.off : s.off+s.n : s.off+s.n]
 }
+
+// emptyBytes is a non-nil empty slice (capacity 0, so never written through).
+var emptyBytes = make([]byte, 0)
 
 // hdrRef is a header whose key and value live in the arena.
 type hdrRef struct{ key, value span }

@@ -50,7 +50,8 @@ type seenBatch struct {
 type fault struct {
 	code        int16 // error code to answer (the batch is not appended unless appendFirst)
 	appendFirst bool  // append, then answer code (e.g. REQUEST_TIMED_OUT after append)
-	lose        bool  // fail the whole request as a client timeout (PossiblySent)
+	lose        bool  // fail the whole request as a client timeout (PossiblySent), after applying the batch
+	drop        bool  // like lose, but the batch is not applied
 	forget      bool  // drop the producer's state for the partition before applying
 }
 
@@ -228,6 +229,9 @@ func (f *fakeCluster) apply(broker int32, topic string, partition int32, records
 	if flt.forget {
 		delete(l.state, b.ProducerID)
 	}
+	if flt.drop {
+		return res, true
+	}
 	if f.leaders[topic][partition] != broker {
 		res.ErrorCode = wire.ErrNotLeaderOrFollower.Code
 		return res, flt.lose
@@ -251,10 +255,8 @@ func (l *fakeLog) appendBatch(b *wire.RecordBatch) (int16, int64) {
 	st := l.state[b.ProducerID]
 	switch {
 	case st == nil:
-		if first != 0 {
-			return wire.ErrOutOfOrderSequenceNumber.Code, -1
-		}
-		st = &fakeProducerState{epoch: b.ProducerEpoch, lastSeq: -1}
+		// No state: any sequence is accepted (ProducerAppendInfo.checkSequence).
+		st = &fakeProducerState{epoch: b.ProducerEpoch, lastSeq: first - 1}
 		l.state[b.ProducerID] = st
 	case b.ProducerEpoch < st.epoch:
 		return wire.ErrInvalidProducerEpoch.Code, -1

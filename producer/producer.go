@@ -111,6 +111,11 @@ type partState struct {
 	pid     int64
 	epoch   int16
 	nextSeq int32
+	// confirmed: a batch under the current identity was acknowledged. Until
+	// then only one batch is in flight: a broker holding no state for this
+	// producer accepts any sequence number (ProducerAppendInfo.checkSequence),
+	// so a pipelined second batch could be written before a failed first one.
+	confirmed bool
 
 	retry        bool      // a batch must be resent: drain in-flight first, then resend in order
 	backoffUntil time.Time // no sends before

@@ -194,6 +194,9 @@ func (p *Producer) sendable(part *partState, now time.Time, soon func(time.Time)
 		soon(part.backoffUntil)
 		return nil
 	}
+	if !part.confirmed && part.inflight > 0 {
+		return nil
+	}
 	for _, b := range part.batches {
 		if b.state == batchInFlight {
 			continue
@@ -333,6 +336,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 		}
 		if !part.hasID || idle {
 			part.hasID, part.pid, part.epoch, part.nextSeq = true, p.pid, p.epoch, 0
+			part.confirmed = false
 		}
 	}
 	b.pid, b.epoch, b.baseSeq = part.pid, part.epoch, part.nextSeq
@@ -595,6 +599,9 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: part.partition, Offset: off, Timestamp: ts})
 	}
 	b.live = 0
+	if b.pid == part.pid && b.epoch == part.epoch {
+		part.confirmed = true
+	}
 	p.removeBatchPtr(part, b)
 	p.recycle(b)
 }

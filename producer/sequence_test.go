@@ -93,9 +93,9 @@ func TestOutOfOrderSequenceBumpsEpoch(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	forgot := false
 	f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
-		if b.BaseSequence == 3 && !forgot { // the broker loses the producer's state
+		if b.BaseSequence == 3 && !forgot { // the broker lost the producer's state
 			forgot = true
-			return fault{forget: true}
+			return fault{forget: true, code: wire.ErrOutOfOrderSequenceNumber.Code}
 		}
 		return fault{}
 	}
@@ -170,10 +170,14 @@ func TestPipelinedFailureResendsInOrder(t *testing.T) {
 		}
 		return fault{}
 	}
-	f.hold = make(chan struct{})
 	p := newTestProducer(t, f, Config{BatchMaxRecords: 2, MaxRetries: 5, RetryBackoff: -1, Linger: -1})
-	ds := sendN(t, p, "t", 0, 10, 0)
-	waitFor(t, "5 requests in flight", func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.requests >= 5 })
+	ds := sendN(t, p, "t", 0, 2, 0)
+	waitResult(t, ds[1]) // the first batch is acknowledged alone
+	f.mu.Lock()
+	f.hold = make(chan struct{})
+	f.mu.Unlock()
+	ds = append(ds, sendN(t, p, "t", 0, 10, 2)...)
+	waitFor(t, "5 requests in flight", func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.requests >= 6 })
 	f.mu.Lock()
 	close(f.hold)
 	f.hold = nil
@@ -222,31 +226,50 @@ func TestZeroRetriesReportsTrueCertainty(t *testing.T) {
 	}
 }
 
-func TestUnknownOutcomeThenGapFailsLaterPossiblyWritten(t *testing.T) {
-	// Batch A times out with an unknown outcome and exhausts its retries; a
-	// later batch B whose attempts also ended unknown must not be resent
-	// under a new epoch (it could duplicate), so it fails PossiblySent.
+func TestFirstBatchIsNotPipelined(t *testing.T) {
+	// A broker without state for the producer accepts any sequence, so the
+	// second batch must wait for the first one's acknowledgement: here the
+	// first fails once with NOT_LEADER_OR_FOLLOWER and still lands first.
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	failed := false
 	f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
-		if b.ProducerEpoch == 0 {
-			return fault{lose: true} // every epoch-0 attempt: response lost
+		if b.BaseSequence == 0 && !failed {
+			failed = true
+			return fault{code: wire.ErrNotLeaderOrFollower.Code}
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 1, MaxRetries: 1, RetryBackoff: -1, Linger: -1})
-	ds := sendN(t, p, "t", 0, 2, 0)
-	for i, d := range ds {
-		r := waitResult(t, d)
-		if r.Err == nil || r.Certainty != client.PossiblySent {
-			t.Fatalf("record %d: %v / %v, want failure PossiblySent", i, r.Err, r.Certainty)
-		}
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 2, MaxRetries: 3, RetryBackoff: -1, Linger: -1})
+	ds := sendN(t, p, "t", 0, 10, 0)
+	checkLog(t, f, "t", 0, ds)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seen[0].seq != 0 || f.seen[1].seq != 0 {
+		t.Fatalf("second request before the first batch was acknowledged: %+v", f.seen[:2])
 	}
-	d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("after")})
-	if r := waitResult(t, d); r.Err != nil {
-		t.Fatalf("record after reset: %v", r.Err)
+}
+
+func TestNullAndEmptyKeptApart(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	p := newTestProducer(t, f, Config{Linger: -1})
+	cases := []struct{ key, value, hv []byte }{
+		{[]byte{}, nil, []byte{}}, // empty first: the batch's arena is still empty
+		{nil, []byte{}, nil},
+		{[]byte("k"), []byte("v"), []byte("h")},
+	}
+	var ds []*Delivery
+	for _, c := range cases {
+		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Key: c.key, Value: c.value, Headers: []wire.Header{{Key: "", Value: c.hv}}}))
+	}
+	for _, d := range ds {
+		waitResult(t, d)
 	}
 	log := f.log("t", 0)
-	if last := log[len(log)-1]; string(last.value) != "after" || last.epoch != 1 || last.seq != 0 {
-		t.Fatalf("last record %+v, want 'after' at epoch 1 seq 0", last)
+	for i, c := range cases {
+		r := log[i]
+		if (r.key == nil) != (c.key == nil) || (r.value == nil) != (c.value == nil) || (r.headers[0].Value == nil) != (c.hv == nil) ||
+			string(r.key) != string(c.key) || string(r.value) != string(c.value) {
+			t.Fatalf("record %d: key %v value %v header %v, want %v %v %v", i, r.key, r.value, r.headers[0].Value, c.key, c.value, c.hv)
+		}
 	}
 }
