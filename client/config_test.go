@@ -143,3 +143,9 @@ func TestStaleMetadata(t *testing.T) {
 		t.Fatal("StaleMetadata misclassifies")
 	}
 }
+
+func TestStaleCoordinator(t *testing.T) {
+	if !StaleCoordinator(wire.ErrNotCoordinator) || !StaleCoordinator(&RequestError{Err: wire.ErrCoordinatorNotAvailable}) || StaleCoordinator(wire.ErrCoordinatorLoadInProgress) {
+		t.Fatal("StaleCoordinator misclassifies")
+	}
+}

@@ -175,3 +175,11 @@ func (c *Client) InvalidateCoordinator(kind CoordinatorType, key string) {
 	delete(c.coord.cache, coordKey{kind, key})
 	c.coord.mu.Unlock()
 }
+
+// StaleCoordinator reports whether err (a *wire.KafkaError, possibly
+// wrapped) means a cached coordinator is wrong or unavailable, so the caller
+// should call InvalidateCoordinator and look it up again: NOT_COORDINATOR,
+// COORDINATOR_NOT_AVAILABLE.
+func StaleCoordinator(err error) bool {
+	return errors.Is(err, wire.ErrNotCoordinator) || errors.Is(err, wire.ErrCoordinatorNotAvailable)
+}
