@@ -580,3 +580,32 @@ func TestBufferBoundCountsDecompressedBytes(t *testing.T) {
 	rs := receiveN(t, c, 1000)
 	wantOffsets(t, rs, tp0, 0, 1000)
 }
+
+// TestCloseCancelsFetchInFlight: Close does not wait for a Fetch parked at
+// the broker (MaxWait); it cancels it and returns with every goroutine of
+// the consumer ended.
+func TestCloseCancelsFetchInFlight(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 1))
+	c, err := newConsumer(f, f, Config{MaxWait: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtEnd()}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a fetch in flight", func() bool { return c.Metrics().FetchesInFlight == 1 })
+	done := make(chan struct{})
+	go func() {
+		c.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for the parked Fetch")
+	}
+	if m := c.Metrics(); m.FetchesInFlight != 0 || m.AssignedPartitions != 0 {
+		t.Fatalf("after Close: %+v", m)
+	}
+}

@@ -93,6 +93,10 @@ func (c *Consumer) fetchLoop() {
 			for range n {
 				<-results
 			}
+			c.mu.Lock()
+			clear(c.inflight)
+			c.reserved = 0
+			c.mu.Unlock()
 			return
 		case <-c.wake:
 		case <-timerC:
