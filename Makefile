@@ -93,7 +93,11 @@ test: deps kafka-local
 	  ( cd $$m && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | \
 	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)' ) || rc=1; \
 	done; \
-	if [ $$rc -ne 0 ]; then echo "FAIL: some tests failed" >&2; else echo "PASS: all modules"; fi; \
+	echo "=== testlab scenarios through the adapter (make run's suite)"; \
+	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
+	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \
+	  ./bin/testlab -adapter bin/gregor-adapter -scenarios testlab/scenarios -evidence testlab/evidence ) || rc=1; \
+	if [ $$rc -ne 0 ]; then echo "FAIL: some tests or scenarios failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
 	exit $$rc
 
 bench:

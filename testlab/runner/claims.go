@@ -292,17 +292,18 @@ func partialMatch(path string, want, got any) string {
 // checkClaims verifies every claim of cmd against the broker. Broker
 // metadata is eventually consistent (a CreatePartitions answer can precede
 // the broker's metadata cache, a killed broker is still listed until it is
-// fenced), so a claim gets 15s to be confirmed before it counts as refuted.
+// fenced), so a claim gets claimWindow to be confirmed before it counts as refuted.
 func (r *run) checkClaims(ctx context.Context, cmd *judge.Command) error {
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
+	deadline := time.Now().Add(claimWindow)
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		n := len(r.ev.Facts)
-		err := r.checkClaimsOnce(ctx, cmd)
-		if err == nil {
-			return nil
+		actx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err := r.checkClaimsOnce(actx, cmd)
+		cancel()
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
 		}
 		select {
 		case <-ctx.Done():
@@ -312,6 +313,9 @@ func (r *run) checkClaims(ctx context.Context, cmd *judge.Command) error {
 		}
 	}
 }
+
+// claimWindow is how long a refuted claim is re-checked before it counts.
+const claimWindow = 8 * time.Second
 
 func (r *run) checkClaimsOnce(ctx context.Context, cmd *judge.Command) error {
 	// Producer operations of this command.
