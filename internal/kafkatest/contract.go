@@ -77,7 +77,44 @@ var _ interface {
 	// Close stops brokers then the controller (TERM, then bounded KILL of
 	// its own process groups) and removes the cluster's directory.
 	Close() error
+
+	// Additions (implemented in cluster.go, config.go, tools.go, state.go):
+	// Metadata sends a raw ApiVersions+Metadata to broker id (independent of
+	// gregor's client) and returns the live brokers and cluster ID.
+	Metadata(ctx context.Context, id int32) (*ClusterMetadata, error)
+	// PauseBroker/ResumeBroker SIGSTOP/SIGCONT a broker (requests stay in flight).
+	PauseBroker(ctx context.Context, id int32) error
+	ResumeBroker(ctx context.Context, id int32) error
+	// BrokerAddr is broker id's address on l; ControllerAddr the controller listener.
+	BrokerAddr(id int32, l Listener) string
+	ControllerAddr() string
+	Shape() Shape
+	Dir() string
+	// ClientProperties / WriteClientProperties: Java client settings for a
+	// listener and SASL mechanism/user (for --command-config).
+	ClientProperties(l Listener, mechanism, user, password string) map[string]string
+	WriteClientProperties(l Listener, mechanism, user, password string) (string, error)
+	// Features: FeatureCommand describe (finalized levels as strings).
+	Features(ctx context.Context) (map[string]string, error)
+	// CreateTopic with TopicCommand (rf <= 0: cluster default).
+	CreateTopic(ctx context.Context, topic string, partitions, rf int, configs ...string) error
+	// State / WriteState: the JSON state document kafka-local writes.
+	State() State
+	WriteState(path string) error
 } = (*Cluster)(nil)
+
+// Package-level additions: UniqueName(t, prefix) for per-test names;
+// Attach(path) for a cluster described by a state file; StartDetached and
+// StopState for kafka-local; EnsureJars/JarDir for the Maven jar cache;
+// Probe(ctx, addr) for a raw readiness round trip.
+var (
+	_ func(testing.TB, string) string                             = UniqueName
+	_ func(string) (*Cluster, error)                              = Attach
+	_ func(context.Context, Options) (*Cluster, error)            = StartDetached
+	_ func(string) error                                          = StopState
+	_ func(context.Context, func(string, ...any)) (string, error) = EnsureJars
+	_ func(context.Context, string) (*ClusterMetadata, error)     = Probe
+)
 
 // Shared returns the cluster named by EnvState, or fails t with a message that
 // says what is missing. It never skips. (Implemented in shared.go.)
