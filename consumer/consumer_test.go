@@ -609,3 +609,43 @@ func TestCloseCancelsFetchInFlight(t *testing.T) {
 		t.Fatalf("after Close: %+v", m)
 	}
 }
+
+// throttlingFake reports a quota throttle on every response.
+type throttlingFake struct {
+	*fakeBroker
+	ms int32
+}
+
+func (f throttlingFake) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
+	r, err := f.fakeBroker.fetch(ctx, req)
+	if r != nil {
+		r.ThrottleMs = f.ms
+	}
+	return r, err
+}
+
+// TestThrottleHonored: after a response with throttle_time_ms, the next
+// Fetch to that broker waits at least that long (KIP-219).
+func TestThrottleHonored(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 1))
+	var sent []time.Time
+	f.onFetch = func(*fetchReq) { sent = append(sent, time.Now()) }
+	c := newTestConsumer(t, throttlingFake{f, 300}, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 1), tp0, 0, 1)
+	f.append(tp0, dataBatch(1, 1))
+	wantOffsets(t, receiveN(t, c, 1), tp0, 1, 2)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(sent) < 2 {
+		t.Fatalf("%d fetches", len(sent))
+	}
+	for i := 1; i < len(sent); i++ {
+		if gap := sent[i].Sub(sent[i-1]); gap < 300*time.Millisecond {
+			t.Fatalf("fetch %d sent %v after the previous throttled one", i, gap)
+		}
+	}
+}

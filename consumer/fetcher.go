@@ -49,9 +49,10 @@ type fetchRespPart struct {
 
 // fetchResp is what the consumer uses of a FetchResponse.
 type fetchResp struct {
-	Err       error // top-level error code
-	SessionID int32
-	Parts     []fetchRespPart
+	Err        error // top-level error code
+	ThrottleMs int32 // quota throttle the client must honor (KIP-219)
+	SessionID  int32
+	Parts      []fetchRespPart
 }
 
 // fetchResult is a finished Fetch with its partitions decoded.
@@ -209,9 +210,18 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 
 	leaders := make([]int32, 0, len(byLeader))
 	for n := range byLeader {
-		if !busy[n] {
-			leaders = append(leaders, n)
+		if busy[n] {
+			continue
 		}
+		// KIP-219: a throttled broker gets no request until its throttle
+		// time has passed.
+		if s := sessions[n]; s != nil && now.Before(s.throttledUntil) {
+			if earliest.IsZero() || s.throttledUntil.Before(earliest) {
+				earliest = s.throttledUntil
+			}
+			continue
+		}
+		leaders = append(leaders, n)
 	}
 	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
 	for _, node := range leaders {
@@ -390,6 +400,9 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 		}
 	} else {
 		s.succeeded(req.plan, r.resp.SessionID)
+	}
+	if r.resp != nil && r.resp.ThrottleMs > 0 {
+		s.throttledUntil = now.Add(time.Duration(r.resp.ThrottleMs) * time.Millisecond)
 	}
 
 	c.mu.Lock()

@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"math"
+	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -38,6 +39,9 @@ type fetchSession struct {
 	// succeeds.
 	sent    map[TopicPartition]sessionPart
 	pending map[TopicPartition]sessionPart
+	// throttledUntil is when the broker may be sent the next Fetch after
+	// it reported a quota throttle (KIP-219).
+	throttledUntil time.Time
 }
 
 // fetchPlan is one FetchRequest's session fields and partitions.

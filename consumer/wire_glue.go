@@ -74,7 +74,7 @@ func fetchRequest(req *fetchReq) *wire.FetchRequest {
 // mapFetchResponse turns a FetchResponse into the consumer's view, naming
 // topics by ID (v13+) or by name.
 func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) {
-	out := &fetchResp{Err: wire.ErrorForCode(m.ErrorCode), SessionID: m.SessionID}
+	out := &fetchResp{Err: wire.ErrorForCode(m.ErrorCode), SessionID: m.SessionID, ThrottleMs: m.ThrottleTimeMs}
 	if out.Err != nil {
 		return out, nil
 	}
