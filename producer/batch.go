@@ -64,7 +64,8 @@ type batch struct {
 	deadline time.Time // first record's delivery deadline
 
 	// Sending.
-	handed       bool // handed to the client at least once: Cancel is TooLate
+	topicID      wire.UUID // the topic's ID when the batch was last handed out
+	handed       bool      // handed to the client at least once: Cancel is TooLate
 	sequenced    bool
 	pid          int64
 	epoch        int16

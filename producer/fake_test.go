@@ -53,6 +53,7 @@ type fault struct {
 	lose        bool  // fail the whole request as a client timeout (PossiblySent), after applying the batch
 	drop        bool  // like lose, but the batch is not applied
 	forget      bool  // drop the producer's state for the partition before applying
+	skew        bool  // the broker's last sequence for the producer diverges (as after a truncation)
 }
 
 type fakeLog struct {
@@ -228,6 +229,9 @@ func (f *fakeCluster) apply(broker int32, topic string, partition int32, records
 	l := logs[partition]
 	if flt.forget {
 		delete(l.state, b.ProducerID)
+	}
+	if st := l.state[b.ProducerID]; flt.skew && st != nil {
+		st.lastSeq += 100
 	}
 	if flt.drop {
 		return res, true

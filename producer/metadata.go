@@ -127,6 +127,7 @@ func (p *Producer) needMetadata(now time.Time, soon func(time.Time)) {
 		cancel()
 		p.mu.Lock()
 		p.metaFetch = false
+		p.staleMeta = nil
 		p.metaBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
 		if err != nil {
 			for _, name := range topics {

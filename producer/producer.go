@@ -78,6 +78,7 @@ type Producer struct {
 	metaFetch   bool
 	metaBackoff time.Time
 	lastMeta    *client.Metadata
+	staleMeta   *client.Metadata // snapshot invalidated by a broker error; not applied again
 
 	inflight      map[int32]int // outstanding ProduceRequests per broker
 	totalInflight int

@@ -130,6 +130,7 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			continue // next pass
 		}
 		p.assignSequence(part, b)
+		b.topicID = part.topic.id
 		b.state = batchInFlight
 		b.handed = true
 		part.inflight++
@@ -426,7 +427,7 @@ func addPartition(req *wire.ProduceRequest, b *batch) {
 		}
 	}
 	if td == nil {
-		req.TopicData = append(req.TopicData, wire.ProduceRequestTopic{Name: t.name, TopicID: t.id})
+		req.TopicData = append(req.TopicData, wire.ProduceRequestTopic{Name: t.name, TopicID: b.topicID})
 		td = &req.TopicData[len(req.TopicData)-1]
 	}
 	td.PartitionData = append(td.PartitionData, wire.ProduceRequestPartition{Index: b.part.partition, Records: b.encoded})
@@ -475,7 +476,7 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 		found := false
 		for ti := range pr.Responses {
 			t := &pr.Responses[ti]
-			if t.Name != b.topic.name && (t.Name != "" || t.TopicID != b.topic.id) {
+			if t.Name != b.topic.name && (t.Name != "" || t.TopicID != b.topicID) {
 				continue
 			}
 			for pi := range t.PartitionResponses {
@@ -531,6 +532,9 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 	if needsMetadata(err) {
 		p.cl.InvalidateMetadata()
 		part.leader = -1
+		if p.lastMeta != nil {
+			p.staleMeta = p.lastMeta
+		}
 		p.lastMeta = nil
 	}
 	head := len(part.batches) > 0 && part.batches[0] == b

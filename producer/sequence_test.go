@@ -93,9 +93,9 @@ func TestOutOfOrderSequenceBumpsEpoch(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	forgot := false
 	f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
-		if b.BaseSequence == 3 && !forgot { // the broker lost the producer's state
+		if b.BaseSequence == 3 && !forgot { // the broker's sequence state diverged
 			forgot = true
-			return fault{forget: true, code: wire.ErrOutOfOrderSequenceNumber.Code}
+			return fault{skew: true}
 		}
 		return fault{}
 	}
