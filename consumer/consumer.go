@@ -190,7 +190,7 @@ func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace 
 			continue
 		}
 		c.gen++
-		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, gen: c.gen}
+		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen}
 		c.order = append(c.order, p.TopicPartition)
 	}
 	c.poke()
@@ -302,7 +302,7 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	st.gen = c.gen
 	st.offset = offset
 	st.lastEpoch = -1
-	st.stopped, st.err, st.reset = false, nil, false
+	st.stopped, st.err, st.reset, st.validate = false, nil, false, false
 	// A Fetch in flight for the old position is now stale (its result is
 	// dropped by gen); the partition may be listed again at once.
 	st.inflight = false

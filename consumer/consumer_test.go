@@ -649,3 +649,56 @@ func TestThrottleHonored(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateAfterLeaderChange: when metadata names a new leader epoch,
+// the position is checked with OffsetForLeaderEpoch before fetching on
+// (KIP-320): no truncation → reading continues; the last consumed epoch
+// ending below the position → LogTruncationError under ResetNone, or the
+// position moves back to the epoch's end.
+func TestValidateAfterLeaderChange(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		policy    ResetPolicy
+		truncated bool
+	}{{"clean", ResetNone, false}, {"truncated-none", ResetNone, true}, {"truncated-earliest", ResetEarliest, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeBroker(t)
+			b := dataBatch(0, 10)
+			b.epoch = 5
+			f.append(tp0, b)
+			c := newTestConsumer(t, f, Config{OffsetReset: tc.policy})
+			if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+				t.Fatal(err)
+			}
+			wantOffsets(t, receiveN(t, c, 10), tp0, 0, 10)
+			f.mu.Lock()
+			f.epochs[tp0] = 6 // leader change
+			if tc.truncated {
+				f.epochEnds[tp0] = epochResp{LeaderEpoch: 5, EndOffset: 7}
+			}
+			f.mu.Unlock()
+			nb := dataBatch(10, 2)
+			nb.epoch = 6
+			f.append(tp0, nb)
+			switch {
+			case !tc.truncated:
+				wantOffsets(t, receiveN(t, c, 2), tp0, 10, 12)
+			case tc.policy == ResetNone:
+				ctx, cancel := context.WithTimeout(bg(), 5*time.Second)
+				defer cancel()
+				_, err := c.Receive(ctx)
+				var te *LogTruncationError
+				if !errors.As(err, &te) || te.TruncatedAt != 7 || te.Offset != 10 || te.LeaderEpoch != 5 {
+					t.Fatalf("Receive = %v, want *LogTruncationError at 7", err)
+				}
+			default:
+				wantOffsets(t, receiveN(t, c, 5), tp0, 7, 12)
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.validations == 0 {
+				t.Fatal("no OffsetForLeaderEpoch was sent after the leader change")
+			}
+		})
+	}
+}

@@ -40,6 +40,12 @@ type fakeBroker struct {
 	partErr map[TopicPartition][]error
 	diverge map[TopicPartition]*divergingEpoch
 	topErr  []error
+	// epochs overrides the leader epoch metadata names (default 5);
+	// epochEnds scripts OffsetForLeaderEpoch answers (default: the
+	// asked epoch ends at the log end).
+	epochs      map[TopicPartition]int32
+	epochEnds   map[TopicPartition]epochResp
+	validations int
 
 	sessions      map[int32]map[TopicPartition]sessionPart
 	nextSession   int32
@@ -51,7 +57,7 @@ type fakeBroker struct {
 func newFakeBroker(t *testing.T) *fakeBroker {
 	return &fakeBroker{t: t, changed: make(chan struct{}), logs: map[TopicPartition]*fakeLog{},
 		leaders: map[TopicPartition]int32{}, partErr: map[TopicPartition][]error{},
-		diverge: map[TopicPartition]*divergingEpoch{}, sessions: map[int32]map[TopicPartition]sessionPart{}, nextSession: 100}
+		diverge: map[TopicPartition]*divergingEpoch{}, epochs: map[TopicPartition]int32{}, epochEnds: map[TopicPartition]epochResp{}, sessions: map[int32]map[TopicPartition]sessionPart{}, nextSession: 100}
 }
 
 func (f *fakeBroker) append(tp TopicPartition, bs ...tBatch) {
@@ -91,7 +97,11 @@ func (f *fakeBroker) Metadata(ctx context.Context, topics []string) (*client.Met
 			tm = &client.TopicMetadata{Name: tp.Topic, ID: wire.UUID{byte(len(tp.Topic))}}
 			md.Topics[tp.Topic] = tm
 		}
-		tm.Partitions = append(tm.Partitions, client.PartitionMetadata{Partition: tp.Partition, Leader: leader, LeaderEpoch: 5})
+		epoch, ok := f.epochs[tp]
+		if !ok {
+			epoch = 5
+		}
+		tm.Partitions = append(tm.Partitions, client.PartitionMetadata{Partition: tp.Partition, Leader: leader, LeaderEpoch: epoch})
 	}
 	return md, nil
 }
@@ -117,6 +127,21 @@ func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationL
 		default:
 			out[r.TopicPartition] = listResp{Offset: l.end()}
 		}
+	}
+	return out, nil
+}
+
+func (f *fakeBroker) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[TopicPartition]epochResp{}
+	for _, r := range reqs {
+		f.validations++
+		if er, ok := f.epochEnds[r.TopicPartition]; ok {
+			out[r.TopicPartition] = er
+			continue
+		}
+		out[r.TopicPartition] = epochResp{LeaderEpoch: r.LeaderEpoch, EndOffset: f.logs[r.TopicPartition].end()}
 	}
 	return out, nil
 }

@@ -126,6 +126,7 @@ type candidate struct {
 // partition becomes fetchable (zero: none).
 func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- *fetchResult) time.Time {
 	c.runResets()
+	c.runValidations()
 
 	now := time.Now()
 	var earliest time.Time
@@ -250,6 +251,16 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 			st := c.parts[cd.tp]
 			if st == nil || st.gen != cd.gen || !st.fetchable(now) {
 				continue // changed since the snapshot
+			}
+			if e := epochs[cd.tp]; e > st.leaderEpoch {
+				changed := st.leaderEpoch >= 0
+				st.leaderEpoch = e
+				if changed && st.lastEpoch >= 0 {
+					// New leader: validate the position first (KIP-320).
+					st.validate = true
+					c.poke()
+					continue
+				}
 			}
 			st.inflight = true
 			order = append(order, cd.tp)

@@ -16,6 +16,11 @@ type partState struct {
 	// gen changes whenever the position is set from outside the fetch path
 	// (assign, add, seek, reset); fetch results of an older gen are stale.
 	gen uint64
+	// leaderEpoch is the largest leader epoch metadata has named for the
+	// partition (-1 none yet); a larger one means a leader change, after
+	// which the position is validated (validate) before fetching on.
+	leaderEpoch int32
+	validate    bool
 
 	paused   bool
 	inflight bool      // listed in a Fetch in flight
@@ -44,5 +49,5 @@ type chunk struct {
 
 // fetchable reports whether the fetch loop may list the partition now.
 func (p *partState) fetchable(now time.Time) bool {
-	return !p.paused && !p.inflight && !p.stopped && !p.reset && p.buf == nil && !now.Before(p.backoff)
+	return !p.paused && !p.inflight && !p.stopped && !p.reset && !p.validate && p.buf == nil && !now.Before(p.backoff)
 }

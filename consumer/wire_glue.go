@@ -18,6 +18,8 @@ type transport interface {
 	fetch(ctx context.Context, req *fetchReq) (*fetchResp, error)
 	// listOffsets sends one ListOffsetsRequest to node.
 	listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error)
+	// offsetsForLeaderEpoch sends one OffsetForLeaderEpochRequest to node.
+	offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error)
 }
 
 // wireTransport is the transport over a client.
