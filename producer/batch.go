@@ -76,9 +76,6 @@ type batch struct {
 	lastErr      error
 	encoded      []byte // encoded record batch, reused across retries
 
-	// Scratch for encoding (reused through the pool).
-	wrecs []wire.Record
-	whdrs []wire.Header
 }
 
 // recordOverhead is a conservative estimate of a record's framing in a v2
@@ -110,8 +107,29 @@ func (b *batch) putBytes(p []byte) span {
 	return s
 }
 
+// batchPools are the producer's recycled batch buffers.
+type batchPools struct {
+	bytes slicePool[byte]
+	recs  slicePool[rec]
+	hdrs  slicePool[hdrRef]
+}
+
+// reserve makes room for one record of n arena bytes and h headers.
+func (b *batch) reserve(pl *batchPools, n, h int) {
+	b.arena = pl.bytes.grow(b.arena, n)
+	b.recs = pl.recs.grow(b.recs, 1)
+	if h > 0 {
+		b.hdrs = pl.hdrs.grow(b.hdrs, h)
+	}
+}
+
 // add copies m's key, value and headers into the batch.
-func (b *batch) add(m *Message, d *Delivery, ts int64, size int, partition int32) {
+func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int, partition int32) {
+	n := len(m.Key) + len(m.Value)
+	for i := range m.Headers {
+		n += len(m.Headers[i].Key) + len(m.Headers[i].Value)
+	}
+	b.reserve(pl, n, len(m.Headers))
 	r := rec{d: d, ts: ts, size: size, partition: partition}
 	r.key = b.putBytes(m.Key)
 	r.value = b.putBytes(m.Value)
@@ -132,7 +150,8 @@ func (b *batch) add(m *Message, d *Delivery, ts int64, size int, partition int32
 
 // moveFrom copies record r of batch src into b (used when an unassigned
 // record gets its partition).
-func (b *batch) moveFrom(src *batch, r *rec) {
+func (b *batch) moveFrom(pl *batchPools, src *batch, r *rec) {
+	b.reserve(pl, r.size, int(r.hdrs[1]-r.hdrs[0]))
 	nr := rec{d: r.d, ts: r.ts, size: r.size, partition: r.partition}
 	nr.key = b.putBytes(r.key.get(src.arena))
 	nr.value = b.putBytes(r.value.get(src.arena))
@@ -152,9 +171,9 @@ func (b *batch) moveFrom(src *batch, r *rec) {
 
 // wireRecords builds the records to encode (live ones only, in order) into
 // the batch's reused scratch slices; the returned records alias the arena.
-func (b *batch) wireRecords() []wire.Record {
-	b.wrecs = b.wrecs[:0]
-	b.whdrs = b.whdrs[:0]
+func (b *batch) wireRecords(sc *encodeScratch) []wire.Record {
+	sc.wrecs = sc.wrecs[:0]
+	sc.whdrs = sc.whdrs[:0]
 	for i := range b.recs {
 		r := &b.recs[i]
 		if r.cancelled {
@@ -162,7 +181,7 @@ func (b *batch) wireRecords() []wire.Record {
 		}
 		for _, h := range b.hdrs[r.hdrs[0]:r.hdrs[1]] {
 			k := h.key.get(b.arena)
-			b.whdrs = append(b.whdrs, wire.Header{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: h.value.get(b.arena)})
+			sc.whdrs = append(sc.whdrs, wire.Header{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: h.value.get(b.arena)})
 		}
 	}
 	hi := 0
@@ -174,33 +193,31 @@ func (b *batch) wireRecords() []wire.Record {
 		nh := int(r.hdrs[1] - r.hdrs[0])
 		var hs []wire.Header
 		if nh > 0 {
-			hs = b.whdrs[hi : hi+nh : hi+nh]
+			hs = sc.whdrs[hi : hi+nh : hi+nh]
 		}
 		hi += nh
-		b.wrecs = append(b.wrecs, wire.Record{
-			Offset:    int64(len(b.wrecs)),
+		sc.wrecs = append(sc.wrecs, wire.Record{
+			Offset:    int64(len(sc.wrecs)),
 			Timestamp: r.ts,
 			Key:       r.key.get(b.arena),
 			Value:     r.value.get(b.arena),
 			Headers:   hs,
 		})
 	}
-	return b.wrecs
+	return sc.wrecs
 }
 
-// reset clears b for reuse, keeping its buffers.
-func (b *batch) reset() {
-	for i := range b.recs {
-		b.recs[i] = rec{}
-	}
-	clear(b.wrecs)
-	clear(b.whdrs)
-	*b = batch{
-		recs:    b.recs[:0],
-		arena:   b.arena[:0],
-		hdrs:    b.hdrs[:0],
-		encoded: b.encoded[:0],
-		wrecs:   b.wrecs[:0],
-		whdrs:   b.whdrs[:0],
-	}
+// encodeScratch is the sender's reused view of a batch as wire records.
+type encodeScratch struct {
+	wrecs []wire.Record
+	whdrs []wire.Header
+}
+
+// reset clears b for reuse, returning its buffers to the pools.
+func (b *batch) reset(pl *batchPools) {
+	pl.bytes.put(b.arena)
+	pl.bytes.put(b.encoded)
+	pl.recs.put(b.recs)
+	pl.hdrs.put(b.hdrs)
+	*b = batch{}
 }

@@ -83,7 +83,7 @@ func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 				if u.created.Before(b.created) {
 					b.created, b.deadline = u.created, u.deadline
 				}
-				b.moveFrom(u, r)
+				b.moveFrom(&p.pools, u, r)
 				r.d = nil
 			}
 			p.recycle(u)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -59,6 +60,8 @@ type Producer struct {
 	topics map[string]*topicState
 	parts  []*partState // every partition with state, for the sender's scan
 	free   []*batch
+	pools  batchPools
+	sc     encodeScratch // sender goroutine only
 
 	activeRecords int
 	activeBytes   int64
@@ -177,6 +180,9 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
+	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1}
+	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
+	p.pools.hdrs = slicePool[hdrRef]{maxBytes: s.RetainedBytes / 8, elemSize: int64(unsafe.Sizeof(hdrRef{}))}
 	return p, nil
 }
 
@@ -233,7 +239,7 @@ func (p *Producer) newBatch(t *topicState, part *partState, now time.Time) *batc
 }
 
 func (p *Producer) recycle(b *batch) {
-	b.reset()
+	b.reset(&p.pools)
 	if len(p.free) < 256 {
 		p.free = append(p.free, b)
 	}
@@ -388,7 +394,7 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 	if partition >= 0 {
 		part := p.part(t, partition)
 		b = p.openBatch(part, size, now)
-		b.add(m, d, ts, size, m.Partition)
+		b.add(&p.pools, m, d, ts, size, m.Partition)
 		if p.full(b) {
 			p.wakeup()
 		}
@@ -398,7 +404,7 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 			p.wakeup()
 		}
 		b = t.unassigned
-		b.add(m, d, ts, size, -1)
+		b.add(&p.pools, m, d, ts, size, -1)
 	}
 	p.activeRecords++
 	p.activeBytes += int64(size)

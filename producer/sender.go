@@ -344,6 +344,10 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 	b.numSeq = int32(b.live)
 	b.sequenced = true
 	b.encoded = b.encoded[:0]
+	if need := b.est + batchOverhead + 64; cap(b.encoded) < need {
+		p.pools.bytes.put(b.encoded)
+		b.encoded = p.pools.bytes.get(need)
+	}
 	next := int64(part.nextSeq) + int64(b.numSeq)
 	if next > math.MaxInt32 {
 		next -= math.MaxInt32 + 1 // sequences wrap to 0 (Kafka DefaultRecordBatch.incrementSequence)
@@ -403,7 +407,7 @@ func (p *Producer) encode(b *batch) error {
 		ProducerEpoch: b.epoch,
 		BaseSequence:  b.baseSeq,
 	}
-	recs := b.wireRecords()
+	recs := b.wireRecords(&p.sc)
 	if len(recs) > 0 {
 		h.BaseTimestamp = recs[0].Timestamp
 	}
