@@ -127,6 +127,8 @@ type partState struct {
 	gapSeq       int32
 	gapUnknown   bool // the failed batch may have been written
 	listed       bool // in Producer.parts
+	lastArena    int  // arena bytes and records of the last acknowledged batch,
+	lastRecs     int  // to size the next batch's buffers and avoid regrowth
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
@@ -259,6 +261,10 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 		}
 	}
 	b := p.newBatch(part.topic, part, now)
+	if part.lastArena > 0 {
+		b.arena = p.pools.bytes.get(part.lastArena)
+		b.recs = p.pools.recs.get(part.lastRecs)
+	}
 	part.batches = append(part.batches, b)
 	p.wakeup()
 	return b

@@ -607,6 +607,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: part.partition, Offset: off, Timestamp: ts})
 	}
 	b.live = 0
+	part.lastArena, part.lastRecs = len(b.arena), len(b.recs)
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}

@@ -129,10 +129,14 @@ func TestKillLeaderWhileProducing(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	nAcked, nNotSent, nPossibly := 0, 0, 0
+	errs := map[string]int{}
 	for _, s := range all {
 		r, ok := s.d.Result()
 		if !ok {
 			t.Fatalf("%s has no terminal after Flush", s.value)
+		}
+		if r.Err != nil {
+			errs[fmt.Sprintf("%v: %v", r.Certainty, r.Err)]++
 		}
 		switch {
 		case r.Err == nil:
@@ -144,6 +148,9 @@ func TestKillLeaderWhileProducing(t *testing.T) {
 		}
 	}
 	t.Logf("%d records: %d acknowledged, %d failed not sent, %d failed possibly sent", len(all), nAcked, nNotSent, nPossibly)
+	for e, n := range errs {
+		t.Logf("%6d × %s", n, e)
+	}
 	got := b.readAll(topic, nAcked)
 	count := map[string]int{}
 	pos := map[string]string{}
