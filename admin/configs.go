@@ -115,13 +115,9 @@ func (a *Admin) DescribeConfigs(ctx context.Context, resources []ConfigResource)
 		retry := map[int]error{}
 		results := resp.(*wire.DescribeConfigsResponse).Results
 		for _, i := range idx {
-			var r *wire.DescribeConfigsResult
-			for j := range results {
-				if results[j].ResourceType == int8(resources[i].Type) && results[j].ResourceName == resources[i].Name {
-					r = &results[j]
-					break
-				}
-			}
+			r := answerFor(results, func(r *wire.DescribeConfigsResult) bool {
+				return r.ResourceType == int8(resources[i].Type) && r.ResourceName == resources[i].Name
+			})
 			if r == nil {
 				out[i].Err = wire.ErrUnknownServerError
 				continue
@@ -239,21 +235,17 @@ func (a *Admin) IncrementalAlterConfigs(ctx context.Context, resources []AlterCo
 		retry := map[int]error{}
 		rs := resp.(*wire.IncrementalAlterConfigsResponse).Responses
 		for _, i := range idx {
-			found := false
-			for _, r := range rs {
-				if r.ResourceType != int8(resources[i].Type) || r.ResourceName != resources[i].Name {
-					continue
-				}
-				found = true
-				if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && retriableKafka(err) && !isUnknownTopic(err) {
-					retry[i] = err
-				} else {
-					out[i].Err = err
-				}
-				break
-			}
-			if !found {
+			r := answerFor(rs, func(r *wire.IncrementalAlterConfigsResult) bool {
+				return r.ResourceType == int8(resources[i].Type) && r.ResourceName == resources[i].Name
+			})
+			if r == nil {
 				out[i].Err = wire.ErrUnknownServerError
+				continue
+			}
+			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && retriableKafka(err) && !isUnknownTopic(err) {
+				retry[i] = err
+			} else {
+				out[i].Err = err
 			}
 		}
 		return retry, nil

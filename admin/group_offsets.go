@@ -13,6 +13,21 @@ import (
 // uses: v10 names topics by ID only (KIP-848), v9 still by name.
 const offsetVersionCap = 9
 
+// offsetVersion returns the version of api (OffsetFetch or OffsetCommit) to
+// send to broker: the broker's highest, capped at offsetVersionCap. A broker
+// without the API fails with wire.ErrUnsupportedVersion.
+func (a *Admin) offsetVersion(ctx context.Context, broker int32, api wire.APIKey) (int16, error) {
+	vers, err := a.cl.BrokerVersions(ctx, broker)
+	if err != nil {
+		return 0, err
+	}
+	vr, ok := vers[api]
+	if !ok {
+		return 0, wire.ErrUnsupportedVersion
+	}
+	return min(vr[1], offsetVersionCap), nil
+}
+
 // GroupOffsetsQuery asks for a group's committed offsets.
 type GroupOffsetsQuery struct {
 	// GroupID is the group ID.
@@ -69,15 +84,10 @@ func (a *Admin) FetchOffsets(ctx context.Context, queries []GroupOffsetsQuery, o
 	}
 	group := func(i int) string { return queries[i].GroupID }
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
-		vers, err := a.cl.BrokerVersions(ctx, broker)
+		v, err := a.offsetVersion(ctx, broker, wire.KeyOffsetFetch)
 		if err != nil {
 			return nil, err
 		}
-		vr, ok := vers[wire.KeyOffsetFetch]
-		if !ok {
-			return nil, wire.ErrUnsupportedVersion
-		}
-		v := min(vr[1], offsetVersionCap)
 		retry := map[int]error{}
 		if v >= 8 {
 			req := &wire.OffsetFetchRequest{RequireStable: opts.RequireStable}
@@ -130,12 +140,8 @@ func fetchTopics(parts []TopicPartition) []wire.OffsetFetchRequestTopic {
 	}
 	topics := []wire.OffsetFetchRequestTopic{}
 	for _, p := range parts {
-		ti := slices.IndexFunc(topics, func(t wire.OffsetFetchRequestTopic) bool { return t.Name == p.Topic })
-		if ti < 0 {
-			topics = append(topics, wire.OffsetFetchRequestTopic{Name: p.Topic})
-			ti = len(topics) - 1
-		}
-		topics[ti].PartitionIndexes = append(topics[ti].PartitionIndexes, p.Partition)
+		t := topicEntry(&topics, p.Topic, func(t *wire.OffsetFetchRequestTopic) *string { return &t.Name })
+		t.PartitionIndexes = append(t.PartitionIndexes, p.Partition)
 	}
 	return topics
 }
@@ -226,30 +232,21 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 	for i, o := range offsets {
 		out[i].TopicPartition = o.TopicPartition
 	}
-	var opErr error
 	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
-		vers, err := a.cl.BrokerVersions(ctx, broker)
+		v, err := a.offsetVersion(ctx, broker, wire.KeyOffsetCommit)
 		if err != nil {
 			return nil, err
-		}
-		vr, ok := vers[wire.KeyOffsetCommit]
-		if !ok {
-			return nil, wire.ErrUnsupportedVersion
 		}
 		req := &wire.OffsetCommitRequest{GroupID: groupID, GenerationIDOrMemberEpoch: -1, RetentionTimeMs: -1}
 		pos := map[TopicPartition]int{}
 		for i, o := range offsets {
 			pos[o.TopicPartition] = i
-			ti := slices.IndexFunc(req.Topics, func(t wire.OffsetCommitTopic) bool { return t.Name == o.Topic })
-			if ti < 0 {
-				req.Topics = append(req.Topics, wire.OffsetCommitTopic{Name: o.Topic})
-				ti = len(req.Topics) - 1
-			}
+			t := topicEntry(&req.Topics, o.Topic, func(t *wire.OffsetCommitTopic) *string { return &t.Name })
 			md := o.Metadata
-			req.Topics[ti].Partitions = append(req.Topics[ti].Partitions, wire.OffsetCommitPartition{
+			t.Partitions = append(t.Partitions, wire.OffsetCommitPartition{
 				PartitionIndex: o.Partition, CommittedOffset: o.Offset, CommittedLeaderEpoch: o.LeaderEpoch, CommittedMetadata: &md})
 		}
-		resp, err := a.cl.RequestVersion(ctx, broker, req, min(vr[1], offsetVersionCap))
+		resp, err := a.cl.RequestVersion(ctx, broker, req, v)
 		if err != nil {
 			return nil, err
 		}
@@ -268,10 +265,8 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 		}
 		return nil, nil
 	}
-	a.batches(ctx, 1, true, a.coordRoute(func(int) string { return groupID }), send, nil,
-		a.forgetCoordinators(func(int) string { return groupID }), func(_ int, err error) { opErr = err })
-	if opErr != nil {
-		return nil, opErr
+	if err := a.atCoordinator(ctx, groupID, send); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -285,18 +280,14 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 	for i, tp := range partitions {
 		out[i].TopicPartition = tp
 	}
-	var opErr error
+	var groupErr error
 	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
 		req := &wire.OffsetDeleteRequest{GroupID: groupID}
 		pos := map[TopicPartition]int{}
 		for i, tp := range partitions {
 			pos[tp] = i
-			ti := slices.IndexFunc(req.Topics, func(t wire.OffsetDeleteTopic) bool { return t.Name == tp.Topic })
-			if ti < 0 {
-				req.Topics = append(req.Topics, wire.OffsetDeleteTopic{Name: tp.Topic})
-				ti = len(req.Topics) - 1
-			}
-			req.Topics[ti].Partitions = append(req.Topics[ti].Partitions, tp.Partition)
+			t := topicEntry(&req.Topics, tp.Topic, func(t *wire.OffsetDeleteTopic) *string { return &t.Name })
+			t.Partitions = append(t.Partitions, tp.Partition)
 		}
 		resp, err := a.cl.Request(ctx, broker, req)
 		if err != nil {
@@ -307,7 +298,7 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 			if a.coordRetry(groupID, err) {
 				return map[int]error{0: err}, nil
 			}
-			opErr = err
+			groupErr = err
 			return nil, nil
 		}
 		for _, t := range r.Topics {
@@ -319,10 +310,21 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 		}
 		return nil, nil
 	}
-	a.batches(ctx, 1, true, a.coordRoute(func(int) string { return groupID }), send, nil,
-		a.forgetCoordinators(func(int) string { return groupID }), func(_ int, err error) { opErr = err })
-	if opErr != nil {
-		return nil, opErr
+	if err := a.atCoordinator(ctx, groupID, send); err != nil {
+		return nil, err
+	}
+	if groupErr != nil {
+		return nil, groupErr
 	}
 	return out, nil
+}
+
+// atCoordinator runs send as one request at groupID's coordinator, retried
+// within ctx as batches does (a moved coordinator is looked up again), and
+// returns the failure that ended the retries, if any.
+func (a *Admin) atCoordinator(ctx context.Context, groupID string, send sendFunc) error {
+	var opErr error
+	group := func(int) string { return groupID }
+	a.batches(ctx, 1, true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(_ int, err error) { opErr = err })
+	return opErr
 }

@@ -211,12 +211,7 @@ func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDes
 		retry := map[int]error{}
 		rs := resp.(*wire.DescribeGroupsResponse).Groups
 		for _, i := range idx {
-			var r *wire.DescribeGroupsGroup
-			for j := range rs {
-				if rs[j].GroupID == groups[i] {
-					r = &rs[j]
-				}
-			}
+			r := answerFor(rs, func(r *wire.DescribeGroupsGroup) bool { return r.GroupID == groups[i] })
 			if r == nil {
 				out[i].Err = wire.ErrUnknownServerError
 				continue
@@ -273,12 +268,7 @@ func (a *Admin) DescribeConsumerGroups(ctx context.Context, groups []string) ([]
 		retry := map[int]error{}
 		rs := resp.(*wire.ConsumerGroupDescribeResponse).Groups
 		for _, i := range idx {
-			var r *wire.ConsumerGroupDescribeGroup
-			for j := range rs {
-				if rs[j].GroupID == groups[i] {
-					r = &rs[j]
-				}
-			}
+			r := answerFor(rs, func(r *wire.ConsumerGroupDescribeGroup) bool { return r.GroupID == groups[i] })
 			if r == nil {
 				out[i].Err = wire.ErrUnknownServerError
 				continue
@@ -360,21 +350,15 @@ func (a *Admin) DeleteGroups(ctx context.Context, groups []string) ([]GroupResul
 		retry := map[int]error{}
 		rs := resp.(*wire.DeleteGroupsResponse).Results
 		for _, i := range idx {
-			found := false
-			for _, r := range rs {
-				if r.GroupID != groups[i] {
-					continue
-				}
-				found = true
-				if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && a.coordRetry(groups[i], err) {
-					retry[i] = err
-				} else {
-					out[i].Err = err
-				}
-				break
-			}
-			if !found {
+			r := answerFor(rs, func(r *wire.DeleteGroupsResult) bool { return r.GroupID == groups[i] })
+			if r == nil {
 				out[i].Err = wire.ErrUnknownServerError
+				continue
+			}
+			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && a.coordRetry(groups[i], err) {
+				retry[i] = err
+			} else {
+				out[i].Err = err
 			}
 		}
 		return retry, nil

@@ -118,51 +118,24 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		for _, i := range idx {
 			q := queries[i]
 			pos[q.TopicPartition] = i
-			ti := -1
-			for j := range req.Topics {
-				if req.Topics[j].Name == q.Topic {
-					ti = j
-				}
-			}
-			if ti < 0 {
-				req.Topics = append(req.Topics, wire.ListOffsetsTopic{Name: q.Topic})
-				ti = len(req.Topics) - 1
-			}
-			req.Topics[ti].Partitions = append(req.Topics[ti].Partitions,
+			t := topicEntry(&req.Topics, q.Topic, func(t *wire.ListOffsetsTopic) *string { return &t.Name })
+			t.Partitions = append(t.Partitions,
 				wire.ListOffsetsPartition{PartitionIndex: q.Partition, CurrentLeaderEpoch: -1, Timestamp: int64(q.Spec)})
 		}
 		resp, err := a.cl.Request(ctx, broker, req)
 		if err != nil {
 			return nil, err
 		}
-		retry := map[int]error{}
-		answered := map[int]bool{}
+		answers := a.newLeaderAnswers(pos, func(i int, err error) { out[i].Err = err })
 		for _, t := range resp.(*wire.ListOffsetsResponse).Topics {
 			for _, p := range t.Partitions {
-				i, ok := pos[TopicPartition{t.Name, p.PartitionIndex}]
-				if !ok {
-					continue
+				if i, ok := answers.answer(TopicPartition{t.Name, p.PartitionIndex}, p.ErrorCode); ok {
+					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, p.Timestamp, p.LeaderEpoch
+					out[i].Found = p.Offset >= 0
 				}
-				answered[i] = true
-				if err := wire.ErrorForCode(p.ErrorCode); err != nil {
-					if retriableLeaderErr(err) {
-						a.cl.InvalidateMetadata()
-						retry[i] = err
-						continue
-					}
-					out[i].Err = err
-					continue
-				}
-				out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, p.Timestamp, p.LeaderEpoch
-				out[i].Found = p.Offset >= 0
 			}
 		}
-		for _, i := range idx {
-			if !answered[i] {
-				out[i].Err = errors.New("admin: broker returned no offset for " + tpString(queries[i].TopicPartition))
-			}
-		}
-		return retry, nil
+		return answers.done(idx, "offset", func(i int) TopicPartition { return queries[i].TopicPartition }), nil
 	})
 	a.batches(ctx, len(queries), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
 		func(i int, err error) { out[i].Err = err })
@@ -204,49 +177,22 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 		for _, i := range idx {
 			c := cutoffs[i]
 			pos[c.TopicPartition] = i
-			ti := -1
-			for j := range req.Topics {
-				if req.Topics[j].Name == c.Topic {
-					ti = j
-				}
-			}
-			if ti < 0 {
-				req.Topics = append(req.Topics, wire.DeleteRecordsTopic{Name: c.Topic})
-				ti = len(req.Topics) - 1
-			}
-			req.Topics[ti].Partitions = append(req.Topics[ti].Partitions, wire.DeleteRecordsPartition{PartitionIndex: c.Partition, Offset: c.Before})
+			t := topicEntry(&req.Topics, c.Topic, func(t *wire.DeleteRecordsTopic) *string { return &t.Name })
+			t.Partitions = append(t.Partitions, wire.DeleteRecordsPartition{PartitionIndex: c.Partition, Offset: c.Before})
 		}
 		resp, err := a.cl.Request(ctx, broker, req)
 		if err != nil {
 			return nil, err
 		}
-		retry := map[int]error{}
-		answered := map[int]bool{}
+		answers := a.newLeaderAnswers(pos, func(i int, err error) { out[i].Err = err })
 		for _, t := range resp.(*wire.DeleteRecordsResponse).Topics {
 			for _, p := range t.Partitions {
-				i, ok := pos[TopicPartition{t.Name, p.PartitionIndex}]
-				if !ok {
-					continue
+				if i, ok := answers.answer(TopicPartition{t.Name, p.PartitionIndex}, p.ErrorCode); ok {
+					out[i].LowWatermark = p.LowWatermark
 				}
-				answered[i] = true
-				if err := wire.ErrorForCode(p.ErrorCode); err != nil {
-					if retriableLeaderErr(err) {
-						a.cl.InvalidateMetadata()
-						retry[i] = err
-						continue
-					}
-					out[i].Err = err
-					continue
-				}
-				out[i].LowWatermark = p.LowWatermark
 			}
 		}
-		for _, i := range idx {
-			if !answered[i] {
-				out[i].Err = errors.New("admin: broker returned no result for " + tpString(cutoffs[i].TopicPartition))
-			}
-		}
-		return retry, nil
+		return answers.done(idx, "result", func(i int) TopicPartition { return cutoffs[i].TopicPartition }), nil
 	})
 	a.batches(ctx, len(cutoffs), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
 		func(i int, err error) { out[i].Err = err })

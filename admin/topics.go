@@ -274,13 +274,9 @@ func (a *Admin) DeleteTopics(ctx context.Context, topics []TopicRef, opts TopicO
 		retry := map[int]error{}
 		for _, i := range idx {
 			t := topics[i]
-			var r *wire.DeleteTopicsTopicResult
-			for j := range rs {
-				if (t.Name != "" && rs[j].Name != nil && *rs[j].Name == t.Name) || (t.Name == "" && rs[j].TopicID == t.ID) {
-					r = &rs[j]
-					break
-				}
-			}
+			r := answerFor(rs, func(r *wire.DeleteTopicsTopicResult) bool {
+				return (t.Name != "" && r.Name != nil && *r.Name == t.Name) || (t.Name == "" && r.TopicID == t.ID)
+			})
 			if r == nil {
 				out[i].Err = errors.New("admin: broker returned no result for the topic")
 				continue

@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/golang/snappy"
@@ -84,6 +85,29 @@ func (w *appendWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// resetWriter is a streaming compressor that can be pointed at a new
+// output: *gzip.Writer and *lz4.Writer.
+type resetWriter interface {
+	io.WriteCloser
+	Reset(w io.Writer)
+}
+
+// streamCompress appends src compressed by w to dst: w is reset onto out,
+// which collects the output, and closed to flush the frame's trailer.
+func streamCompress(out *appendWriter, w resetWriter, dst, src []byte, codec string) ([]byte, error) {
+	out.b = dst
+	w.Reset(out)
+	_, err := w.Write(src)
+	if err == nil {
+		err = w.Close()
+	}
+	dst, out.b = out.b, nil
+	if err != nil {
+		return dst, fmt.Errorf("wire: %s: %w", codec, err)
+	}
+	return dst, nil
+}
+
 type gzipEncoder struct {
 	out appendWriter
 	w   *gzip.Writer
@@ -139,17 +163,7 @@ func (c *Compressor) compress(k *codecCache, dst []byte, codec Compression, src 
 		if err != nil {
 			return dst, err
 		}
-		e.out.b = dst
-		e.w.Reset(&e.out)
-		_, err = e.w.Write(src)
-		if err == nil {
-			err = e.w.Close()
-		}
-		dst, e.out.b = e.out.b, nil
-		if err != nil {
-			return dst, fmt.Errorf("wire: gzip: %w", err)
-		}
-		return dst, nil
+		return streamCompress(&e.out, e.w, dst, src, "gzip")
 	case CompressionSnappy:
 		n := snappy.MaxEncodedLen(len(src))
 		if n < 0 {
@@ -164,17 +178,7 @@ func (c *Compressor) compress(k *codecCache, dst []byte, codec Compression, src 
 		if err != nil {
 			return dst, err
 		}
-		e.out.b = dst
-		e.w.Reset(&e.out)
-		_, err = e.w.Write(src)
-		if err == nil {
-			err = e.w.Close()
-		}
-		dst, e.out.b = e.out.b, nil
-		if err != nil {
-			return dst, fmt.Errorf("wire: lz4: %w", err)
-		}
-		return dst, nil
+		return streamCompress(&e.out, e.w, dst, src, "lz4")
 	case CompressionZstd:
 		e, err := c.zstdEncoder(k)
 		if err != nil {

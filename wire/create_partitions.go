@@ -49,13 +49,13 @@ func (m *CreatePartitionsRequest) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendInt32(dst, t.Count)
 		dst = AppendNullableArray(dst, flex, t.Assignments, func(dst []byte, a *CreatePartitionsAssignment) []byte {
 			dst = AppendInt32Array(dst, flex, a.BrokerIDs)
-			return appendTagsIf(dst, flex, a.UnknownTags)
+			return appendFlexTags(dst, flex, a.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
 	dst = AppendInt32(dst, m.TimeoutMs)
 	dst = AppendBool(dst, m.ValidateOnly)
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -66,13 +66,13 @@ func (m *CreatePartitionsRequest) DecodeFrom(r *Reader, v int16) error {
 		t.Count = r.Int32()
 		t.Assignments = ReadNullableArray(r, flex, 1, func(r *Reader, a *CreatePartitionsAssignment) {
 			a.BrokerIDs = r.Int32Array(flex)
-			a.UnknownTags = readTagsIf(r, flex)
+			a.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
 	m.TimeoutMs = r.Int32()
 	m.ValidateOnly = r.Bool()
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -109,9 +109,9 @@ func (m *CreatePartitionsResponse) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendString(dst, t.Name, flex)
 		dst = AppendInt16(dst, t.ErrorCode)
 		dst = AppendNullableString(dst, t.ErrorMessage, flex)
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -122,8 +122,8 @@ func (m *CreatePartitionsResponse) DecodeFrom(r *Reader, v int16) error {
 		t.Name = r.String(flex)
 		t.ErrorCode = r.Int16()
 		t.ErrorMessage = r.NullableString(flex)
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

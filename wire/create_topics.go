@@ -70,18 +70,18 @@ func (m *CreateTopicsRequest) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendArray(dst, flex, t.Assignments, func(dst []byte, a *CreateTopicsAssignment) []byte {
 			dst = AppendInt32(dst, a.PartitionIndex)
 			dst = AppendInt32Array(dst, flex, a.BrokerIDs)
-			return appendTagsIf(dst, flex, a.UnknownTags)
+			return appendFlexTags(dst, flex, a.UnknownTags)
 		})
 		dst = AppendArray(dst, flex, t.Configs, func(dst []byte, c *CreateTopicsConfig) []byte {
 			dst = AppendString(dst, c.Name, flex)
 			dst = AppendNullableString(dst, c.Value, flex)
-			return appendTagsIf(dst, flex, c.UnknownTags)
+			return appendFlexTags(dst, flex, c.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
 	dst = AppendInt32(dst, m.TimeoutMs)
 	dst = AppendBool(dst, m.ValidateOnly)
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -94,18 +94,18 @@ func (m *CreateTopicsRequest) DecodeFrom(r *Reader, v int16) error {
 		t.Assignments = ReadArray(r, flex, 5, func(r *Reader, a *CreateTopicsAssignment) {
 			a.PartitionIndex = r.Int32()
 			a.BrokerIDs = r.Int32Array(flex)
-			a.UnknownTags = readTagsIf(r, flex)
+			a.UnknownTags = readFlexTags(r, flex)
 		})
 		t.Configs = ReadArray(r, flex, 2, func(r *Reader, c *CreateTopicsConfig) {
 			c.Name = r.String(flex)
 			c.Value = r.NullableString(flex)
-			c.UnknownTags = readTagsIf(r, flex)
+			c.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
 	m.TimeoutMs = r.Int32()
 	m.ValidateOnly = r.Bool()
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -189,7 +189,7 @@ func (m *CreateTopicsResponse) AppendTo(dst []byte, v int16) []byte {
 		}
 		return dst
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -224,6 +224,6 @@ func (m *CreateTopicsResponse) DecodeFrom(r *Reader, v int16) error {
 			})
 		}
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

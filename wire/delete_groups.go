@@ -20,14 +20,14 @@ func (*DeleteGroupsRequest) ResponseFor() Response { return &DeleteGroupsRespons
 func (m *DeleteGroupsRequest) AppendTo(dst []byte, v int16) []byte {
 	flex := v >= 2
 	dst = AppendStringArray(dst, flex, m.GroupsNames)
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
 func (m *DeleteGroupsRequest) DecodeFrom(r *Reader, v int16) error {
 	flex := v >= 2
 	m.GroupsNames = r.StringArray(flex)
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -67,9 +67,9 @@ func (m *DeleteGroupsResponse) AppendTo(dst []byte, v int16) []byte {
 		if v >= 3 {
 			dst = AppendNullableString(dst, g.ErrorMessage, flex)
 		}
-		return appendTagsIf(dst, flex, g.UnknownTags)
+		return appendFlexTags(dst, flex, g.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -82,8 +82,8 @@ func (m *DeleteGroupsResponse) DecodeFrom(r *Reader, v int16) error {
 		if v >= 3 {
 			g.ErrorMessage = r.NullableString(flex)
 		}
-		g.UnknownTags = readTagsIf(r, flex)
+		g.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

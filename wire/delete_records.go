@@ -46,12 +46,12 @@ func (m *DeleteRecordsRequest) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendArray(dst, flex, t.Partitions, func(dst []byte, p *DeleteRecordsPartition) []byte {
 			dst = AppendInt32(dst, p.PartitionIndex)
 			dst = AppendInt64(dst, p.Offset)
-			return appendTagsIf(dst, flex, p.UnknownTags)
+			return appendFlexTags(dst, flex, p.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
 	dst = AppendInt32(dst, m.TimeoutMs)
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -62,12 +62,12 @@ func (m *DeleteRecordsRequest) DecodeFrom(r *Reader, v int16) error {
 		t.Partitions = ReadArray(r, flex, 12, func(r *Reader, p *DeleteRecordsPartition) {
 			p.PartitionIndex = r.Int32()
 			p.Offset = r.Int64()
-			p.UnknownTags = readTagsIf(r, flex)
+			p.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
 	m.TimeoutMs = r.Int32()
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -116,11 +116,11 @@ func (m *DeleteRecordsResponse) AppendTo(dst []byte, v int16) []byte {
 			dst = AppendInt32(dst, p.PartitionIndex)
 			dst = AppendInt64(dst, p.LowWatermark)
 			dst = AppendInt16(dst, p.ErrorCode)
-			return appendTagsIf(dst, flex, p.UnknownTags)
+			return appendFlexTags(dst, flex, p.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -133,10 +133,10 @@ func (m *DeleteRecordsResponse) DecodeFrom(r *Reader, v int16) error {
 			p.PartitionIndex = r.Int32()
 			p.LowWatermark = r.Int64()
 			p.ErrorCode = r.Int16()
-			p.UnknownTags = readTagsIf(r, flex)
+			p.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

@@ -44,7 +44,7 @@ func (m *DeleteTopicsRequest) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendStringArray(dst, flex, m.TopicNames)
 	}
 	dst = AppendInt32(dst, m.TimeoutMs)
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -60,7 +60,7 @@ func (m *DeleteTopicsRequest) DecodeFrom(r *Reader, v int16) error {
 		m.TopicNames = r.StringArray(flex)
 	}
 	m.TimeoutMs = r.Int32()
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -112,9 +112,9 @@ func (m *DeleteTopicsResponse) AppendTo(dst []byte, v int16) []byte {
 		if v >= 5 {
 			dst = AppendNullableString(dst, t.ErrorMessage, flex)
 		}
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -133,8 +133,8 @@ func (m *DeleteTopicsResponse) DecodeFrom(r *Reader, v int16) error {
 		if v >= 5 {
 			t.ErrorMessage = r.NullableString(flex)
 		}
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

@@ -66,13 +66,13 @@ func (m *DescribeConfigsRequest) AppendTo(dst []byte, v int16) []byte {
 		} else {
 			dst = AppendStringArray(dst, flex, res.ConfigurationKeys)
 		}
-		return appendTagsIf(dst, flex, res.UnknownTags)
+		return appendFlexTags(dst, flex, res.UnknownTags)
 	})
 	dst = AppendBool(dst, m.IncludeSynonyms)
 	if v >= 3 {
 		dst = AppendBool(dst, m.IncludeDocumentation)
 	}
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -82,13 +82,13 @@ func (m *DescribeConfigsRequest) DecodeFrom(r *Reader, v int16) error {
 		res.ResourceType = r.Int8()
 		res.ResourceName = r.String(flex)
 		res.ConfigurationKeys = ReadNullableArray(r, flex, 1, func(r *Reader, s *string) { *s = r.String(flex) })
-		res.UnknownTags = readTagsIf(r, flex)
+		res.UnknownTags = readFlexTags(r, flex)
 	})
 	m.IncludeSynonyms = r.Bool()
 	if v >= 3 {
 		m.IncludeDocumentation = r.Bool()
 	}
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -175,17 +175,17 @@ func (m *DescribeConfigsResponse) AppendTo(dst []byte, v int16) []byte {
 				dst = AppendString(dst, s.Name, flex)
 				dst = AppendNullableString(dst, s.Value, flex)
 				dst = AppendInt8(dst, s.Source)
-				return appendTagsIf(dst, flex, s.UnknownTags)
+				return appendFlexTags(dst, flex, s.UnknownTags)
 			})
 			if v >= 3 {
 				dst = AppendInt8(dst, c.ConfigType)
 				dst = AppendNullableString(dst, c.Documentation, flex)
 			}
-			return appendTagsIf(dst, flex, c.UnknownTags)
+			return appendFlexTags(dst, flex, c.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, res.UnknownTags)
+		return appendFlexTags(dst, flex, res.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -207,16 +207,16 @@ func (m *DescribeConfigsResponse) DecodeFrom(r *Reader, v int16) error {
 				s.Name = r.String(flex)
 				s.Value = r.NullableString(flex)
 				s.Source = r.Int8()
-				s.UnknownTags = readTagsIf(r, flex)
+				s.UnknownTags = readFlexTags(r, flex)
 			})
 			if v >= 3 {
 				c.ConfigType = r.Int8()
 				c.Documentation = r.NullableString(flex)
 			}
-			c.UnknownTags = readTagsIf(r, flex)
+			c.UnknownTags = readFlexTags(r, flex)
 		})
-		res.UnknownTags = readTagsIf(r, flex)
+		res.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

@@ -27,7 +27,7 @@ func (m *DescribeGroupsRequest) AppendTo(dst []byte, v int16) []byte {
 	if v >= 3 {
 		dst = AppendBool(dst, m.IncludeAuthorizedOperations)
 	}
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -37,7 +37,7 @@ func (m *DescribeGroupsRequest) DecodeFrom(r *Reader, v int16) error {
 	if v >= 3 {
 		m.IncludeAuthorizedOperations = r.Bool()
 	}
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -118,14 +118,14 @@ func (m *DescribeGroupsResponse) AppendTo(dst []byte, v int16) []byte {
 			dst = AppendString(dst, mb.ClientHost, flex)
 			dst = AppendBytes(dst, mb.MemberMetadata, flex)
 			dst = AppendBytes(dst, mb.MemberAssignment, flex)
-			return appendTagsIf(dst, flex, mb.UnknownTags)
+			return appendFlexTags(dst, flex, mb.UnknownTags)
 		})
 		if v >= 3 {
 			dst = AppendInt32(dst, g.AuthorizedOperations)
 		}
-		return appendTagsIf(dst, flex, g.UnknownTags)
+		return appendFlexTags(dst, flex, g.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -152,14 +152,14 @@ func (m *DescribeGroupsResponse) DecodeFrom(r *Reader, v int16) error {
 			mb.ClientHost = r.String(flex)
 			mb.MemberMetadata = r.Bytes(flex)
 			mb.MemberAssignment = r.Bytes(flex)
-			mb.UnknownTags = readTagsIf(r, flex)
+			mb.UnknownTags = readFlexTags(r, flex)
 		})
 		g.AuthorizedOperations = math.MinInt32
 		if v >= 3 {
 			g.AuthorizedOperations = r.Int32()
 		}
-		g.UnknownTags = readTagsIf(r, flex)
+		g.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

@@ -63,12 +63,12 @@ func (m *IncrementalAlterConfigsRequest) AppendTo(dst []byte, v int16) []byte {
 			dst = AppendString(dst, c.Name, flex)
 			dst = AppendInt8(dst, c.ConfigOperation)
 			dst = AppendNullableString(dst, c.Value, flex)
-			return appendTagsIf(dst, flex, c.UnknownTags)
+			return appendFlexTags(dst, flex, c.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, res.UnknownTags)
+		return appendFlexTags(dst, flex, res.UnknownTags)
 	})
 	dst = AppendBool(dst, m.ValidateOnly)
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -81,12 +81,12 @@ func (m *IncrementalAlterConfigsRequest) DecodeFrom(r *Reader, v int16) error {
 			c.Name = r.String(flex)
 			c.ConfigOperation = r.Int8()
 			c.Value = r.NullableString(flex)
-			c.UnknownTags = readTagsIf(r, flex)
+			c.UnknownTags = readFlexTags(r, flex)
 		})
-		res.UnknownTags = readTagsIf(r, flex)
+		res.UnknownTags = readFlexTags(r, flex)
 	})
 	m.ValidateOnly = r.Bool()
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -126,9 +126,9 @@ func (m *IncrementalAlterConfigsResponse) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendNullableString(dst, res.ErrorMessage, flex)
 		dst = AppendInt8(dst, res.ResourceType)
 		dst = AppendString(dst, res.ResourceName, flex)
-		return appendTagsIf(dst, flex, res.UnknownTags)
+		return appendFlexTags(dst, flex, res.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -140,8 +140,8 @@ func (m *IncrementalAlterConfigsResponse) DecodeFrom(r *Reader, v int16) error {
 		res.ErrorMessage = r.NullableString(flex)
 		res.ResourceType = r.Int8()
 		res.ResourceName = r.String(flex)
-		res.UnknownTags = readTagsIf(r, flex)
+		res.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

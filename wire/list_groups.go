@@ -27,7 +27,7 @@ func (m *ListGroupsRequest) AppendTo(dst []byte, v int16) []byte {
 	if v >= 5 {
 		dst = AppendStringArray(dst, flex, m.TypesFilter)
 	}
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -39,7 +39,7 @@ func (m *ListGroupsRequest) DecodeFrom(r *Reader, v int16) error {
 	if v >= 5 {
 		m.TypesFilter = r.StringArray(flex)
 	}
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -88,9 +88,9 @@ func (m *ListGroupsResponse) AppendTo(dst []byte, v int16) []byte {
 		if v >= 5 {
 			dst = AppendString(dst, g.GroupType, flex)
 		}
-		return appendTagsIf(dst, flex, g.UnknownTags)
+		return appendFlexTags(dst, flex, g.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -109,8 +109,8 @@ func (m *ListGroupsResponse) DecodeFrom(r *Reader, v int16) error {
 		if v >= 5 {
 			g.GroupType = r.String(flex)
 		}
-		g.UnknownTags = readTagsIf(r, flex)
+		g.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

@@ -81,11 +81,11 @@ func (m *OffsetCommitRequest) AppendTo(dst []byte, v int16) []byte {
 				dst = AppendInt32(dst, p.CommittedLeaderEpoch)
 			}
 			dst = AppendNullableString(dst, p.CommittedMetadata, flex)
-			return appendTagsIf(dst, flex, p.UnknownTags)
+			return appendFlexTags(dst, flex, p.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -115,11 +115,11 @@ func (m *OffsetCommitRequest) DecodeFrom(r *Reader, v int16) error {
 				p.CommittedLeaderEpoch = r.Int32()
 			}
 			p.CommittedMetadata = r.NullableString(flex)
-			p.UnknownTags = readTagsIf(r, flex)
+			p.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -173,11 +173,11 @@ func (m *OffsetCommitResponse) AppendTo(dst []byte, v int16) []byte {
 		dst = AppendArray(dst, flex, t.Partitions, func(dst []byte, p *OffsetCommitPartitionResult) []byte {
 			dst = AppendInt32(dst, p.PartitionIndex)
 			dst = AppendInt16(dst, p.ErrorCode)
-			return appendTagsIf(dst, flex, p.UnknownTags)
+			return appendFlexTags(dst, flex, p.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	})
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -195,10 +195,10 @@ func (m *OffsetCommitResponse) DecodeFrom(r *Reader, v int16) error {
 		t.Partitions = ReadArray(r, flex, 6, func(r *Reader, p *OffsetCommitPartitionResult) {
 			p.PartitionIndex = r.Int32()
 			p.ErrorCode = r.Int16()
-			p.UnknownTags = readTagsIf(r, flex)
+			p.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	})
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

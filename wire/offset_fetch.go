@@ -59,7 +59,7 @@ func appendOffsetFetchRequestTopic(dst []byte, t *OffsetFetchRequestTopic, v int
 		dst = AppendString(dst, t.Name, flex)
 	}
 	dst = AppendInt32Array(dst, flex, t.PartitionIndexes)
-	return appendTagsIf(dst, flex, t.UnknownTags)
+	return appendFlexTags(dst, flex, t.UnknownTags)
 }
 
 func readOffsetFetchRequestTopic(r *Reader, t *OffsetFetchRequestTopic, v int16, flex bool) {
@@ -69,7 +69,7 @@ func readOffsetFetchRequestTopic(r *Reader, t *OffsetFetchRequestTopic, v int16,
 		t.Name = r.String(flex)
 	}
 	t.PartitionIndexes = r.Int32Array(flex)
-	t.UnknownTags = readTagsIf(r, flex)
+	t.UnknownTags = readFlexTags(r, flex)
 }
 
 // AppendTo appends the request body for version v (header excluded).
@@ -99,7 +99,7 @@ func (m *OffsetFetchRequest) AppendTo(dst []byte, v int16) []byte {
 	if v >= 7 {
 		dst = AppendBool(dst, m.RequireStable)
 	}
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the request body for version v.
@@ -128,7 +128,7 @@ func (m *OffsetFetchRequest) DecodeFrom(r *Reader, v int16) error {
 	if v >= 7 {
 		m.RequireStable = r.Bool()
 	}
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }
 
@@ -211,9 +211,9 @@ func (m *OffsetFetchResponse) AppendTo(dst []byte, v int16) []byte {
 			}
 			dst = AppendNullableString(dst, p.Metadata, flex)
 			dst = AppendInt16(dst, p.ErrorCode)
-			return appendTagsIf(dst, flex, p.UnknownTags)
+			return appendFlexTags(dst, flex, p.UnknownTags)
 		})
-		return appendTagsIf(dst, flex, t.UnknownTags)
+		return appendFlexTags(dst, flex, t.UnknownTags)
 	}
 	if v <= 7 {
 		dst = AppendArray(dst, flex, m.Topics, topic)
@@ -228,7 +228,7 @@ func (m *OffsetFetchResponse) AppendTo(dst []byte, v int16) []byte {
 			return AppendTags(dst, g.UnknownTags)
 		})
 	}
-	return appendTagsIf(dst, flex, m.UnknownTags)
+	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
 // DecodeFrom decodes the response body for version v.
@@ -252,9 +252,9 @@ func (m *OffsetFetchResponse) DecodeFrom(r *Reader, v int16) error {
 			}
 			p.Metadata = r.NullableString(flex)
 			p.ErrorCode = r.Int16()
-			p.UnknownTags = readTagsIf(r, flex)
+			p.UnknownTags = readFlexTags(r, flex)
 		})
-		t.UnknownTags = readTagsIf(r, flex)
+		t.UnknownTags = readFlexTags(r, flex)
 	}
 	if v <= 7 {
 		m.Topics = ReadArray(r, flex, 2, topic)
@@ -269,6 +269,6 @@ func (m *OffsetFetchResponse) DecodeFrom(r *Reader, v int16) error {
 			g.UnknownTags = r.ReadTags(nil)
 		})
 	}
-	m.UnknownTags = readTagsIf(r, flex)
+	m.UnknownTags = readFlexTags(r, flex)
 	return r.Err()
 }

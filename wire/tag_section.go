@@ -38,11 +38,8 @@ func appendTagSection(dst []byte, known, unknown []TaggedField) []byte {
 	return dst
 }
 
-// readUnknownTags reads a tagged-field section in which the message knows no
-// tag, returning every field for the message's UnknownTags.
-func readUnknownTags(r *Reader) []TaggedField { return r.ReadTags(nil) }
-
-// appendFlexTags appends the tagged-field section when flexible is set.
+// appendFlexTags appends a tagged-field section holding unknown when
+// flexible is set (KIP-482 flexible versions) and nothing otherwise.
 func appendFlexTags(dst []byte, flexible bool, unknown []TaggedField) []byte {
 	if !flexible {
 		return dst
@@ -50,7 +47,8 @@ func appendFlexTags(dst []byte, flexible bool, unknown []TaggedField) []byte {
 	return AppendTags(dst, unknown)
 }
 
-// readFlexTags reads a section with no known tags when flexible is set.
+// readFlexTags reads a tagged-field section, keeping every field as
+// unknown, when flexible is set; otherwise it reads nothing.
 func readFlexTags(r *Reader, flexible bool) []TaggedField {
 	if !flexible {
 		return nil
