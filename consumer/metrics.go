@@ -16,6 +16,7 @@ type Metrics struct {
 	RecordsDelivered  uint64 // records returned by Receive
 	BytesDelivered    uint64 // bytes charged for the records returned by Receive
 	OffsetResets      uint64 // positions moved by OffsetReset or truncation
+	Validations       uint64 // positions checked with OffsetForLeaderEpoch after a leader change (KIP-320)
 	MetadataRefreshes uint64 // times the consumer invalidated metadata
 }
 

@@ -110,6 +110,9 @@ func (c *Consumer) runValidations() {
 			continue
 		}
 		r, ok := results[tp]
+		if ok && !failed[tp] && r.Err == nil {
+			c.m.Validations++
+		}
 		switch {
 		case !ok || failed[tp]:
 			st.backoff = time.Now().Add(retryBackoff)

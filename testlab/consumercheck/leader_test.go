@@ -87,4 +87,9 @@ func TestFollowsLeaderChange(t *testing.T) {
 	if err == nil && newLeader == leader {
 		t.Fatalf("leadership did not move from %d", leader)
 	}
+	// KIP-320: the position on the new leader was validated, and found
+	// clean (a controlled shutdown truncates nothing).
+	if m := c.Metrics(); m.Validations == 0 || m.OffsetResets != 0 {
+		t.Fatalf("metrics %+v: want a clean OffsetForLeaderEpoch validation", m)
+	}
 }
