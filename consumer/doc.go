@@ -26,11 +26,26 @@
 // UNKNOWN_TOPIC_ID and other retriable errors refresh metadata and retry
 // after a short backoff; session errors restart the session.
 // OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
-// partition stops and Receive reports an *OffsetOutOfRangeError. The Fetch
-// carries each partition's last fetched leader epoch (v12+), and a
-// diverging epoch in the response (KIP-320) moves the position back to the
-// end of the diverging epoch or, with ResetNone, reports a
-// *LogTruncationError.
+// partition stops and Receive reports an *OffsetOutOfRangeError. A broker's
+// throttle_time_ms delays the next Fetch to it (KIP-219).
+//
+// # Truncation (KIP-320)
+//
+// Each Fetch carries the partition's current leader epoch (fencing stale
+// leaders) and the epoch of the last consumed batch (v12+). When metadata
+// names a new leader epoch, the position is first validated with
+// OffsetForLeaderEpoch; a diverging epoch in a Fetch response is handled
+// the same way. If the leader's log ends that epoch below the position
+// (an unclean election truncated it), the position moves back to the
+// epoch's end or, with ResetNone, Receive reports a *LogTruncationError.
+//
+// # Memory
+//
+// Buffered bytes count the fetched records field plus decompressed
+// records. A broker bounds max_bytes in compressed bytes, so decoding
+// stops at the buffer's room (after at least one batch per response) and
+// the rest is fetched again later: the buffer exceeds MaxBufferedBytes by
+// at most one batch per leader.
 //
 // # Delivery
 //
