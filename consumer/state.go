@@ -28,7 +28,6 @@ type partState struct {
 	// reset is set when the position must be reset by policy (out of range,
 	// truncation); the fetch loop lists offsets and installs the result.
 	reset     bool
-	resetTo   PositionKind
 	resetSeen int64 // the position that failed, for the error under ResetNone
 	// stopped partitions are not fetched until a seek or reassignment: a
 	// ResetNone out-of-range, a truncation under ResetNone, or a
