@@ -49,7 +49,10 @@ func TestGoldenFetchResponse(t *testing.T) {
 			len(back.Topics) != 1 || len(back.Topics[0].Partitions) != 3 || len(back.ForgottenTopicsData) != 1 {
 			t.Fatalf("v%d request decoded as %+v", v, back)
 		}
-		if p := back.Topics[0].Partitions[1]; p.FetchOffset != 1 || p.LastFetchedEpoch != 2 || p.CurrentLeaderEpoch != 3 {
+		if back.MinBytes != 1 || back.MaxBytes != 1000 || back.ReplicaID != -1 && v <= 14 {
+			t.Fatalf("v%d min/max bytes %d/%d replica %d", v, back.MinBytes, back.MaxBytes, back.ReplicaID)
+		}
+		if p := back.Topics[0].Partitions[1]; p.FetchOffset != 1 || p.LastFetchedEpoch != 2 || p.CurrentLeaderEpoch != 3 || p.PartitionMaxBytes != 1<<20 || p.LogStartOffset != -1 {
 			t.Fatalf("v%d partition %+v", v, p)
 		}
 

@@ -84,7 +84,10 @@ func TestManyPartitions(t *testing.T) {
 			recs = append(recs, &kgo.Record{Topic: topic, Partition: part, Value: fmt.Appendf(nil, "%d-%d", part, i)})
 		}
 	}
+	start := time.Now()
 	b.produce(p, recs...)
+	t.Logf("produced in %v", time.Since(start))
+	start = time.Now()
 	c := b.consumer(consumer.Config{})
 	var ps []consumer.PartitionPosition
 	for part := range int32(parts) {
@@ -93,7 +96,10 @@ func TestManyPartitions(t *testing.T) {
 	if err := c.Assign(ctxFor(t, 30*time.Second), ps); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("assigned in %v", time.Since(start))
+	start = time.Now()
 	got := receiveN(t, c, parts*per)
+	t.Logf("received in %v", time.Since(start))
 	for part := range int32(parts) {
 		wantOffsets(t, got, topic, part, span(0, per))
 	}
