@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
 
@@ -26,7 +25,7 @@ type Decompressor struct {
 	max  int
 	gzip sync.Pool // *gzipDecoder
 	lz4  sync.Pool // *lz4Decoder
-	zstd sync.Pool // *zstd.Decoder
+	zstd sync.Pool // *zstdDecoder
 }
 
 type gzipDecoder struct {
@@ -98,30 +97,7 @@ func (d *Decompressor) Decompress(dst []byte, codec Compression, src []byte, max
 		d.lz4.Put(l)
 		return dst, codecError("lz4", err)
 	case CompressionZstd:
-		z, _ := d.zstd.Get().(*zstd.Decoder)
-		if z == nil {
-			var err error
-			z, err = zstd.NewReader(nil,
-				zstd.WithDecoderConcurrency(1),
-				zstd.WithDecoderMaxMemory(uint64(d.max)),
-				zstd.WithDecoderMaxWindow(uint64(min(d.max, 1<<30))))
-			if err != nil {
-				return dst, fmt.Errorf("wire: zstd reader: %w", err)
-			}
-		}
-		start := len(dst)
-		out, err := z.DecodeAll(src, dst)
-		d.zstd.Put(z)
-		if err == nil && len(out)-start > max {
-			err = ErrDecompressedTooLarge
-		}
-		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
-			err = ErrDecompressedTooLarge
-		}
-		if err != nil {
-			return dst, codecError("zstd", err)
-		}
-		return out, nil
+		return d.decompressZstd(dst, src, max)
 	}
 	return dst, fmt.Errorf("%w: codec %d", ErrUnsupportedCompressionType, int8(codec))
 }

@@ -160,5 +160,10 @@ func FuzzDecompressSnappy(f *testing.F) {
 // FuzzDecompressLZ4 fuzzes the lz4 frame decompressor.
 func FuzzDecompressLZ4(f *testing.F) { fuzzDecompress(f, CompressionLZ4) }
 
-// FuzzDecompressZstd fuzzes the zstd decompressor.
-func FuzzDecompressZstd(f *testing.F) { fuzzDecompress(f, CompressionZstd) }
+// FuzzDecompressZstd fuzzes the zstd decompressor, seeded with hand-made
+// frames: one declaring far more than its blocks hold, and a bomb without a
+// declared size.
+func FuzzDecompressZstd(f *testing.F) {
+	fuzzDecompress(f, CompressionZstd, zstdTestFrame(60<<20, 0, 512, 1), zstdTestFrame(-1, 20, 16, zstdBlockMax),
+		zstdTestFrame(3, 0, 1, 3))
+}
