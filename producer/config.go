@@ -73,6 +73,13 @@ type Config struct {
 	// with ErrConfig: gregor's producer is always idempotent (KIP-98).
 	Idempotence *bool
 
+	// RequestTimeout bounds one ProduceRequest attempt: the wait for a
+	// connection and an in-flight slot, and for the response
+	// (request.timeout.ms); it is also the request's timeout_ms. Default 30s.
+	// Always capped by the batches' delivery deadline. An attempt that times
+	// out counts as a retriable failure with the certainty it really has.
+	RequestTimeout time.Duration
+
 	// InitProducerIDTimeout bounds one InitProducerId attempt. Default 10s.
 	InitProducerIDTimeout time.Duration
 }
@@ -157,6 +164,9 @@ func validate(cfg Config) (settings, error) {
 	}
 	if c.WaitingBytes == 0 {
 		c.WaitingBytes = DefaultWaitingBytes
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = 30 * time.Second
 	}
 	if c.InitProducerIDTimeout <= 0 {
 		c.InitProducerIDTimeout = 10 * time.Second

@@ -34,6 +34,10 @@ type fakeCluster struct {
 	invalid  int
 	onInval  func()
 	seen     []seenBatch
+	// hintLeader: NOT_LEADER_OR_FOLLOWER responses name the leader (KIP-951).
+	hintLeader bool
+	// frozen: metadata requests return the old snapshot.
+	frozen bool
 }
 
 type seenBatch struct {
@@ -205,7 +209,7 @@ func (f *fakeCluster) Enqueue(ctx context.Context, broker int32, req wire.Reques
 // apply runs one partition's batch through the script and the idempotence
 // rules. Called with f.mu held.
 func (f *fakeCluster) apply(broker int32, topic string, partition int32, records []byte) (wire.ProduceResponsePartition, bool) {
-	res := wire.ProduceResponsePartition{Index: partition, BaseOffset: -1, LogAppendTimeMs: -1}
+	res := wire.ProduceResponsePartition{Index: partition, BaseOffset: -1, LogAppendTimeMs: -1, CurrentLeader: wire.LeaderIDAndEpoch{LeaderID: -1, LeaderEpoch: -1}}
 	logs := f.logs[topic]
 	if int(partition) >= len(logs) {
 		res.ErrorCode = wire.ErrUnknownTopicOrPartition.Code
@@ -238,6 +242,9 @@ func (f *fakeCluster) apply(broker int32, topic string, partition int32, records
 	}
 	if f.leaders[topic][partition] != broker {
 		res.ErrorCode = wire.ErrNotLeaderOrFollower.Code
+		if f.hintLeader {
+			res.CurrentLeader = wire.LeaderIDAndEpoch{LeaderID: f.leaders[topic][partition], LeaderEpoch: 1}
+		}
 		return res, flt.lose
 	}
 	if flt.code != 0 && !flt.appendFirst {
@@ -301,7 +308,9 @@ func clone(b []byte) []byte {
 func (f *fakeCluster) Metadata(ctx context.Context, topics []string) (*client.Metadata, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.rebuildMetadata()
+	if !f.frozen {
+		f.rebuildMetadata()
+	}
 	return f.md, nil
 }
 

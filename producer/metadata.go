@@ -16,13 +16,7 @@ import (
 // with p.mu held.
 func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 	md := p.cl.CachedMetadata()
-	if md != nil && md == p.lastMeta && p.leaderUnknown() {
-		// A partition first used after this snapshot was applied starts
-		// with leader -1; the client's Metadata call answers from the same
-		// fresh cache, so apply the snapshot again to pick up its leader.
-		p.lastMeta = nil
-	}
-	if md != nil && md != p.lastMeta {
+	if md != nil && md != p.lastMeta && md != p.staleMeta {
 		p.lastMeta = md
 		for _, t := range p.topics {
 			tm := md.Topics[t.name]
@@ -44,16 +38,7 @@ func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 				if ps == nil {
 					continue
 				}
-				ps.leader = -1
-				if i := int(ps.partition); i < len(tm.Partitions) && tm.Partitions[i].Partition == ps.partition {
-					ps.leader = tm.Partitions[i].Leader
-				} else {
-					for _, pm := range tm.Partitions {
-						if pm.Partition == ps.partition {
-							ps.leader = pm.Leader
-						}
-					}
-				}
+				ps.leader = leaderIn(tm, ps.partition)
 			}
 		}
 	}
@@ -123,11 +108,13 @@ func (p *Producer) needMetadata(now time.Time, soon func(time.Time)) {
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
-		_, err := p.cl.Metadata(ctx, topics)
+		md, err := p.cl.Metadata(ctx, topics)
 		cancel()
 		p.mu.Lock()
 		p.metaFetch = false
-		p.staleMeta = nil
+		if err == nil && md != p.staleMeta {
+			p.staleMeta = nil // a fresh snapshot: apply it
+		}
 		p.metaBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
 		if err != nil {
 			for _, name := range topics {
@@ -141,14 +128,20 @@ func (p *Producer) needMetadata(now time.Time, soon func(time.Time)) {
 	}()
 }
 
-// leaderUnknown reports whether a partition with records has no known leader.
-func (p *Producer) leaderUnknown() bool {
-	for _, ps := range p.parts {
-		if ps.leader < 0 {
-			return true
+// leaderIn returns a partition's leader in topic metadata, or -1.
+func leaderIn(tm *client.TopicMetadata, partition int32) int32 {
+	if tm == nil {
+		return -1
+	}
+	if i := int(partition); i < len(tm.Partitions) && tm.Partitions[i].Partition == partition {
+		return tm.Partitions[i].Leader
+	}
+	for _, pm := range tm.Partitions {
+		if pm.Partition == partition {
+			return pm.Leader
 		}
 	}
-	return false
+	return -1
 }
 
 // initProducerID obtains a producer ID and epoch (InitProducerId with a null

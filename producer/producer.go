@@ -215,7 +215,12 @@ func (p *Producer) part(t *topicState, partition int32) *partState {
 	}
 	ps := t.parts[partition]
 	if ps == nil {
+		// A partition first used after the last metadata sync takes its
+		// leader from that snapshot at once.
 		ps = &partState{topic: t, partition: partition, leader: -1}
+		if p.lastMeta != nil {
+			ps.leader = leaderIn(p.lastMeta.Topics[t.name], partition)
+		}
 		t.parts[partition] = ps
 	}
 	if !ps.listed {

@@ -20,7 +20,8 @@ type inflightReq struct {
 	deadline time.Time
 	pending  client.Pending
 	cancel   context.CancelFunc
-	err      error // request-level failure (Enqueue or transport)
+	req      *wire.ProduceRequest // built by the sender, enqueued by the broker's goroutine
+	err      error                // request-level failure (Enqueue or transport)
 }
 
 // batchResult is the broker's answer for one batch of a request.
@@ -28,12 +29,8 @@ type batchResult struct {
 	err        error
 	baseOffset int64
 	appendTime int64
+	leader     int32 // current leader from the response (KIP-951), -1 unknown
 }
-
-// produceTimeout is the ProduceRequest's timeout_ms (replication wait,
-// request.timeout.ms's role in the Java client), capped by the request's
-// delivery deadline.
-const produceTimeout = 30 * time.Second
 
 // run is the sender goroutine: it turns ready batches into ProduceRequests,
 // in sequence order per partition, at most MaxInFlightPerBroker per broker.
@@ -124,13 +121,14 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		}
 		size := b.est + batchOverhead + 64
 		if r == nil {
-			r = &inflightReq{broker: part.leader, deadline: b.deadline}
+			r = &inflightReq{broker: part.leader, deadline: now.Add(p.cfg.RequestTimeout)}
 			out = append(out, r)
 		} else if r.bytes+size > p.cfg.RequestMaxBytes {
 			continue // next pass
 		}
 		p.assignSequence(part, b)
 		b.topicID = part.topic.id
+		b.sentTo = part.leader
 		b.state = batchInFlight
 		b.handed = true
 		part.inflight++
@@ -361,7 +359,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 func (p *Producer) send(r *inflightReq) {
 	r.results = make([]batchResult, len(r.batches))
 	req := &wire.ProduceRequest{Acks: -1}
-	req.TimeoutMs = int32(min(produceTimeout, max(time.Until(r.deadline), time.Millisecond)) / time.Millisecond)
+	req.TimeoutMs = int32(max(time.Until(r.deadline), time.Millisecond) / time.Millisecond)
 	encoded := 0
 	records := 0
 	for i, b := range r.batches {
@@ -376,9 +374,7 @@ func (p *Producer) send(r *inflightReq) {
 	if len(req.TopicData) == 0 {
 		r.err = errNothingEncoded
 	} else {
-		ctx, cancel := context.WithDeadline(p.ctx, r.deadline)
-		r.cancel = cancel
-		r.pending, r.err = p.cl.Enqueue(ctx, r.broker, req)
+		r.req = req
 	}
 	p.mu.Lock()
 	p.m.ProduceRequests++
@@ -389,10 +385,29 @@ func (p *Producer) send(r *inflightReq) {
 	if q == nil {
 		q = make(chan *inflightReq, 8)
 		p.brokerQ[r.broker] = q
-		go p.brokerLoop(q)
+		rq := make(chan *inflightReq, 8)
+		go p.enqueueLoop(q, rq)
+		go p.brokerLoop(rq)
 	}
 	p.mu.Unlock()
-	q <- r
+	q <- r // never blocks: at most MaxInFlightPerBroker requests per broker exist
+}
+
+// enqueueLoop hands one broker's requests to the client in order (so
+// sequence numbers reach the broker in order) without stalling the sender
+// or other brokers while this one's connection is slow or down; each
+// attempt's wait is bounded by its deadline.
+func (p *Producer) enqueueLoop(q <-chan *inflightReq, rq chan<- *inflightReq) {
+	defer close(rq)
+	for r := range q {
+		if r.req != nil {
+			ctx, cancel := context.WithDeadline(p.ctx, r.deadline)
+			r.cancel = cancel
+			r.pending, r.err = p.cl.Enqueue(ctx, r.broker, r.req)
+			r.req = nil
+		}
+		rq <- r
+	}
 }
 
 // encode encodes b's live records once per sequence assignment into
@@ -489,7 +504,10 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 					continue
 				}
 				found = true
-				r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs}
+				r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1}
+				if pp.CurrentLeader.LeaderID >= 0 && pp.ErrorCode != 0 {
+					r.results[i].leader = pp.CurrentLeader.LeaderID
+				}
 			}
 		}
 		if !found {
@@ -536,6 +554,9 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 	if needsMetadata(err) {
 		p.cl.InvalidateMetadata()
 		part.leader = -1
+		if res.leader >= 0 && res.leader != b.sentTo {
+			part.leader = res.leader // the broker named the new leader (KIP-951)
+		}
 		if p.lastMeta != nil {
 			p.staleMeta = p.lastMeta
 		}

@@ -273,3 +273,23 @@ func TestNullAndEmptyKeptApart(t *testing.T) {
 		}
 	}
 }
+
+func TestNotLeaderFollowsLeaderHint(t *testing.T) {
+	// Metadata stays stale (it still names broker 1), but the broker's
+	// NOT_LEADER_OR_FOLLOWER names broker 2 (KIP-951): the retry goes there.
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	f.hintLeader, f.frozen = true, true
+	p := newTestProducer(t, f, Config{MaxRetries: 3, RetryBackoff: -1, Linger: -1})
+	ds := sendN(t, p, "t", 0, 2, 0)
+	waitResult(t, ds[1])
+	f.mu.Lock()
+	f.leaders["t"][0] = 2 // f.md is not rebuilt
+	f.mu.Unlock()
+	ds = append(ds, sendN(t, p, "t", 0, 5, 2)...)
+	checkLog(t, f, "t", 0, ds)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if last := f.seen[len(f.seen)-1]; last.broker != 2 {
+		t.Fatalf("last batch went to broker %d, want the hinted 2", last.broker)
+	}
+}
