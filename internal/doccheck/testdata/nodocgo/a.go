@@ -1,0 +1,5 @@
+package nodocgo
+
+// Documented is documented.
+func Documented()   {}
+func Undocumented() {}
