@@ -20,8 +20,15 @@ type Client struct {
 	cfg    Config
 	dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	m     counters
-	pool  pool
+	m    counters
+	pool pool
+
+	// pendings recycles the request records of Request and connection
+	// setup (see pending); watchIn hands Enqueue'd requests to an idle
+	// watcher goroutine (see watch).
+	pendings sync.Pool
+	watchIn  chan *pending
+
 	meta  metaCache
 	coord coordCache
 
@@ -39,7 +46,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, stop: make(chan struct{})}
+	c := &Client{cfg: cfg, stop: make(chan struct{}), watchIn: make(chan *pending)}
 	c.pool.cl = c
 	c.meta.cl = c
 	c.coord.cl = c
@@ -101,15 +108,6 @@ func (c *Client) opContext(ctx context.Context) (context.Context, context.Cancel
 		return ctx, func() {}
 	}
 	return context.WithDeadline(ctx, d)
-}
-
-// newPending prepares a request for sending within ctx (which must carry the
-// request's effective deadline).
-func (c *Client) newPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
-	return &pending{
-		cl: c, req: req, info: info, version: v, broker: broker, internal: internal,
-		admitted: time.Now(), ctx: ctx, done: make(chan struct{}),
-	}
 }
 
 // Request sends req to broker (a node ID, or AnyBroker) at the highest
@@ -183,17 +181,14 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 	for try := 0; ; try++ {
 		p, err := c.attempt(ctx, broker, req, pinned, admitted, false, nil)
 		if err == nil {
-			select {
-			case <-p.done:
-			case <-ctx.Done():
-				p.abandon(ctx.Err())
-				<-p.done
-			}
-			if p.err == nil {
+			p.wait(ctx)
+			resp, perr := p.resp, p.err
+			p.unref()
+			if perr == nil {
 				c.m.terminal(nil, admitted)
-				return p.resp, nil
+				return resp, nil
 			}
-			err = p.err
+			err = perr
 		}
 		if CertaintyOf(err) == PossiblySent {
 			worst = PossiblySent
@@ -227,8 +222,10 @@ func unwrapReq(err error) error {
 }
 
 // attempt routes one try of req and sends it. It returns the written
-// pending request, or a NotSent *RequestError. counted makes the pending's
-// completion count the call's outcome; release is called with it.
+// pending request, or a NotSent *RequestError. counted (Enqueue) makes it a
+// handle whose completion counts the call's outcome and which a watcher
+// abandons when ctx ends; release is called with it. Otherwise it is a
+// pooled record the caller waits for (wait) and then drops (unref).
 func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pinned int16, admitted time.Time, counted bool, release context.CancelFunc) (*pending, error) {
 	fail := func(err error) (*pending, error) {
 		if release != nil {
@@ -259,17 +256,23 @@ func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pi
 	if err != nil {
 		return fail(reqErr(broker, name, NotSent, err))
 	}
-	p := c.newPending(ctx, req, info, v, broker, false)
+	var p *pending
+	if counted {
+		p = c.newPending(ctx, req, info, v, broker, false)
+	} else {
+		p = c.getPending(ctx, req, info, v, broker, false)
+	}
 	p.cn = cn
 	p.counted = counted
 	p.admitted = admitted
 	p.cancel = release
-	if counted { // Enqueue: nobody waits on ctx, so watch it; do selects on it itself
-		p.watch()
-	}
 	if err := cn.send(p); err != nil {
 		p.release()
+		p.unref()
 		return nil, err
+	}
+	if counted { // Enqueue: nobody waits on ctx, so watch it; do waits on it itself
+		p.watch()
 	}
 	return p, nil
 }

@@ -41,7 +41,7 @@ type conn struct {
 	corrID int32
 
 	mu       sync.Mutex
-	queue    []*pending // written (or being written), oldest first
+	queue    pendingQueue // written (or being written), oldest first
 	closed   bool
 	closeErr error
 
@@ -57,6 +57,7 @@ func newConn(cl *Client, nc net.Conn, addr string, broker int32) *conn {
 		addr:       addr,
 		broker:     broker,
 		slots:      make(chan struct{}, cl.cfg.MaxInFlightPerBroker),
+		queue:      newPendingQueue(cl.cfg.MaxInFlightPerBroker),
 		wlock:      make(chan struct{}, 1),
 		dead:       make(chan struct{}),
 		readerDone: make(chan struct{}),
@@ -150,7 +151,8 @@ func (cn *conn) send(p *pending) error {
 	}
 	p.inQueue = true
 	p.written = time.Now() // the moment bytes may start to leave
-	cn.queue = append(cn.queue, p)
+	p.ref()                // the connection's, dropped once the reader, fail or withdraw is done with p
+	cn.queue.push(p)
 	cn.mu.Unlock()
 	d, hasDeadline := ctx.Deadline()
 	err := ctx.Err()
@@ -204,16 +206,19 @@ func appendRequest(dst []byte, info wire.APIInfo, v int16, corrID int32, clientI
 func (p *pending) notSent(err error) error { return reqErr(p.broker, p.info.Name, NotSent, err) }
 
 // withdraw removes p, which must not have been written, from the queue. It
-// reports false when p is no longer there or already has its terminal.
+// reports false when p is no longer there or already has its terminal. The
+// caller (send) holds its own reference to p, so dropping the connection's
+// here never recycles p.
 func (cn *conn) withdraw(p *pending) bool {
 	cn.mu.Lock()
-	defer cn.mu.Unlock()
-	if !p.inQueue || len(cn.queue) == 0 || cn.queue[len(cn.queue)-1] != p || p.state.Load() != 0 {
+	if !p.inQueue || cn.queue.back() != p || p.state.Load() != 0 {
+		cn.mu.Unlock()
 		return false
 	}
-	cn.queue[len(cn.queue)-1] = nil
-	cn.queue = cn.queue[:len(cn.queue)-1]
+	cn.queue.popBack()
 	p.inQueue = false
+	cn.mu.Unlock()
+	p.unref()
 	return true
 }
 
@@ -231,6 +236,7 @@ func (cn *conn) readLoop() {
 	defer close(cn.readerDone)
 	br := bufio.NewReaderSize(cn.nc, 16<<10)
 	var hdr [4]byte
+	var rd wire.Reader // reused for every frame: one allocation per connection
 	maxBytes := cn.cl.cfg.MaxResponseBytes
 	for {
 		if _, err := io.ReadFull(br, hdr[:]); err != nil {
@@ -247,7 +253,7 @@ func (cn *conn) readLoop() {
 			return
 		}
 		cn.mu.Lock()
-		empty := len(cn.queue) == 0
+		empty := cn.queue.len() == 0
 		cn.mu.Unlock()
 		if empty {
 			cn.fail(fmt.Errorf("%w: unsolicited response frame from %s", ErrProtocol, cn.addr))
@@ -260,23 +266,26 @@ func (cn *conn) readLoop() {
 		}
 		corr := int32(binary.BigEndian.Uint32(buf))
 		cn.mu.Lock()
-		p := cn.queue[0]
+		p := cn.queue.front()
 		if p.corrID != corr {
+			name, want := p.info.Name, p.corrID
 			cn.mu.Unlock()
-			cn.fail(fmt.Errorf("%w: response correlation ID %d from %s, but the oldest outstanding request (%s) has %d", ErrProtocol, corr, cn.addr, p.info.Name, p.corrID))
+			cn.fail(fmt.Errorf("%w: response correlation ID %d from %s, but the oldest outstanding request (%s) has %d", ErrProtocol, corr, cn.addr, name, want))
 			return
 		}
-		cn.queue[0] = nil
-		cn.queue = cn.queue[1:]
+		cn.queue.popFront()
 		p.inQueue, p.answered = false, true
 		cn.mu.Unlock()
 		<-cn.slots
 		cn.lastUsed.Store(time.Now().UnixNano())
 
-		resp, err := decodeResponse(p, buf)
+		// The reader now holds the connection's reference to p: it
+		// drops it after p's terminal and touches p no more.
+		resp, err := decodeResponse(p, buf, &rd)
 		if err != nil {
 			err = fmt.Errorf("%w: decoding %s v%d response from %s: %w", ErrProtocol, p.info.Name, p.version, cn.addr, err)
 			p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, err))
+			p.unref()
 			cn.fail(err)
 			return
 		}
@@ -284,14 +293,16 @@ func (cn *conn) readLoop() {
 			cn.cl.m.lat[stageInFlight].observe(time.Since(p.written))
 		}
 		p.complete(resp, nil) // false when the caller abandoned it: discarded
+		p.unref()
 	}
 }
 
-// decodeResponse decodes a whole response frame (header and body) for p and
-// requires the body to be consumed exactly. (An ApiVersions UNSUPPORTED_VERSION
-// answer in the v0 body format is handled by wire.ApiVersionsResponse.)
-func decodeResponse(p *pending, frame []byte) (wire.Response, error) {
-	r := wire.NewReader(frame)
+// decodeResponse decodes a whole response frame (header and body) for p with
+// r (reset to frame) and requires the body to be consumed exactly. (An
+// ApiVersions UNSUPPORTED_VERSION answer in the v0 body format is handled by
+// wire.ApiVersionsResponse.)
+func decodeResponse(p *pending, frame []byte, r *wire.Reader) (wire.Response, error) {
+	r.Reset(frame)
 	wire.ReadResponseHeader(r, p.info, p.version)
 	resp := p.req.ResponseFor()
 	if err := resp.DecodeFrom(r, p.version); err != nil {
@@ -328,8 +339,7 @@ func (cn *conn) fail(cause error) {
 	}
 	cn.closed = true
 	cn.closeErr = cause
-	q := cn.queue
-	cn.queue = nil
+	q := cn.queue.drain()
 	for _, p := range q {
 		p.inQueue, p.answered = false, true
 	}
@@ -339,17 +349,21 @@ func (cn *conn) fail(cause error) {
 	if !errors.Is(cause, ErrClosed) {
 		cn.cl.cfg.Logger.Debug("gregor: connection closed", "addr", cn.addr, "broker", cn.broker, "cause", cause, "outstanding", len(q))
 	}
-	for _, p := range q {
+	for _, p := range q { // fail holds the connection's references to q
 		p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, cause))
+		p.unref()
 	}
 	cn.cl.pool.forget(cn)
 }
 
 // watchStall closes the connection if p, abandoned by its caller, is still
 // unanswered RequestTimeout after it was written: Kafka answers in order, so
-// every later request on the connection waits behind it.
+// every later request on the connection waits behind it. The check holds its
+// own reference to p (abandoned requests only: not the hot path).
 func (cn *conn) watchStall(p *pending) {
+	p.ref()
 	check := func() {
+		defer p.unref()
 		cn.mu.Lock()
 		stalled := !p.answered && !cn.closed
 		cn.mu.Unlock()
@@ -368,12 +382,14 @@ func (cn *conn) watchStall(p *pending) {
 // roundTrip sends req at version v as a connection-setup request (not a
 // counted call) and waits for its response within ctx.
 func (cn *conn) roundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
-	p := cn.cl.newPending(ctx, req, info, v, cn.broker, true)
+	p := cn.cl.getPending(ctx, req, info, v, cn.broker, true)
 	p.cn = cn
-	p.watch()
 	if err := cn.send(p); err != nil {
-		p.release()
+		p.unref()
 		return nil, err
 	}
-	return p.Result()
+	p.wait(ctx)
+	resp, err := p.resp, p.err
+	p.unref()
+	return resp, err
 }

@@ -10,7 +10,24 @@ import (
 
 // pending is one request on its way through a connection. It reaches exactly
 // one terminal outcome: complete is the only way to set resp/err, guarded by
-// the state CAS, and closes done.
+// the state CAS, and it signals the waiter once.
+//
+// A pending comes in two kinds:
+//
+//   - a handle (newPending; Enqueue, the fuzz test): returned to a caller
+//     who may keep it for as long as it likes, so it is never reused. Its
+//     terminal closes done, which Done returns.
+//   - a pooled record (getPending; Request, RequestVersion, connection
+//     setup): the client's own call waits for it (wait) and nothing outside
+//     the package ever sees it. Its terminal sends one value on sig (buffered,
+//     capacity 1), which the waiting call receives exactly once per use. It
+//     goes back to the client's pool when its last reference is dropped
+//     (unref): one held by the waiting call, one by the connection while the
+//     record is in its queue (until the reader or fail has completed it), one
+//     by a stall timer while that is armed. Whoever drops the last one
+//     recycles it, so a record is never reused while any goroutine can still
+//     touch it, and sig is empty when it is reused, so a signal can never
+//     wake the next use's waiter.
 type pending struct {
 	cl       *Client
 	req      wire.Request
@@ -25,25 +42,70 @@ type pending struct {
 
 	ctx    context.Context    // carries the request's effective deadline
 	cancel context.CancelFunc // releases ctx; called on completion
-	stop   func() bool        // stops the ctx watcher
 
 	cn       *conn
 	inQueue  bool // guarded by cn.mu: in cn.queue (written or being written)
 	answered bool // guarded by cn.mu: removed from the queue by the reader or fail
 
 	state atomic.Uint32 // 0 open, 1 terminal
-	done  chan struct{}
+	done  chan struct{} // handle: closed at the terminal
+	sig   chan struct{} // pooled record: receives one value at the terminal
+	refs  atomic.Int32  // pooled record: references; recycled at zero
 	resp  wire.Response
 	err   error
 }
 
 var _ Pending = (*pending)(nil)
 
-// Done is closed when Result is available.
+// newPending returns a handle for a request sent within ctx (which must
+// carry the request's effective deadline): a pending the caller owns for
+// good, never recycled.
+func (c *Client) newPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
+	return &pending{
+		cl: c, req: req, info: info, version: v, broker: broker, internal: internal,
+		admitted: time.Now(), ctx: ctx, done: make(chan struct{}),
+	}
+}
+
+// getPending returns a pooled record for a request sent within ctx, holding
+// one reference (the caller's, dropped with unref after wait).
+func (c *Client) getPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
+	p, _ := c.pendings.Get().(*pending)
+	if p == nil {
+		p = &pending{sig: make(chan struct{}, 1)}
+	}
+	p.cl, p.req, p.info, p.version, p.broker, p.internal = c, req, info, v, broker, internal
+	p.admitted, p.ctx = time.Now(), ctx
+	p.refs.Store(1)
+	return p
+}
+
+// ref adds a reference to a pooled record; the caller must hold one.
+func (p *pending) ref() {
+	if p.sig != nil {
+		p.refs.Add(1)
+	}
+}
+
+// unref drops a reference to a pooled record and recycles it when that was
+// the last one. A handle is left to the garbage collector.
+func (p *pending) unref() {
+	if p.sig == nil || p.refs.Add(-1) != 0 {
+		return
+	}
+	if len(p.sig) != 0 || p.state.Load() == 0 && p.inQueue {
+		return // never reuse a record in an unexpected state; let the GC have it
+	}
+	c, sig := p.cl, p.sig
+	*p = pending{sig: sig}
+	c.pendings.Put(p)
+}
+
+// Done is closed when Result is available (handles only).
 func (p *pending) Done() <-chan struct{} { return p.done }
 
 // Result waits for Done and returns the response or the failure (a
-// *RequestError carrying a Certainty).
+// *RequestError carrying a Certainty). Handles only.
 func (p *pending) Result() (wire.Response, error) {
 	<-p.done
 	return p.resp, p.err
@@ -52,7 +114,21 @@ func (p *pending) Result() (wire.Response, error) {
 // Version returns the API version the request was encoded with.
 func (p *pending) Version() int16 { return p.version }
 
-// complete sets the terminal outcome once; later calls return false.
+// wait blocks until the written pooled record p has its terminal; when ctx
+// ends first, p is abandoned (completed PossiblySent) and wait still
+// receives its one signal. The caller then reads resp/err and calls unref.
+func (p *pending) wait(ctx context.Context) {
+	select {
+	case <-p.sig:
+	case <-ctx.Done():
+		p.abandon(ctx.Err())
+		<-p.sig
+	}
+}
+
+// complete sets the terminal outcome once; later calls return false. The
+// caller must hold a reference to a pooled record: the signal may let its
+// waiter drop the waiter's reference at once.
 func (p *pending) complete(resp wire.Response, err error) bool {
 	if !p.state.CompareAndSwap(0, 1) {
 		return false
@@ -62,31 +138,32 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 	if p.counted { // before done, so a caller that saw the outcome sees it counted
 		p.cl.m.terminal(err, p.admitted)
 	}
-	close(p.done)
+	if p.done != nil {
+		close(p.done)
+	} else {
+		p.sig <- struct{}{} // capacity 1, one send per use: never blocks
+	}
 	return true
 }
 
-// release stops the deadline watcher and frees the request's context.
+// release frees the request's context.
 func (p *pending) release() {
-	if p.stop != nil {
-		p.stop()
-	}
 	if p.cancel != nil {
 		p.cancel()
 	}
 }
 
-// watch arranges for the request to be abandoned when its context ends.
-func (p *pending) watch() {
-	p.stop = context.AfterFunc(p.ctx, func() { p.abandon(p.ctx.Err()) })
-}
+// watch has one of the client's watcher goroutines abandon the handle p when
+// its context ends before its terminal (see Client.watch).
+func (p *pending) watch() { p.cl.watch(p) }
 
 // abandon completes a written request whose deadline passed or whose caller
 // cancelled: the bytes may have reached the broker, so it is PossiblySent.
 // The request keeps its place on the connection until the response arrives
 // (and is discarded); if none arrives within RequestTimeout of the write, the
 // connection is closed as stalled. Requests not yet written are left to the
-// send path, which reports them NotSent.
+// send path, which reports them NotSent. The caller must hold a reference to
+// a pooled record.
 func (p *pending) abandon(cause error) {
 	cn := p.cn
 	if cn == nil {

@@ -1,0 +1,46 @@
+package client
+
+import "time"
+
+// watcherIdle is how long a watcher goroutine waits for its next request
+// before it exits.
+const watcherIdle = 30 * time.Second
+
+// watch has a watcher goroutine abandon the handle p (an Enqueue'd request)
+// when its context ends before its terminal, so Done closes promptly on the
+// caller's deadline or cancellation. An idle watcher takes p over; only when
+// every watcher is busy is a new one started, so a steady stream of requests
+// is watched without allocating (context.AfterFunc would allocate its
+// registration and two closures per request).
+func (c *Client) watch(p *pending) {
+	select {
+	case c.watchIn <- p:
+	default:
+		go c.watcher(p)
+	}
+}
+
+// watcher watches p, then each request handed to it, until it has been idle
+// for watcherIdle or the client is closed. It is done with a request at its
+// terminal or when its context ends (every request's context carries a
+// deadline), whichever comes first.
+func (c *Client) watcher(p *pending) {
+	idle := time.NewTimer(watcherIdle)
+	defer idle.Stop()
+	for {
+		select {
+		case <-p.done:
+		case <-p.ctx.Done():
+			p.abandon(p.ctx.Err())
+		}
+		p = nil
+		idle.Reset(watcherIdle)
+		select {
+		case p = <-c.watchIn:
+		case <-idle.C:
+			return
+		case <-c.stop:
+			return
+		}
+	}
+}
