@@ -3,4 +3,67 @@
 // murmur2 partitioning compatible with the Java client, uniform sticky
 // partitioning for unkeyed records (KIP-794), per-record delivery handles with
 // truthful certainty, and per-record cancellation.
+//
+// # Life of a record
+//
+// TrySend (or Send, which waits in FIFO order for room) copies the record's
+// key, value and headers once into its partition's open batch (or, before
+// the topic's metadata is known, into the topic's unassigned batch) and
+// reserves its bytes against RetainedBytes and one slot of InFlightRecords.
+// It returns a *Delivery that reaches exactly one terminal Result.
+//
+// One sender goroutine seals batches (full, Linger expired, Flush or Close),
+// assigns sequence numbers on a batch's first send, encodes it once
+// (wire.BatchEncoder; retries resend the same bytes) and builds at most one
+// ProduceRequest per broker per pass, at most MaxInFlightPerBroker per
+// broker. A goroutine per broker hands requests to the client in order
+// (client.Enqueue keeps call order per broker), so a partition's sequences
+// reach its leader in order; another applies that broker's responses in
+// order.
+//
+// # Sequences and epochs (KIP-98, KIP-360)
+//
+//   - A partition adopts the producer's ID and epoch at sequence 0 when it has
+//     no sequenced batch outstanding. Until its first batch under that
+//     identity is acknowledged it has one batch in flight: a broker without
+//     state for the producer accepts any sequence number.
+//   - A retriable failure (or OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed
+//     predecessor) drains the partition's in-flight batches and resends from
+//     the first unacknowledged one with the same sequence numbers and bytes,
+//     so the broker deduplicates what it already has. DUPLICATE_SEQUENCE_NUMBER
+//     is success.
+//   - A sequenced batch that fails for good leaves a gap. Once nothing before
+//     the gap is outstanding, the partition restarts at sequence 0 under the
+//     next epoch (bumped locally, as KIP-360 allows an idempotent producer; at
+//     epoch exhaustion a new producer ID is requested). Later batches the
+//     broker definitely rejected are sequenced again; a later batch that may
+//     have been written after a gap of unknown outcome fails with
+//     ErrSequenceReset and certainty PossiblySent rather than risk a duplicate.
+//   - OUT_OF_ORDER_SEQUENCE_NUMBER or UNKNOWN_PRODUCER_ID on the first
+//     unacknowledged batch means the broker lost the producer's state: the
+//     batch is resent at sequence 0 under a new epoch if no attempt of it can
+//     have been written, else it fails PossiblySent.
+//
+// # Certainty
+//
+// A failed Result says client.NotSent when no byte of the record can have
+// reached a broker or every attempt was definitely rejected, and
+// client.PossiblySent otherwise (an attempt timed out or its connection
+// failed after writing, or the broker answered REQUEST_TIMED_OUT and the
+// like). Certainty never improves.
+//
+// # Cancellation
+//
+// Delivery.Cancel removes a record whose batch has never been handed to the
+// client (CancelledNotSent: terminal ErrRecordCancelled, NotSent; no sequence
+// consumed; siblings unaffected). Once the batch has been handed out it
+// returns TooLate and the broker decides; after the terminal,
+// AlreadyTerminal.
+//
+// # Memory
+//
+// Batch buffers (record arenas, record tables, encoded batches) are recycled
+// through capacity-class pools bounded by RetainedBytes, and Delivery handles
+// are allocated in slabs of 512, so steady-state admission and encoding
+// allocate nothing per record.
 package producer
