@@ -132,8 +132,49 @@ func receivedRecords(cmd *judge.Command) ([]consumed, error) {
 	return out, nil
 }
 
+// checkCancellation applies the verifier's rules for cancel_producer_send
+// (§4.2): cancelled_not_sent means the terminal is definitely_not_sent with
+// code cancelled and the second outcome is already_terminal; too_late is
+// followed only by too_late or already_terminal and never comes with a
+// definitely_not_sent terminal; already_terminal is followed by
+// already_terminal.
+func checkCancellation(cmd *judge.Command) error {
+	if cmd.Kind != "cancel_producer_send" || cmd.Failed {
+		return nil
+	}
+	var outs []string
+	if err := json.Unmarshal(cmd.Completion.Fields["outcomes"], &outs); err != nil || len(outs) != 2 {
+		return fmt.Errorf("outcomes %s: want exactly two", cmd.Completion.Fields["outcomes"])
+	}
+	t := cmd.Terminal(str(cmd.Payload["operation_id"]))
+	status, code := t.String("status"), t.String("code")
+	switch outs[0] {
+	case "cancelled_not_sent":
+		if status != "definitely_not_sent" || code != "cancelled" || outs[1] != "already_terminal" {
+			return fmt.Errorf("cancelled_not_sent with terminal %s/%s and second outcome %s", status, code, outs[1])
+		}
+	case "too_late":
+		if outs[1] != "too_late" && outs[1] != "already_terminal" {
+			return fmt.Errorf("too_late followed by %s", outs[1])
+		}
+		if status == "definitely_not_sent" {
+			return fmt.Errorf("too_late but the terminal claims definitely_not_sent (certainty improved)")
+		}
+	case "already_terminal":
+		if outs[1] != "already_terminal" {
+			return fmt.Errorf("already_terminal followed by %s", outs[1])
+		}
+	default:
+		return fmt.Errorf("unknown cancellation outcome %q", outs[0])
+	}
+	return nil
+}
+
 // checkExpect applies the step's scenario-only expectations.
 func (r *run) checkExpect(cmd *judge.Command, exp *scenario.Expect) error {
+	if err := checkCancellation(cmd); err != nil {
+		return err
+	}
 	for op, want := range exp.Terminals {
 		op = r.exp.String(op)
 		got := cmd.Admission(op)

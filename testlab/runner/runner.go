@@ -89,6 +89,9 @@ type run struct {
 	topics  map[string]bool // topics the scenario created (setup or adapter)
 	deleted map[string]bool
 	groups  map[string]bool
+	// paused: brokers are SIGSTOPped; claims wait in deferred until resume.
+	paused   bool
+	deferred []*judge.Command
 }
 
 // opRecord is what the runner knows about one producer operation.
@@ -492,8 +495,12 @@ func (r *run) commandStep(ctx context.Context, i int, st scenario.Step) error {
 	if exp.Error != "" || exp.ErrorPrefix != "" {
 		return failf("step %d (%s): succeeded with %s, want command_failed %s", i+1, cmd.Kind, cmd.Completion.Kind, exp.Error+exp.ErrorPrefix)
 	}
-	// The broker's word first, then the scenario's expectations.
-	if err := r.checkClaims(ctx, cmd); err != nil {
+	// The broker's word first, then the scenario's expectations. While
+	// brokers are paused the observer cannot read; those claims are checked
+	// right after the brokers resume.
+	if r.paused {
+		r.deferred = append(r.deferred, cmd)
+	} else if err := r.checkClaims(ctx, cmd); err != nil {
 		return failf("step %d (%s): %v", i+1, cmd.Kind, err)
 	}
 	if err := r.checkExpect(cmd, exp); err != nil {
@@ -690,6 +697,18 @@ func (r *run) envAction(ctx context.Context, a *scenario.EnvAction) error {
 		return invalidf("environment action %s: %v", a.Action, err)
 	}
 	r.fact("", "environment "+a.Action, "done", true)
+	switch a.Action {
+	case "pause_broker":
+		r.paused = true
+	case "resume_broker":
+		r.paused = false
+		for _, cmd := range r.deferred {
+			if err := r.checkClaims(ctx, cmd); err != nil {
+				return failf("%s (%s, checked after the brokers resumed): %v", cmd.ID, cmd.Kind, err)
+			}
+		}
+		r.deferred = nil
+	}
 	return nil
 }
 
