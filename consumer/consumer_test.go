@@ -702,3 +702,38 @@ func TestValidateAfterLeaderChange(t *testing.T) {
 		})
 	}
 }
+
+// TestPausedPartitionNotFetched: once paused, a partition leaves the fetch
+// session (forgotten) and no Fetch lists it until Resume.
+func TestPausedPartitionNotFetched(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 1))
+	f.append(tp1, dataBatch(0, 1))
+	c := newTestConsumer(t, f, Config{MaxWait: 20 * time.Millisecond})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}, {tp1, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	receiveN(t, c, 2)
+	if err := c.Pause(tp0); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	mark := len(f.fetches)
+	f.mu.Unlock()
+	// Two more Fetches must go out (tp1 is fetched on) without tp0.
+	waitFor(t, "fetches after the pause", func() bool { return f.fetchCount() >= mark+3 })
+	f.mu.Lock()
+	for _, r := range f.fetches[mark+1:] {
+		if _, ok := r.want[tp0]; ok {
+			f.mu.Unlock()
+			t.Fatalf("paused %s listed in a Fetch: %+v", tp0, r.plan)
+		}
+	}
+	f.mu.Unlock()
+	f.append(tp0, dataBatch(1, 1))
+	expectNothing(t, c, 100*time.Millisecond)
+	if err := c.Resume(tp0); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 1), tp0, 1, 2)
+}
