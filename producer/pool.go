@@ -11,6 +11,7 @@ type slicePool[T any] struct {
 	pooled   int64
 	maxBytes int64
 	elemSize int64
+	noClear  bool // elements hold no pointers: recycled slices need no clearing
 }
 
 // get returns an empty slice with capacity of at least n.
@@ -36,7 +37,9 @@ func (sp *slicePool[T]) put(s []T) {
 		return
 	}
 	c := bits.Len(uint(cap(s))) - 1 // floor: every slice in class c has cap ≥ 1<<c
-	clear(s[:cap(s)])
+	if !sp.noClear {
+		clear(s) // elements past len were cleared when they were recycled before
+	}
 	sp.classes[c] = append(sp.classes[c], s[:0])
 	sp.pooled += size
 }

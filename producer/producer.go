@@ -55,13 +55,14 @@ type Producer struct {
 
 	unregister func()
 
-	mu     sync.Mutex
-	slab   deliverySlab
-	topics map[string]*topicState
-	parts  []*partState // every partition with state, for the sender's scan
-	free   []*batch
-	pools  batchPools
-	sc     encodeScratch // sender goroutine only
+	mu        sync.Mutex
+	slab      deliverySlab
+	topics    map[string]*topicState
+	lastTopic *topicState  // the last topic admitted to (saves a map lookup)
+	parts     []*partState // every partition with state, for the sender's scan
+	free      []*batch
+	pools     batchPools
+	sc        encodeScratch // sender goroutine only
 
 	activeRecords int
 	activeBytes   int64
@@ -182,9 +183,9 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
-	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1}
+	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
 	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
-	p.pools.hdrs = slicePool[hdrRef]{maxBytes: s.RetainedBytes / 8, elemSize: int64(unsafe.Sizeof(hdrRef{}))}
+	p.pools.hdrs = slicePool[hdrRef]{maxBytes: s.RetainedBytes / 8, elemSize: int64(unsafe.Sizeof(hdrRef{})), noClear: true}
 	return p, nil
 }
 
@@ -198,11 +199,15 @@ func (p *Producer) wakeup() {
 
 // topic returns the state of a topic, creating it.
 func (p *Producer) topic(name string) *topicState {
+	if t := p.lastTopic; t != nil && t.name == name {
+		return t
+	}
 	t := p.topics[name]
 	if t == nil {
 		t = &topicState{name: name, sticky: stickyState{partition: -1}}
 		p.topics[name] = t
 	}
+	p.lastTopic = t
 	return t
 }
 
