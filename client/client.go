@@ -28,6 +28,7 @@ type Client struct {
 	// watcher goroutine (see watch).
 	pendings sync.Pool
 	watchIn  chan *pending
+	closedCh chan struct{} // closed at New: Done of a handle after its terminal
 
 	meta  metaCache
 	coord coordCache
@@ -46,7 +47,8 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, stop: make(chan struct{}), watchIn: make(chan *pending)}
+	c := &Client{cfg: cfg, stop: make(chan struct{}), watchIn: make(chan *pending), closedCh: make(chan struct{})}
+	close(c.closedCh)
 	c.pool.cl = c
 	c.meta.cl = c
 	c.coord.cl = c

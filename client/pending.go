@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,7 +17,11 @@ import (
 //
 //   - a handle (newPending; Enqueue, the fuzz test): returned to a caller
 //     who may keep it for as long as it likes, so it is never reused. Its
-//     terminal closes done, which Done returns.
+//     terminal is recorded under mu: it wakes Result through cond, closes
+//     done if Done made one, and signals the watcher watching it, if any.
+//     Done makes its channel only when called before the terminal (after
+//     it, Done returns the client's closed channel), so a caller that
+//     waits with Result costs one allocation: the handle.
 //   - a pooled record (getPending; Request, RequestVersion, connection
 //     setup): the client's own call waits for it (wait) and nothing outside
 //     the package ever sees it. Its terminal sends one value on sig (buffered,
@@ -48,11 +53,18 @@ type pending struct {
 	answered bool // guarded by cn.mu: removed from the queue by the reader or fail
 
 	state atomic.Uint32 // 0 open, 1 terminal
-	done  chan struct{} // handle: closed at the terminal
-	sig   chan struct{} // pooled record: receives one value at the terminal
-	refs  atomic.Int32  // pooled record: references; recycled at zero
 	resp  wire.Response
 	err   error
+
+	sig  chan struct{} // pooled record: receives one value at the terminal
+	refs atomic.Int32  // pooled record: references; recycled at zero
+
+	handle   bool          // a handle (newPending), not a pooled record
+	mu       sync.Mutex    // handle: guards terminal, done, watching
+	cond     sync.Cond     // handle: broadcast at the terminal; L is &mu
+	terminal bool          // handle: resp and err are set
+	done     chan struct{} // handle: made by Done before the terminal, closed at it
+	watching chan struct{} // handle: the signal of the watcher watching it (capacity 1)
 }
 
 var _ Pending = (*pending)(nil)
@@ -61,10 +73,12 @@ var _ Pending = (*pending)(nil)
 // carry the request's effective deadline): a pending the caller owns for
 // good, never recycled.
 func (c *Client) newPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
-	return &pending{
+	p := &pending{
 		cl: c, req: req, info: info, version: v, broker: broker, internal: internal,
-		admitted: time.Now(), ctx: ctx, done: make(chan struct{}),
+		admitted: time.Now(), ctx: ctx, handle: true,
 	}
+	p.cond.L = &p.mu
+	return p
 }
 
 // getPending returns a pooled record for a request sent within ctx, holding
@@ -102,13 +116,54 @@ func (p *pending) unref() {
 }
 
 // Done is closed when Result is available (handles only).
-func (p *pending) Done() <-chan struct{} { return p.done }
+func (p *pending) Done() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.terminal {
+		return p.cl.closedCh
+	}
+	if p.done == nil {
+		p.done = make(chan struct{})
+	}
+	return p.done
+}
 
-// Result waits for Done and returns the response or the failure (a
+// Result waits for the terminal and returns the response or the failure (a
 // *RequestError carrying a Certainty). Handles only.
 func (p *pending) Result() (wire.Response, error) {
-	<-p.done
+	p.mu.Lock()
+	for !p.terminal {
+		p.cond.Wait()
+	}
+	p.mu.Unlock()
 	return p.resp, p.err
+}
+
+// watchBy makes ws (a watcher's signal, capacity 1, empty) the handle's
+// watcher signal: the terminal sends one value on it. It reports false when
+// the terminal has already happened (nothing will be sent).
+func (p *pending) watchBy(ws chan struct{}) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.terminal {
+		return false
+	}
+	p.watching = ws
+	return true
+}
+
+// unwatch detaches the watcher signal ws given to watchBy when the watcher
+// stops before receiving on it. When the terminal has happened meanwhile,
+// its value is on its way, and unwatch receives it, so ws is empty again
+// and no later request's watch can be woken by this one's terminal.
+func (p *pending) unwatch(ws chan struct{}) {
+	p.mu.Lock()
+	due := p.terminal
+	p.watching = nil
+	p.mu.Unlock()
+	if due {
+		<-ws
+	}
 }
 
 // Version returns the API version the request was encoded with.
@@ -138,10 +193,20 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 	if p.counted { // before done, so a caller that saw the outcome sees it counted
 		p.cl.m.terminal(err, p.admitted)
 	}
-	if p.done != nil {
-		close(p.done)
-	} else {
+	if !p.handle {
 		p.sig <- struct{}{} // capacity 1, one send per use: never blocks
+		return true
+	}
+	p.mu.Lock()
+	p.terminal = true
+	done, ws := p.done, p.watching
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	if done != nil {
+		close(done)
+	}
+	if ws != nil {
+		ws <- struct{}{} // the watcher's own signal: empty, capacity 1
 	}
 	return true
 }

@@ -27,11 +27,15 @@ func (c *Client) watch(p *pending) {
 func (c *Client) watcher(p *pending) {
 	idle := time.NewTimer(watcherIdle)
 	defer idle.Stop()
+	ws := make(chan struct{}, 1) // signalled by the terminal of the request watched
 	for {
-		select {
-		case <-p.done:
-		case <-p.ctx.Done():
-			p.abandon(p.ctx.Err())
+		if p.watchBy(ws) {
+			select {
+			case <-ws:
+			case <-p.ctx.Done():
+				p.abandon(p.ctx.Err())
+				p.unwatch(ws)
+			}
 		}
 		p = nil
 		idle.Reset(watcherIdle)
