@@ -1,0 +1,67 @@
+package consumer
+
+import (
+	"encoding/binary"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// decodeBatches decodes the record batches of a partition's records field
+// in order, calling fn for each complete batch with the decoded bytes it
+// adds beyond the records field (for a compressed batch: its decompressed
+// keys, values and headers; 0 otherwise), until fn returns false. A
+// truncated trailing batch is ignored: the next Fetch starts at the
+// position after the last complete one. Corrupt input fails with an error
+// wrapping wire.ErrCorruptMessage; the batches before it were passed to fn.
+func decodeBatches(raw []byte, dec *wire.Decompressor, fn func(b *wire.RecordBatch, extra int64) bool) error {
+	br := wire.NewBatchReader(raw, wire.DecodeOptions{Decompressor: dec})
+	var b wire.RecordBatch
+	for br.Next(&b) {
+		var extra int64
+		if b.Compression() != wire.CompressionNone {
+			for i := range b.Records {
+				r := &b.Records[i]
+				extra += int64(len(r.Key) + len(r.Value) + recordOverhead)
+				for _, h := range r.Headers {
+					extra += int64(len(h.Key) + len(h.Value))
+				}
+			}
+		}
+		if !fn(&b, extra) {
+			return nil
+		}
+	}
+	return br.Err()
+}
+
+// recordOverhead approximates the fixed decoded size of one record beyond
+// its key, value and headers (what the varints and attributes take).
+const recordOverhead = 16
+
+// countRecords sums the record counts in the headers of the complete magic
+// v2 batches of raw (legacy message sets count as one per entry, roughly),
+// to size the delivery slice once. It reads only fixed header fields.
+func countRecords(raw []byte) int {
+	const (
+		lengthAt  = 8  // after baseOffset
+		magicAt   = 16 // after baseOffset, length, partitionLeaderEpoch
+		countAt   = 57 // records count field of a v2 batch header
+		headerLen = 61
+	)
+	n := 0
+	for len(raw) >= headerLen {
+		length := int(binary.BigEndian.Uint32(raw[lengthAt:]))
+		if length < headerLen-12 || length > len(raw)-12 {
+			break
+		}
+		if raw[magicAt] == 2 {
+			if c := int(int32(binary.BigEndian.Uint32(raw[countAt:]))); c > 0 && c <= length {
+				n += c
+			}
+		} else {
+			n++
+		}
+		raw = raw[12+length:]
+	}
+	return n
+}

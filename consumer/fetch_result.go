@@ -1,0 +1,164 @@
+package consumer
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// handleResult applies a finished Fetch: session bookkeeping, then each
+// partition's data or error.
+func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult) {
+	req := r.req
+	s := sessions[req.node]
+	now := time.Now()
+
+	topErr := r.err
+	if topErr == nil {
+		topErr = r.resp.Err
+	}
+	if topErr != nil {
+		s.failed()
+		if !isSessionErr(topErr) {
+			c.cl.InvalidateMetadata()
+		}
+	} else {
+		s.succeeded(req.plan, r.resp.SessionID)
+	}
+	if r.resp != nil && r.resp.ThrottleMs > 0 {
+		s.throttledUntil = now.Add(time.Duration(r.resp.ThrottleMs) * time.Millisecond)
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.inflight, req.node)
+	if topErr != nil {
+		c.m.FetchFailures++
+	}
+	c.reserved -= int64(req.maxBytes)
+	for tp, gen := range req.gens {
+		if st := c.parts[tp]; st != nil && st.gen == gen {
+			st.inflight = false
+			if topErr != nil && !isSessionErr(topErr) {
+				st.backoff = now.Add(retryBackoff)
+			}
+		}
+	}
+	if topErr != nil || c.closed {
+		return
+	}
+	signal := false
+	invalidate := false
+	for i := range r.resp.Parts {
+		p := &r.resp.Parts[i]
+		gen, ok := req.gens[p.TopicPartition]
+		st := c.parts[p.TopicPartition]
+		if !ok || st == nil || st.gen != gen || st.offset != req.want[p.TopicPartition].FetchOffset {
+			continue // unassigned, repositioned or not asked for: stale
+		}
+		switch {
+		case p.Err != nil:
+			switch c.partitionErrorAction(p.Err) {
+			case actRetry:
+				invalidate = true
+				st.backoff = now.Add(retryBackoff)
+			case actReset:
+				st.reset, st.resetSeen = true, st.offset
+				c.poke()
+			case actStop:
+				st.stopped, st.err = true, &PartitionError{p.TopicPartition, p.Err}
+				signal = true
+			}
+		case p.Diverging != nil && p.Diverging.EndOffset < st.offset:
+			// KIP-320: the leader's log diverged below our position.
+			if c.cfg.OffsetReset == ResetNone {
+				st.stopped = true
+				st.err = &LogTruncationError{p.TopicPartition, st.offset, p.Diverging.EndOffset, p.Diverging.Epoch}
+				signal = true
+			} else {
+				c.gen++
+				c.m.OffsetResets++
+				st.gen = c.gen
+				st.offset, st.lastEpoch = p.Diverging.EndOffset, p.Diverging.Epoch
+			}
+		case p.Diverging != nil:
+			st.lastEpoch = p.Diverging.Epoch
+		case r.errs[p.TopicPartition] != nil:
+			// Corrupt data: the records before it are delivered (after the
+			// error), then the partition stops at the corrupt batch until
+			// a seek moves past it.
+			st.stopped, st.err = true, &PartitionError{p.TopicPartition, r.errs[p.TopicPartition]}
+			if ch := r.chunks[p.TopicPartition]; ch != nil && len(ch.records) > 0 {
+				st.buf = ch
+				c.buffered += ch.bytes
+			}
+			signal = true
+		default:
+			ch := r.chunks[p.TopicPartition]
+			if ch == nil {
+				continue
+			}
+			if len(ch.records) == 0 {
+				// Nothing deliverable (control or aborted batches, compacted
+				// or empty): advance by the batch headers now.
+				st.offset = ch.next
+				if ch.lastEpoch >= 0 {
+					st.lastEpoch = ch.lastEpoch
+				}
+				continue
+			}
+			st.buf = ch
+			c.buffered += ch.bytes
+			signal = true
+		}
+	}
+	if invalidate {
+		c.m.MetadataRefreshes++
+		c.cl.InvalidateMetadata()
+	}
+	if signal {
+		c.signalLocked()
+	}
+}
+
+type errAction int
+
+const (
+	actRetry errAction = iota
+	actReset
+	actStop
+)
+
+// partitionErrorAction classifies a partition error of a FetchResponse.
+func (c *Consumer) partitionErrorAction(err error) errAction {
+	switch {
+	case errors.Is(err, wire.ErrOffsetOutOfRange):
+		return actReset
+	case errors.Is(err, wire.ErrNotLeaderOrFollower),
+		errors.Is(err, wire.ErrFencedLeaderEpoch),
+		errors.Is(err, wire.ErrUnknownLeaderEpoch),
+		errors.Is(err, wire.ErrUnknownTopicOrPartition),
+		errors.Is(err, wire.ErrUnknownTopicID),
+		errors.Is(err, wire.ErrInconsistentTopicID),
+		errors.Is(err, wire.ErrLeaderNotAvailable),
+		errors.Is(err, wire.ErrKafkaStorageError),
+		errors.Is(err, wire.ErrOffsetNotAvailable),
+		errors.Is(err, wire.ErrReplicaNotAvailable),
+		errors.Is(err, wire.ErrFetchSessionTopicIDError):
+		return actRetry
+	}
+	var ke *wire.KafkaError
+	if errors.As(err, &ke) && ke.Retriable {
+		return actRetry
+	}
+	return actStop
+}
+
+// isSessionErr reports top-level errors that only mean the fetch session is
+// gone (KIP-227); the next request is full and nothing else changes.
+func isSessionErr(err error) bool {
+	return errors.Is(err, wire.ErrFetchSessionIDNotFound) ||
+		errors.Is(err, wire.ErrInvalidFetchSessionEpoch) ||
+		errors.Is(err, wire.ErrFetchSessionTopicIDError)
+}
