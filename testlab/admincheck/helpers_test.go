@@ -57,7 +57,26 @@ func (b *bed) observedTopic(partitions int32, configs map[string]*string) string
 		b.t.Fatalf("observer create topic %s: %v", name, err)
 	}
 	b.t.Cleanup(func() { b.obs.DeleteTopics(context.Background(), name) })
+	// CreateTopics returns before every broker serves the topic; a describe
+	// sent in that window gets UNKNOWN_TOPIC_OR_PARTITION. Wait (bounded)
+	// until the observer's own metadata shows all partitions.
+	b.waitObserved(name, int(partitions))
 	return name
+}
+
+// waitObserved polls fresh observer metadata until topic has want partitions,
+// failing the test after 30s.
+func (b *bed) waitObserved(topic string, want int) {
+	b.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for b.observedPartitions(topic) != want {
+		if time.Now().After(deadline) {
+			b.t.Fatalf("observer never saw topic %s with %d partitions", topic, want)
+		}
+		<-tick.C
+	}
 }
 
 // observedPartitions returns the partition count the observer sees (-1:
