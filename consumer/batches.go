@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -13,10 +14,28 @@ import (
 // truncated trailing batch is ignored: the next Fetch starts at the
 // position after the last complete one. Corrupt input fails with an error
 // wrapping wire.ErrCorruptMessage; the batches before it were passed to fn.
-func decodeBatches(raw []byte, dec *wire.Decompressor, fn func(b *wire.RecordBatch, extra int64) bool) error {
-	br := wire.NewBatchReader(raw, wire.DecodeOptions{Decompressor: dec})
-	var b wire.RecordBatch
-	for br.Next(&b) {
+//
+// pool (nil: none) supplies a reusable reader and batch, whose Records
+// slice grows to the largest batch seen; fn copies what it keeps.
+func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, fn func(b *wire.RecordBatch, extra int64) bool) error {
+	var s *batchScratch
+	if pool != nil {
+		s, _ = pool.Get().(*batchScratch)
+	}
+	if s == nil {
+		s = &batchScratch{}
+	}
+	defer func() {
+		clear(s.b.Records) // drop references to this response's bytes
+		s.b.Records = s.b.Records[:0]
+		s.br.Reset(nil, wire.DecodeOptions{Decompressor: dec})
+		if pool != nil {
+			pool.Put(s)
+		}
+	}()
+	br, b := &s.br, &s.b
+	br.Reset(raw, wire.DecodeOptions{Decompressor: dec})
+	for br.Next(b) {
 		var extra int64
 		if b.Compression() != wire.CompressionNone {
 			for i := range b.Records {
@@ -27,11 +46,17 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, fn func(b *wire.RecordBat
 				}
 			}
 		}
-		if !fn(&b, extra) {
+		if !fn(b, extra) {
 			return nil
 		}
 	}
 	return br.Err()
+}
+
+// batchScratch is a reusable BatchReader and RecordBatch.
+type batchScratch struct {
+	br wire.BatchReader
+	b  wire.RecordBatch
 }
 
 // recordOverhead approximates the fixed decoded size of one record beyond

@@ -45,8 +45,9 @@ type Consumer struct {
 	closedCh chan struct{}
 	inflight map[int32]bool // leaders with a Fetch in flight
 
-	dec *wire.Decompressor // shared by the fetch goroutines
-	m   Metrics            // counters, guarded by mu
+	dec     *wire.Decompressor // shared by the fetch goroutines
+	scratch sync.Pool          // *batchScratch for the fetch goroutines
+	m       Metrics            // counters, guarded by mu
 }
 
 // New returns a Consumer reading through c with cfg (zero fields take their

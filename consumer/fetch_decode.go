@@ -48,7 +48,7 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	recs := make([]Record, 0, countRecords(p.Records))
 	charged := int64(len(p.Records))
 	accepted := false
-	err := decodeBatches(p.Records, c.dec, func(b *wire.RecordBatch, extra int64) bool {
+	err := decodeBatches(p.Records, c.dec, &c.scratch, func(b *wire.RecordBatch, extra int64) bool {
 		if charged+extra > budget && !(atLeastOne && !accepted) {
 			return false
 		}
