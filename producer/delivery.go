@@ -61,9 +61,11 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // allocated in slabs, so holding one keeps a few hundred bytes of its
 // neighbours alive.
 type Delivery struct {
-	terminal atomic.Bool
-	mu       sync.Mutex
-	done     chan struct{} // created on demand by Done
+	terminal atomic.Bool // set after res is written; res is immutable after
+	watched  atomic.Bool // Done was called: finish must close done
+	mu       sync.Mutex  // guards done and closed
+	done     chan struct{}
+	closed   bool
 	res      Result
 
 	// Owned by the producer's lock.
@@ -79,11 +81,14 @@ func (d *Delivery) Done() <-chan struct{} {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.terminal.Load() {
-		return closedChan
-	}
 	if d.done == nil {
 		d.done = make(chan struct{})
+	}
+	d.watched.Store(true)
+	// finish may have stored terminal before it could see watched.
+	if d.terminal.Load() && !d.closed {
+		d.closed = true
+		close(d.done)
 	}
 	return d.done
 }
@@ -94,8 +99,6 @@ func (d *Delivery) Result() (Result, bool) {
 	if !d.terminal.Load() {
 		return Result{}, false
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	return d.res, true
 }
 
@@ -128,20 +131,23 @@ func (d *Delivery) Cancel() CancelOutcome {
 	return d.p.cancel(d)
 }
 
-// finish sets the terminal outcome once; later calls are ignored. It
-// reports whether this call was the terminal one.
+// finish sets the terminal outcome. The producer calls it exactly once per
+// record, under its lock (so never concurrently for one Delivery); it
+// reports whether the record was not yet terminal.
 func (d *Delivery) finish(r Result) bool {
-	d.mu.Lock()
 	if d.terminal.Load() {
-		d.mu.Unlock()
 		return false
 	}
 	d.res = r
 	d.terminal.Store(true)
-	if d.done != nil {
-		close(d.done)
+	if d.watched.Load() { // sequentially consistent with Done's Store/Load pair
+		d.mu.Lock()
+		if d.done != nil && !d.closed {
+			d.closed = true
+			close(d.done)
+		}
+		d.mu.Unlock()
 	}
-	d.mu.Unlock()
 	return true
 }
 
