@@ -38,6 +38,9 @@ type fakeCluster struct {
 	hintLeader bool
 	// frozen: metadata requests return the old snapshot.
 	frozen bool
+	// initEpoch is the epoch InitProducerId hands out.
+	initEpoch int16
+	inits     int
 }
 
 type seenBatch struct {
@@ -138,7 +141,8 @@ func (f *fakeCluster) Request(ctx context.Context, broker int32, req wire.Reques
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.nextPID++
-	return &wire.InitProducerIdResponse{ProducerID: f.nextPID, ProducerEpoch: 0}, nil
+	f.inits++
+	return &wire.InitProducerIdResponse{ProducerID: f.nextPID, ProducerEpoch: f.initEpoch}, nil
 }
 
 type fakePending struct {

@@ -3,6 +3,7 @@ package producer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -291,5 +292,36 @@ func TestNotLeaderFollowsLeaderHint(t *testing.T) {
 	defer f.mu.Unlock()
 	if last := f.seen[len(f.seen)-1]; last.broker != 2 {
 		t.Fatalf("last batch went to broker %d, want the hinted 2", last.broker)
+	}
+}
+
+func TestEpochExhaustionGetsNewProducerID(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	f.initEpoch = math.MaxInt16
+	f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
+		if string(b.Records[0].Value) == "bad" {
+			return fault{code: wire.ErrInvalidRecord.Code}
+		}
+		return fault{}
+	}
+	p := newTestProducer(t, f, Config{MaxRetries: 1, Linger: -1})
+	d0 := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("ok")})
+	waitResult(t, d0)
+	bad := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("bad")})
+	if r := waitResult(t, bad); !errors.Is(r.Err, wire.ErrInvalidRecord) || r.Certainty != client.NotSent {
+		t.Fatalf("bad record: %+v", r)
+	}
+	d1 := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("after")})
+	if r := waitResult(t, d1); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	log := f.log("t", 0)
+	if len(log) != 2 || log[1].pid == log[0].pid || log[1].seq != 0 {
+		t.Fatalf("after epoch exhaustion: %+v", log)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.inits != 2 {
+		t.Fatalf("InitProducerId called %d times, want 2", f.inits)
 	}
 }
