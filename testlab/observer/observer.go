@@ -108,6 +108,19 @@ func (o *Observer) Topic(ctx context.Context, name string) (TopicFacts, error) {
 	return f, nil
 }
 
+// Leader returns the leader broker of topic/partition.
+func (o *Observer) Leader(ctx context.Context, topic string, partition int32) (int32, error) {
+	md, err := o.adm.Metadata(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	pd, ok := md.Topics[topic].Partitions[partition]
+	if !ok || pd.Err != nil || pd.Leader < 0 {
+		return 0, fmt.Errorf("no leader for %s[%d]", topic, partition)
+	}
+	return pd.Leader, nil
+}
+
 // Topics lists topic names (internal included when internal is true).
 func (o *Observer) Topics(ctx context.Context, internal bool) (map[string]bool, error) {
 	var td kadm.TopicDetails

@@ -92,6 +92,7 @@ type run struct {
 	// paused: brokers are SIGSTOPped; claims wait in deferred until resume.
 	paused   bool
 	deferred []*judge.Command
+	down     int32 // the broker the last stop/kill took down
 }
 
 // opRecord is what the runner knows about one producer operation.
@@ -663,10 +664,29 @@ func (r *run) envAction(ctx context.Context, a *scenario.EnvAction) error {
 	switch a.Action {
 	case "stop_broker":
 		err = c.StopBroker(ctx, a.Broker)
+		r.down = a.Broker
 	case "kill_broker":
 		err = c.KillBroker(ctx, a.Broker)
+		r.down = a.Broker
+	case "kill_leader", "stop_leader":
+		topic := r.exp.String(a.Topic)
+		var leader int32
+		leader, err = r.obs.Leader(ctx, topic, a.Partition)
+		if err == nil {
+			r.fact("", fmt.Sprintf("leader of %s[%d]", topic, a.Partition), fmt.Sprintf("broker %d", leader), true)
+			if a.Action == "kill_leader" {
+				err = c.KillBroker(ctx, leader)
+			} else {
+				err = c.StopBroker(ctx, leader)
+			}
+			r.down = leader
+		}
 	case "restart_broker":
-		err = c.RestartBroker(ctx, a.Broker)
+		id := a.Broker
+		if id == 0 {
+			id = r.down
+		}
+		err = c.RestartBroker(ctx, id)
 	case "pause_broker", "resume_broker":
 		ids := []int32{a.Broker}
 		if a.Broker == 0 {

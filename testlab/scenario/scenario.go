@@ -107,12 +107,17 @@ type Expect struct {
 
 // EnvAction changes the environment between adapter commands.
 type EnvAction struct {
-	// Action: stop_broker, kill_broker, restart_broker, pause_broker and
+	// Action: stop_broker, kill_broker, kill_leader, stop_leader, restart_broker, pause_broker and
 	// resume_broker (SIGSTOP/SIGCONT; broker 0 = every broker), acl (AclCommand args),
 	// config (ConfigCommand args), produce (the observer writes records),
 	// wait_broker_fenced, wait_brokers_live.
 	Action string `json:"action"`
 	Broker int32  `json:"broker,omitempty"`
+	// Topic and Partition select the broker for kill_leader / stop_leader:
+	// the partition's current leader (the observer asks the cluster).
+	// restart_broker without a broker restarts the last one stopped or killed.
+	Topic     string `json:"topic,omitempty"`
+	Partition int32  `json:"partition,omitempty"`
 	// Args for acl/config (placeholders expanded; --bootstrap-server added).
 	Args []string `json:"args,omitempty"`
 	// Records for produce: {topic, partition, key, value, headers} in

@@ -268,12 +268,12 @@ S.append(scenario("misuse-malformed-json", "Malformed JSON: no event, non-zero e
 S.append(scenario("misuse-wrong-version", "A parseable command with protocol_version 33: fatal protocol_version with its command id, non-zero exit.", [],
     [{"raw": {"protocol_version": 33, "command": {"kind": "create_client", "client_id": "c1"}}, "expect": {"fatal": "protocol_version", "exit": "nonzero"}}]))
 
-S.append(scenario("broker-kill-restart-1p3", "1 controller + 3 brokers, RF 3, min ISR 2: produce, SIGKILL broker 2, produce again (acks=all still met), restart it, produce again; every record on the broker.",
-    ["producer"],
-    open_producer() + [send("op-1", rec(T, 1, "op-1", u("k"), u("before"))),
-        {"env": {"action": "kill_broker", "broker": 2}},
-        send("op-2", rec(T, 2, "op-2", u("k"), u("one broker down"))),
-        {"env": {"action": "restart_broker", "broker": 2}},
+S.append(scenario("broker-kill-restart-1p3", "1 controller + 3 brokers, RF 3, min ISR 2, producer with 100 retries 500 ms apart (bounded by the 30 s delivery timeout): produce, SIGKILL the partition leader, produce again (the producer must find the new leader; acks=all still met by 2 replicas), restart the broker, produce again; every record on the broker.",
+    ["producer", "producer_configuration"],
+    open_producer(configuration=conf(retries=100, backoff=500)) + [send("op-1", rec(T, 1, "op-1", u("k"), u("before"))),
+        {"env": {"action": "kill_leader", "topic": T, "partition": 0}},
+        send("op-2", rec(T, 2, "op-2", u("k"), u("leader killed"))),
+        {"env": {"action": "restart_broker"}},
         send("op-3", rec(T, 3, "op-3", u("k"), u("after restart")))] + close_producer(),
     [(T, 1)], {"shape": "1+3"}, timeout=300))
 
