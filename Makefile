@@ -17,6 +17,7 @@ GO          ?= go
 STATE       ?= $(CURDIR)/.kafka/state.json
 KAFKA_LOCAL := $(CURDIR)/bin/kafka-local
 FUZZTIME    ?= 10s
+FUZZPKG     ?= ./...
 RACE        ?= -race
 TEST_TIMEOUT ?= 20m
 MODULES     := . testlab bench
@@ -103,10 +104,11 @@ test: deps kafka-local
 bench:
 	@for m in $(MODULES); do ( cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... ); done
 
-# fuzz: every Fuzz target of every package for $(FUZZTIME) each.
+# fuzz: every Fuzz target of every package for $(FUZZTIME) each
+# (FUZZPKG=./wire/ MODULES=. narrows it).
 fuzz:
 	@for m in $(MODULES); do \
-	  ( cd $$m; for p in $$($(GO) list ./...); do \
+	  ( cd $$m; for p in $$($(GO) list $(FUZZPKG) 2>/dev/null); do \
 	      for f in $$($(GO) test -list '^Fuzz' $$p 2>/dev/null | grep '^Fuzz' || true); do \
 	        echo "=== fuzz $$p $$f"; \
 	        $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$p; \
