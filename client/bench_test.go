@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/binary"
+	"runtime"
 	"testing"
 	"time"
 
@@ -29,19 +30,15 @@ func BenchmarkEncodeRequest(b *testing.B) {
 // bytes (no allocation on the broker side, so allocs/op are the client's)
 // and a client whose callers carry a deadline (the common case: no derived
 // context is needed).
-func benchSetup(b *testing.B) (*fakeCluster, *Client, context.Context) {
+func benchSetup(b testing.TB) (*fakeCluster, *Client, context.Context) {
 	fc := newFakeCluster(b, 1)
-	canned := echoCreateTopics(createTopics("bench")).AppendTo(nil, 7)
+	body := benchBody()
 	var out []byte
 	fc.fast = func(c *fakeConn, raw []byte) bool {
 		if wire.APIKey(binary.BigEndian.Uint16(raw)) != wire.KeyCreateTopics || binary.BigEndian.Uint16(raw[2:]) != 7 {
 			return false
 		}
-		out = append(out[:0], 0, 0, 0, 0)
-		out = append(out, raw[4:8]...) // correlation ID
-		out = append(out, 0)           // empty header tags (response header v1)
-		out = append(out, canned...)
-		binary.BigEndian.PutUint32(out, uint32(len(out)-4))
+		out = appendBenchFrame(out[:0], int32(binary.BigEndian.Uint32(raw[4:8])), body)
 		c.write(out)
 		return true
 	}
@@ -53,6 +50,65 @@ func benchSetup(b *testing.B) (*fakeCluster, *Client, context.Context) {
 	return fc, c, ctx
 }
 
+// benchVersion is the CreateTopics version the benchmarks' fake broker
+// answers (the highest the client negotiates with it).
+const benchVersion = 7
+
+// benchBody is the body of the benchmarks' fake broker's answer to a
+// CreateTopics("bench") request.
+func benchBody() []byte {
+	return echoCreateTopics(createTopics("bench")).AppendTo(nil, benchVersion)
+}
+
+// appendBenchFrame appends the size-prefixed response frame with body
+// (benchBody) for correlation ID corrID, without allocating beyond dst.
+func appendBenchFrame(dst []byte, corrID int32, body []byte) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(corrID))
+	dst = append(dst, 0) // empty header tags (response header v1)
+	dst = append(dst, body...)
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
+
+// responseAllocs is what one answer of the benchmarks' fake broker costs by
+// itself, measured the way the connection reader handles it: the frame
+// buffer plus the decoded response. Everything a round trip allocates beyond
+// this is request bookkeeping, which steady state must not allocate.
+func responseAllocs(t testing.TB) float64 {
+	t.Helper()
+	frame := appendBenchFrame(nil, 1, benchBody())[4:]
+	info, _ := wire.LookupAPI(wire.KeyCreateTopics)
+	p := &pending{req: createTopics("bench"), info: info, version: benchVersion}
+	var rd wire.Reader
+	var keep wire.Response
+	var failed error
+	n := testing.AllocsPerRun(100, func() {
+		buf := make([]byte, len(frame))
+		copy(buf, frame)
+		keep, failed = decodeResponse(p, buf, &rd)
+	})
+	if failed != nil || keep == nil {
+		t.Fatalf("decoding the canned frame: %v", failed)
+	}
+	return n
+}
+
+// reportOverhead reports allocs/op beyond responseAllocs as the metric
+// overhead-allocs/op (0 is the target: steady-state request send allocates
+// nothing per request beyond the response). mallocs is the count of heap
+// allocations during the b.N iterations.
+func reportOverhead(b *testing.B, mallocs uint64, respAllocs, extra float64) {
+	b.ReportMetric(float64(mallocs)/float64(b.N)-respAllocs-extra, "overhead-allocs/op")
+}
+
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
+}
+
 // BenchmarkRequestThroughPool sends CreateTopics requests through the pool to
 // a fake broker on loopback and waits for each response (allocs include the
 // decoded response and the fake broker's own work).
@@ -62,16 +118,21 @@ func BenchmarkRequestThroughPool(b *testing.B) {
 	if _, err := c.Request(ctx, 1, req); err != nil {
 		b.Fatal(err)
 	}
+	resp := responseAllocs(b)
 	b.ReportAllocs()
+	m0 := mallocs()
 	for b.Loop() {
 		if _, err := c.Request(ctx, 1, req); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportOverhead(b, mallocs()-m0, resp, 0)
 }
 
 // BenchmarkEnqueuePipelined keeps MaxInFlightPerBroker requests in flight
-// through Enqueue to a fake broker.
+// through Enqueue to a fake broker. Each Enqueue returns a new Pending the
+// caller owns (never recycled), so overhead-allocs/op excludes that one
+// allocation.
 func BenchmarkEnqueuePipelined(b *testing.B) {
 	_, c, ctx := benchSetup(b)
 	req := createTopics("bench")
@@ -79,7 +140,9 @@ func BenchmarkEnqueuePipelined(b *testing.B) {
 		b.Fatal(err)
 	}
 	window := make([]Pending, 0, DefaultMaxInFlightPerBroker)
+	resp := responseAllocs(b)
 	b.ReportAllocs()
+	m0 := mallocs()
 	for b.Loop() {
 		if len(window) == cap(window) {
 			if _, err := window[0].Result(); err != nil {
@@ -93,11 +156,13 @@ func BenchmarkEnqueuePipelined(b *testing.B) {
 		}
 		window = append(window, p)
 	}
+	m1 := mallocs()
 	for _, p := range window {
 		if _, err := p.Result(); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportOverhead(b, m1-m0, resp, 1)
 }
 
 // BenchmarkMetadataRoundTrip sends a one-topic Metadata request to the real

@@ -45,6 +45,10 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32) (*conn, er
 	cn := newConn(c, nc, addr, broker)
 	if err := c.negotiate(ctx, cn); err != nil {
 		cn.fail(err)
+		// The reader may have failed the connection first (the broker
+		// hangs up after refusing authentication); wait until it has
+		// finished, so its closing (and its log) precede our answer.
+		<-cn.readerDone
 		return nil, err
 	}
 	c.cfg.Logger.Debug("gregor: connected", "addr", addr, "broker", broker, "tls", c.cfg.TLS != nil, "sasl", c.saslMechanism())

@@ -1,0 +1,240 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// TestSteadyStateAllocations holds issue 4's target on the fake broker:
+// a Request round trip allocates nothing beyond its response (the frame
+// buffer and the decoded response), and an Enqueue'd one only the Pending
+// handle its caller owns.
+func TestSteadyStateAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	_, c, ctx := benchSetup(t)
+	req := createTopics("bench")
+	resp := responseAllocs(t)
+	if resp < 2 {
+		t.Fatalf("response baseline %v allocs: the canned answer did not decode", resp)
+	}
+	request := func() {
+		if _, err := c.Request(ctx, 1, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enqueue := func() {
+		p, err := c.Enqueue(ctx, 1, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Result(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 20 { // connect, negotiate, start watchers, fill the pool
+		request()
+		enqueue()
+	}
+	if got := testing.AllocsPerRun(500, request); got != resp {
+		t.Errorf("Request: %v allocs per round trip, want %v (the response only)", got, resp)
+	}
+	if got := testing.AllocsPerRun(500, enqueue); got != resp+1 {
+		t.Errorf("Enqueue+Result: %v allocs per round trip, want %v (the response and the Pending)", got, resp+1)
+	}
+}
+
+// TestPooledRecordsNeverCrossed drives many concurrent requests, with
+// deadlines shorter than a slow fake broker's latency, through recycled
+// request records: abandoned requests whose responses still arrive, stall
+// timers, connections closed as stalled with requests in flight, Enqueue
+// handles and cancellation. Every response must reach the request it
+// answers, and every failure must be typed with a truthful certainty.
+func TestPooledRecordsNeverCrossed(t *testing.T) {
+	fc := newFakeCluster(t, 2)
+	cfg := fc.config()
+	cfg.MaxInFlightPerBroker = 4
+	cfg.RequestTimeout = 40 * time.Millisecond // abandoned requests soon stall their connection
+	c := newTestClient(t, cfg)
+	fc.setHandle(func(fcn *fakeConn, r *fakeReq) bool {
+		if r.hdr.Key != wire.KeyCreateTopics {
+			return false
+		}
+		// A broker that is sometimes slow and now and then stalls past
+		// RequestTimeout (simulated latency, not synchronization): answers
+		// stay in order on the connection, later requests wait behind a
+		// slow one, and a stall gets the connection closed.
+		d := time.Duration(rand.IntN(3)) * time.Millisecond
+		if rand.IntN(60) == 0 {
+			d = 100 * time.Millisecond
+		}
+		if d > 0 {
+			<-time.After(d)
+		}
+		fcn.answer(r)
+		return true
+	})
+	const workers, each = 12, 60
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		ok, fail int
+	)
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				name := fmt.Sprintf("w%d-%d", w, i)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Duration(2+rand.IntN(40))*time.Millisecond)
+				var resp wire.Response
+				var err error
+				switch i % 3 {
+				case 0:
+					resp, err = c.Request(ctx, int32(1+i%2), createTopics(name))
+				case 1:
+					var p Pending
+					if p, err = c.Enqueue(ctx, int32(1+i%2), createTopics(name)); err == nil {
+						<-p.Done()
+						resp, err = p.Result()
+					}
+				default:
+					var p Pending
+					if p, err = c.Enqueue(ctx, int32(1+i%2), createTopics(name)); err == nil {
+						if rand.IntN(2) == 0 {
+							cancel()
+						}
+						resp, err = p.Result()
+					}
+				}
+				cancel()
+				if err == nil {
+					if got := respTopic(resp); got != name {
+						errs <- fmt.Errorf("request %s got the response for %s", name, got)
+						return
+					}
+					mu.Lock()
+					ok++
+					mu.Unlock()
+					continue
+				}
+				var re *RequestError
+				if !errors.As(err, &re) || re.Certainty != NotSent && re.Certainty != PossiblySent {
+					errs <- fmt.Errorf("request %s: untyped failure %v", name, err)
+					return
+				}
+				if !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrCancelled) && !errors.Is(err, ErrTransport) {
+					errs <- fmt.Errorf("request %s: unexpected failure %v", name, err)
+					return
+				}
+				mu.Lock()
+				fail++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if ok == 0 || fail == 0 {
+		t.Fatalf("%d answered, %d failed: the mix did not exercise both paths", ok, fail)
+	}
+	m := c.Metrics()
+	if m.Calls.Succeeded+m.Calls.Failed != m.Calls.Admitted {
+		t.Fatalf("calls %+v: not every call reached one terminal", m.Calls)
+	}
+	if m.Calls.ObserverAbandoned == 0 {
+		t.Fatalf("calls %+v: no request was abandoned in flight", m.Calls)
+	}
+	t.Logf("%d answered, %d failed, %d abandoned in flight; connections accepted: %d, %d",
+		ok, fail, m.Calls.ObserverAbandoned, fc.brokers[0].accepted.Load(), fc.brokers[1].accepted.Load())
+	// The client still works after all that.
+	resp, err := c.Request(testCtx(t, 5*time.Second), 1, createTopics("after"))
+	if err != nil || topicOf(t, resp) != "after" {
+		t.Fatalf("request after the storm: %v", err)
+	}
+}
+
+// TestPendingDoneAndResult checks a handle's Done and Result for every
+// waiter: before the terminal (Done makes a channel that the terminal
+// closes), and after it (Done returns a closed channel).
+func TestPendingDoneAndResult(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	c := newTestClient(t, fc.config())
+	release := make(chan struct{})
+	fc.setHandle(func(fcn *fakeConn, r *fakeReq) bool {
+		if r.hdr.Key != wire.KeyCreateTopics {
+			return false
+		}
+		<-release
+		fcn.answer(r)
+		return true
+	})
+	p, err := c.Enqueue(testCtx(t, 5*time.Second), 1, createTopics("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+		t.Fatal("Done closed before the response")
+	default:
+	}
+	var wg sync.WaitGroup
+	got := make(chan string, 6)
+	for range 3 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			<-p.Done()
+			resp, err := p.Result()
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			got <- respTopic(resp)
+		}()
+		go func() {
+			defer wg.Done()
+			resp, err := p.Result()
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			got <- respTopic(resp)
+		}()
+	}
+	close(release)
+	wg.Wait()
+	close(got)
+	for g := range got {
+		if g != "x" {
+			t.Fatalf("waiter saw %q", g)
+		}
+	}
+	select {
+	case <-p.Done():
+	default:
+		t.Fatal("Done after the terminal is not closed")
+	}
+}
+
+// respTopic is the topic a one-topic CreateTopicsResponse names, or a
+// description of what resp is instead (safe off the test goroutine).
+func respTopic(resp wire.Response) string {
+	r, ok := resp.(*wire.CreateTopicsResponse)
+	if !ok || len(r.Topics) != 1 {
+		return fmt.Sprintf("%#v", resp)
+	}
+	return r.Topics[0].Name
+}
