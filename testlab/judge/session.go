@@ -52,16 +52,15 @@ type Command struct {
 	Failed bool
 
 	// per-operation bookkeeping for sends, batches, transactions, actors
-	ops        []string
-	admitted   map[string]string // op -> "accepted" | "rejected"
-	terminals  map[string]*Event
-	nAdmitted  int
-	sawReject  bool
-	nTerminal  int
-	actorIdx   int
-	actorDone  bool
-	cancelDone bool
-	replaced   bool
+	ops       []string
+	admitted  map[string]string // op -> "accepted" | "rejected"
+	terminals map[string]*Event
+	nAdmitted int
+	sawReject bool
+	nTerminal int
+	actorIdx  int
+	actorDone bool
+	replaced  bool
 }
 
 // Terminal returns the operation_terminal event for op, if any.

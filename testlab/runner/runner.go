@@ -297,14 +297,13 @@ func (r *run) settle(ctx context.Context, want int) error {
 	r.proc.closeStdin()
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	for {
-		l, err := r.proc.next(wctx)
-		if err != nil {
-			return invalidf("scenario_timeout: adapter did not close stdout after stdin closed")
-		}
-		if l.err == io.EOF {
-			break
-		}
+	// Nothing may follow the session's last completion: the next stdout item
+	// must be EOF.
+	l, err := r.proc.next(wctx)
+	if err != nil {
+		return invalidf("scenario_timeout: adapter did not close stdout after stdin closed")
+	}
+	if l.err != io.EOF {
 		if l.data != nil {
 			r.ev.Transcript = append(r.ev.Transcript, TranscriptLine{Millis: r.ms(), Dir: "event", Line: rawOrText(l.data)})
 		}
