@@ -380,3 +380,39 @@ func TestMetricsSnapshot(t *testing.T) {
 		t.Fatalf("metrics after flush %+v", m)
 	}
 }
+
+func TestFatalConditionsFailFast(t *testing.T) {
+	t.Run("topic authorization", func(t *testing.T) {
+		f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+		f.topicErr = map[string]error{"denied": wire.ErrTopicAuthorizationFailed}
+		f.rebuildMetadata()
+		p := newTestProducer(t, f, Config{})
+		for _, part := range []int32{-1, 0} {
+			d := mustSend(t, p, &Message{Topic: "denied", Partition: part, Value: []byte("x")})
+			r := waitResult(t, d)
+			if !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent {
+				t.Fatalf("partition %d: %+v", part, r)
+			}
+		}
+	})
+	t.Run("cluster authorization on InitProducerId", func(t *testing.T) {
+		f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+		f.initErr = wire.ErrClusterAuthorizationFailed.Code
+		p := newTestProducer(t, f, Config{})
+		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("x")}))
+		if !errors.Is(r.Err, wire.ErrClusterAuthorizationFailed) || r.Certainty != client.NotSent {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("partition out of range", func(t *testing.T) {
+		f := newFakeCluster(t, map[string]int{"t": 2}, 1)
+		p := newTestProducer(t, f, Config{})
+		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 5, Value: []byte("x")}))
+		if !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) || r.Certainty != client.NotSent {
+			t.Fatalf("%+v", r)
+		}
+		if r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 1, Value: []byte("x")})); r.Err != nil {
+			t.Fatalf("valid partition: %v", r.Err)
+		}
+	})
+}

@@ -41,6 +41,8 @@ type fakeCluster struct {
 	// initEpoch is the epoch InitProducerId hands out.
 	initEpoch int16
 	inits     int
+	initErr   int16            // error code InitProducerId answers
+	topicErr  map[string]error // per-topic metadata errors
 }
 
 type seenBatch struct {
@@ -113,6 +115,9 @@ func (f *fakeCluster) rebuildMetadata() {
 		}
 		md.Topics[name] = tm
 	}
+	for name, err := range f.topicErr {
+		md.Topics[name] = &client.TopicMetadata{Name: name, Err: err}
+	}
 	f.md = md
 }
 
@@ -140,8 +145,11 @@ func (f *fakeCluster) Request(ctx context.Context, broker int32, req wire.Reques
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.nextPID++
 	f.inits++
+	if f.initErr != 0 {
+		return &wire.InitProducerIdResponse{ErrorCode: f.initErr, ProducerID: -1, ProducerEpoch: -1}, nil
+	}
+	f.nextPID++
 	return &wire.InitProducerIdResponse{ProducerID: f.nextPID, ProducerEpoch: f.initEpoch}, nil
 }
 

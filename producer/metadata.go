@@ -80,6 +80,12 @@ func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 			p.recycle(u)
 			continue
 		}
+		if err := p.fatalFor(u); err != nil {
+			t.unassigned = nil
+			p.failBatch(u, err, client.NotSent)
+			p.recycle(u)
+			continue
+		}
 		soon(u.deadline)
 		p.needMetadata(now, soon)
 	}

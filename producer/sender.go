@@ -3,6 +3,7 @@ package producer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -167,6 +168,11 @@ func (p *Producer) sendable(part *partState, now time.Time, soon func(time.Time)
 			p.removeBatch(part, i)
 			p.recycle(b)
 			i--
+		case !b.handed && p.fatalFor(b) != nil:
+			p.failBatch(b, p.fatalFor(b), client.NotSent)
+			p.removeBatch(part, i)
+			p.recycle(b)
+			i--
 		default:
 			soon(b.deadline)
 		}
@@ -229,6 +235,33 @@ func (p *Producer) removeBatchPtr(part *partState, b *batch) {
 			return
 		}
 	}
+}
+
+// fatalFor returns an error that dooms an unsent batch before any send:
+// InitProducerId or the topic's metadata failed with a non-retriable broker
+// error (e.g. CLUSTER_AUTHORIZATION_FAILED, TOPIC_AUTHORIZATION_FAILED), or
+// metadata fetched after the batch was opened says the partition does not
+// exist (as the Java client rejects an invalid partition). Retriable
+// conditions return nil: the batch waits until its delivery deadline.
+func (p *Producer) fatalFor(b *batch) error {
+	if !p.haveID && isFatal(p.idErr) {
+		return p.idErr
+	}
+	t := b.topic
+	if isFatal(t.metaErr) {
+		return t.metaErr
+	}
+	if part := b.part; part != nil && part.leader < 0 && t.numParts > 0 && part.partition >= t.numParts &&
+		p.lastMeta != nil && p.lastMeta.Fetched.After(b.created) {
+		return fmt.Errorf("%w: partition %d of %d", wire.ErrUnknownTopicOrPartition, part.partition, t.numParts)
+	}
+	return nil
+}
+
+// isFatal reports a broker error that retrying cannot cure.
+func isFatal(err error) bool {
+	var kerr *wire.KafkaError
+	return errors.As(err, &kerr) && !kerr.Retriable
 }
 
 // certaintyOf is what is known about a batch that fails now: PossiblySent
