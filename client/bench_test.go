@@ -30,7 +30,7 @@ func BenchmarkEncodeRequest(b *testing.B) {
 // bytes (no allocation on the broker side, so allocs/op are the client's)
 // and a client whose callers carry a deadline (the common case: no derived
 // context is needed).
-func benchSetup(b testing.TB) (*fakeCluster, *Client, context.Context) {
+func benchSetup(b testing.TB, tune ...func(*Config)) (*fakeCluster, *Client, context.Context) {
 	fc := newFakeCluster(b, 1)
 	body := benchBody()
 	var out []byte
@@ -44,6 +44,9 @@ func benchSetup(b testing.TB) (*fakeCluster, *Client, context.Context) {
 	}
 	cfg := fc.config()
 	cfg.RequestTimeout = time.Hour
+	for _, f := range tune {
+		f(&cfg)
+	}
 	c := newTestClient(b, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	b.Cleanup(cancel)

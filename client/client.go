@@ -160,8 +160,9 @@ func (c *Client) RequestController(ctx context.Context, req wire.Request) (wire.
 func (c *Client) Enqueue(ctx context.Context, broker int32, req wire.Request) (Pending, error) {
 	admitted := time.Now()
 	c.m.admitted.Add(1)
-	octx, cancel := c.opContext(ctx)
-	p, err := c.attempt(octx, broker, req, -1, admitted, true, cancel)
+	ob := opBound{parent: ctx, deadline: c.effectiveDeadline(ctx, admitted)}
+	p, err := c.attempt(&ob, broker, req, -1, admitted, true)
+	ob.release() // a derived context bounds only routing's slow path
 	if err != nil {
 		c.m.terminal(err, admitted)
 		return nil, err
@@ -174,16 +175,16 @@ func (c *Client) Enqueue(ctx context.Context, broker int32, req wire.Request) (P
 func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned int16) (wire.Response, error) {
 	admitted := time.Now()
 	c.m.admitted.Add(1)
-	ctx, cancel := c.opContext(ctx)
-	defer cancel()
+	ob := opBound{parent: ctx, deadline: c.effectiveDeadline(ctx, admitted)}
+	defer ob.release()
 	var (
 		worst = NotSent // certainty never improves across tries
 		prev  error     // the last failure other than the deadline
 	)
 	for try := 0; ; try++ {
-		p, err := c.attempt(ctx, broker, req, pinned, admitted, false, nil)
+		p, err := c.attempt(&ob, broker, req, pinned, admitted, false)
 		if err == nil {
-			p.wait(ctx)
+			p.wait()
 			resp, perr := p.resp, p.err
 			p.unref()
 			if perr == nil {
@@ -199,7 +200,7 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 		if !ctxFail {
 			prev = err
 		}
-		if !ctxFail && c.retriable(err, req.Key()) && c.backoff(ctx, try) {
+		if !ctxFail && c.retriable(err, req.Key()) && c.backoff(ctx, ob.deadline, try) {
 			continue
 		}
 		switch {
@@ -223,28 +224,29 @@ func unwrapReq(err error) error {
 	return err
 }
 
-// attempt routes one try of req and sends it. It returns the written
-// pending request, or a NotSent *RequestError. counted (Enqueue) makes it a
-// handle whose completion counts the call's outcome and which a watcher
-// abandons when ctx ends; release is called with it. Otherwise it is a
-// pooled record the caller waits for (wait) and then drops (unref).
-func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pinned int16, admitted time.Time, counted bool, release context.CancelFunc) (*pending, error) {
-	fail := func(err error) (*pending, error) {
-		if release != nil {
-			release()
-		}
-		return nil, err
-	}
+// attempt routes one try of req and sends it within the operation ob. It
+// returns the written pending request, or a NotSent *RequestError. counted
+// (Enqueue) makes it a handle whose completion counts the call's outcome
+// and which a watcher abandons when its context or deadline ends. Otherwise
+// it is a pooled record the caller waits for (wait) and then drops (unref).
+// A live connection is used without deriving a context; dialing or
+// refreshing metadata uses ob's bounded context.
+func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int16, admitted time.Time, counted bool) (*pending, error) {
+	ctx := ob.parent
 	name := apiName(req.Key())
 	if c.closed.Load() {
 		c.m.closedRejections.Add(1)
-		return fail(reqErr(broker, name, NotSent, ErrClosed))
+		return nil, reqErr(broker, name, NotSent, ErrClosed)
 	}
 	t0 := time.Now()
-	cn, err := c.route(ctx, broker)
+	var err error
+	cn := c.routeLive(broker)
+	if cn == nil {
+		cn, err = c.route(ob.get(), broker)
+	}
 	c.m.lat[stageRouting].observe(time.Since(t0))
 	if err != nil {
-		return fail(reqErr(broker, name, NotSent, err))
+		return nil, reqErr(broker, name, NotSent, err)
 	}
 	var (
 		info wire.APIInfo
@@ -256,7 +258,7 @@ func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pi
 		info, v, err = cn.pickVersion(req.Key())
 	}
 	if err != nil {
-		return fail(reqErr(broker, name, NotSent, err))
+		return nil, reqErr(broker, name, NotSent, err)
 	}
 	var p *pending
 	if counted {
@@ -267,13 +269,12 @@ func (c *Client) attempt(ctx context.Context, broker int32, req wire.Request, pi
 	p.cn = cn
 	p.counted = counted
 	p.admitted = admitted
-	p.cancel = release
+	p.deadline = ob.deadline
 	if err := cn.send(p); err != nil {
-		p.release()
 		p.unref()
 		return nil, err
 	}
-	if counted { // Enqueue: nobody waits on ctx, so watch it; do waits on it itself
+	if counted { // Enqueue: nobody waits for it, so watch it; do waits itself
 		p.watch()
 	}
 	return p, nil
@@ -305,15 +306,15 @@ func readOnly(k wire.APIKey) bool {
 }
 
 // backoff sleeps before retry try+1: RetryBackoff doubling per try up to
-// RetryBackoffMax, with ±20% jitter. It reports false when ctx ends first
-// or the client closes.
-func (c *Client) backoff(ctx context.Context, try int) bool {
+// RetryBackoffMax, with ±20% jitter. It reports false when ctx or the
+// deadline ends first or the client closes.
+func (c *Client) backoff(ctx context.Context, deadline time.Time, try int) bool {
 	d := c.cfg.RetryBackoff << min(try, 20)
 	if d > c.cfg.RetryBackoffMax || d <= 0 {
 		d = c.cfg.RetryBackoffMax
 	}
 	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+	if time.Until(deadline) < d {
 		return false
 	}
 	t := time.NewTimer(d)

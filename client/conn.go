@@ -94,10 +94,14 @@ func (cn *conn) deadErr() error {
 // send writes p on the connection. It returns nil when p is written (p then
 // reaches its terminal through the reader, fail or abandon), or a NotSent
 // *RequestError when no byte of p was written; p is then not completed.
+// Waits for an in-flight slot or the writer path end with p's context or
+// its deadline (a timer made only when a wait blocks).
 func (cn *conn) send(p *pending) error {
 	m := &p.cl.m
 	ctx := p.ctx
 	t0 := time.Now()
+	exp := expiry{d: timerDeadline(ctx, p.deadline)}
+	defer exp.stop()
 
 	select {
 	case cn.slots <- struct{}{}:
@@ -109,6 +113,9 @@ func (cn *conn) send(p *pending) error {
 		case <-ctx.Done():
 			m.queuedWork.Add(-1)
 			return p.notSent(ctxError(ctx.Err()))
+		case <-exp.C():
+			m.queuedWork.Add(-1)
+			return p.notSent(ctxError(context.DeadlineExceeded))
 		case <-cn.dead:
 			m.queuedWork.Add(-1)
 			return p.notSent(cn.deadErr())
@@ -118,12 +125,19 @@ func (cn *conn) send(p *pending) error {
 	m.lat[stageMailbox].observe(time.Since(t0))
 	select {
 	case cn.wlock <- struct{}{}:
-	case <-ctx.Done():
-		<-cn.slots
-		return p.notSent(ctxError(ctx.Err()))
-	case <-cn.dead:
-		<-cn.slots
-		return p.notSent(cn.deadErr())
+	default:
+		select {
+		case cn.wlock <- struct{}{}:
+		case <-ctx.Done():
+			<-cn.slots
+			return p.notSent(ctxError(ctx.Err()))
+		case <-exp.C():
+			<-cn.slots
+			return p.notSent(ctxError(context.DeadlineExceeded))
+		case <-cn.dead:
+			<-cn.slots
+			return p.notSent(cn.deadErr())
+		}
 	}
 	defer func() { <-cn.wlock }()
 	t1 := time.Now()
@@ -154,7 +168,8 @@ func (cn *conn) send(p *pending) error {
 	p.ref()                // the connection's, dropped once the reader, fail or withdraw is done with p
 	cn.queue.push(p)
 	cn.mu.Unlock()
-	d, hasDeadline := ctx.Deadline()
+	d := p.effDeadline()
+	hasDeadline := !d.IsZero()
 	err := ctx.Err()
 	if err == nil && hasDeadline && !time.Now().Before(d) {
 		err = context.DeadlineExceeded
@@ -176,8 +191,14 @@ func (cn *conn) send(p *pending) error {
 	n, err := cn.nc.Write(buf)
 	if err != nil {
 		cause := fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err)
-		if ctxErr := ctx.Err(); ctxErr != nil && isTimeout(err) {
-			cause = fmt.Errorf("%w: write to %s: %w", ctxError(ctxErr), cn.addr, err)
+		if isTimeout(err) {
+			ctxErr := ctx.Err()
+			if ctxErr == nil && hasDeadline && !time.Now().Before(d) {
+				ctxErr = context.DeadlineExceeded
+			}
+			if ctxErr != nil {
+				cause = fmt.Errorf("%w: write to %s: %w", ctxError(ctxErr), cn.addr, err)
+			}
 		}
 		if n == 0 && cn.withdraw(p) {
 			<-cn.slots
@@ -388,7 +409,7 @@ func (cn *conn) roundTrip(ctx context.Context, req wire.Request, info wire.APIIn
 		p.unref()
 		return nil, err
 	}
-	p.wait(ctx)
+	p.wait()
 	resp, err := p.resp, p.err
 	p.unref()
 	return resp, err

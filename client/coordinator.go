@@ -84,7 +84,7 @@ func (c *Client) Coordinator(ctx context.Context, kind CoordinatorType, key stri
 		if !other && !retriableCoordinator(err) {
 			return -1, err
 		}
-		if !other && !c.backoff(ctx, try) {
+		if dl, _ := ctx.Deadline(); !other && !c.backoff(ctx, dl, try) { // opContext set dl
 			return -1, err
 		}
 	}

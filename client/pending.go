@@ -45,8 +45,9 @@ type pending struct {
 	internal bool      // connection setup (ApiVersions, SASL): no metrics at all
 	counted  bool      // completion counts the call's outcome (Enqueue)
 
-	ctx    context.Context    // carries the request's effective deadline
-	cancel context.CancelFunc // releases ctx; called on completion
+	ctx      context.Context    // the caller's: its cancellation and deadline end the request
+	deadline time.Time          // the effective deadline (see deadline.go); zero for none
+	cancel   context.CancelFunc // called on completion (a context derived for the request)
 
 	cn       *conn
 	inQueue  bool // guarded by cn.mu: in cn.queue (written or being written)
@@ -56,8 +57,9 @@ type pending struct {
 	resp  wire.Response
 	err   error
 
-	sig  chan struct{} // pooled record: receives one value at the terminal
-	refs atomic.Int32  // pooled record: references; recycled at zero
+	sig   chan struct{} // pooled record: receives one value at the terminal
+	refs  atomic.Int32  // pooled record: references; recycled at zero
+	timer *time.Timer   // pooled record: wait's deadline timer, kept for reuse
 
 	handle   bool          // a handle (newPending), not a pooled record
 	mu       sync.Mutex    // handle: guards terminal, done, watching
@@ -81,8 +83,9 @@ func (c *Client) newPending(ctx context.Context, req wire.Request, info wire.API
 	return p
 }
 
-// getPending returns a pooled record for a request sent within ctx, holding
-// one reference (the caller's, dropped with unref after wait).
+// getPending returns a pooled record for a request sent within ctx (and
+// its deadline field, when set), holding one reference (the caller's,
+// dropped with unref after wait).
 func (c *Client) getPending(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, broker int32, internal bool) *pending {
 	p, _ := c.pendings.Get().(*pending)
 	if p == nil {
@@ -110,8 +113,8 @@ func (p *pending) unref() {
 	if len(p.sig) != 0 || p.state.Load() == 0 && p.inQueue {
 		return // never reuse a record in an unexpected state; let the GC have it
 	}
-	c, sig := p.cl, p.sig
-	*p = pending{sig: sig}
+	c, sig, timer := p.cl, p.sig, p.timer
+	*p = pending{sig: sig, timer: timer}
 	c.pendings.Put(p)
 }
 
@@ -169,16 +172,35 @@ func (p *pending) unwatch(ws chan struct{}) {
 // Version returns the API version the request was encoded with.
 func (p *pending) Version() int16 { return p.version }
 
-// wait blocks until the written pooled record p has its terminal; when ctx
-// ends first, p is abandoned (completed PossiblySent) and wait still
-// receives its one signal. The caller then reads resp/err and calls unref.
-func (p *pending) wait(ctx context.Context) {
+// wait blocks until the written pooled record p has its terminal; when its
+// context or deadline ends first, p is abandoned (completed PossiblySent)
+// and wait still receives its one signal. The caller then reads resp/err
+// and calls unref. The deadline timer is the record's own, reused.
+func (p *pending) wait() {
+	var expired <-chan time.Time
+	if d := timerDeadline(p.ctx, p.deadline); !d.IsZero() {
+		expired = resetTimer(&p.timer, d)
+		defer p.timer.Stop()
+	}
 	select {
 	case <-p.sig:
-	case <-ctx.Done():
-		p.abandon(ctx.Err())
+	case <-p.ctx.Done():
+		p.abandon(p.ctx.Err())
+		<-p.sig
+	case <-expired:
+		p.abandon(context.DeadlineExceeded)
 		<-p.sig
 	}
+}
+
+// effDeadline is the request's effective deadline: its deadline field, or
+// its context's, or zero for none.
+func (p *pending) effDeadline() time.Time {
+	if !p.deadline.IsZero() {
+		return p.deadline
+	}
+	d, _ := p.ctx.Deadline()
+	return d
 }
 
 // complete sets the terminal outcome once; later calls return false. The
@@ -246,7 +268,7 @@ func (p *pending) abandon(cause error) {
 	}
 	if !p.internal {
 		p.cl.m.abandoned.Add(1)
-		if d, ok := p.ctx.Deadline(); ok && cause == context.DeadlineExceeded {
+		if d := p.effDeadline(); !d.IsZero() && cause == context.DeadlineExceeded {
 			p.cl.m.lat[stageDeadlineLateness].observe(time.Since(d))
 		}
 	}

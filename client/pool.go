@@ -87,6 +87,30 @@ func (pl *pool) get(ctx context.Context, addr string, broker int32) (*conn, erro
 	}
 }
 
+// liveConn returns the live connection to addr, or nil; it never waits.
+func (pl *pool) liveConn(addr string) *conn {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if s := pl.slots[addr]; s != nil && s.conn != nil && !s.conn.isDead() {
+		return s.conn
+	}
+	return nil
+}
+
+// leastLoaded returns the live connection with the fewest requests in
+// flight, or nil when there is none; it never waits or allocates.
+func (pl *pool) leastLoaded() *conn {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	var best *conn
+	for _, s := range pl.slots {
+		if cn := s.conn; cn != nil && !cn.isDead() && (best == nil || cn.inFlight() < best.inFlight()) {
+			best = cn
+		}
+	}
+	return best
+}
+
 // live returns the pool's live connections.
 func (pl *pool) live() []*conn {
 	pl.mu.Lock()

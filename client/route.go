@@ -34,17 +34,27 @@ func (c *Client) route(ctx context.Context, broker int32) (*conn, error) {
 	return cn, err
 }
 
+// routeLive returns the live connection route would return for broker
+// without waiting (no dial, no metadata refresh), or nil.
+func (c *Client) routeLive(broker int32) *conn {
+	if broker == AnyBroker {
+		return c.pool.leastLoaded()
+	}
+	if broker < 0 {
+		return nil
+	}
+	addr, ok := c.meta.addrOf(broker)
+	if !ok {
+		return nil
+	}
+	return c.pool.liveConn(addr)
+}
+
 // routeAny picks the least loaded live connection, or else dials the known
 // brokers (in random order) and then the bootstrap addresses (in order)
 // until one connects.
 func (c *Client) routeAny(ctx context.Context) (*conn, error) {
-	var best *conn
-	for _, cn := range c.pool.live() {
-		if best == nil || cn.inFlight() < best.inFlight() {
-			best = cn
-		}
-	}
-	if best != nil {
+	if best := c.pool.leastLoaded(); best != nil {
 		return best, nil
 	}
 	type cand struct {

@@ -1,14 +1,17 @@
 package client
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // watcherIdle is how long a watcher goroutine waits for its next request
 // before it exits.
 const watcherIdle = 30 * time.Second
 
 // watch has a watcher goroutine abandon the handle p (an Enqueue'd request)
-// when its context ends before its terminal, so Done closes promptly on the
-// caller's deadline or cancellation. An idle watcher takes p over; only when
+// when its context or effective deadline ends before its terminal, so Done
+// closes promptly on the deadline or the caller's cancellation. An idle watcher takes p over; only when
 // every watcher is busy is a new one started, so a steady stream of requests
 // is watched without allocating (context.AfterFunc would allocate its
 // registration and two closures per request).
@@ -22,19 +25,36 @@ func (c *Client) watch(p *pending) {
 
 // watcher watches p, then each request handed to it, until it has been idle
 // for watcherIdle or the client is closed. It is done with a request at its
-// terminal or when its context ends (every request's context carries a
-// deadline), whichever comes first.
+// terminal or when its context or deadline ends, whichever comes first (a
+// request with neither is watched until its terminal). Its timers are
+// reused from request to request.
 func (c *Client) watcher(p *pending) {
 	idle := time.NewTimer(watcherIdle)
 	defer idle.Stop()
+	var dl *time.Timer
+	defer func() {
+		if dl != nil {
+			dl.Stop()
+		}
+	}()
 	ws := make(chan struct{}, 1) // signalled by the terminal of the request watched
 	for {
 		if p.watchBy(ws) {
+			var expired <-chan time.Time
+			if d := timerDeadline(p.ctx, p.deadline); !d.IsZero() {
+				expired = resetTimer(&dl, d)
+			}
 			select {
 			case <-ws:
 			case <-p.ctx.Done():
 				p.abandon(p.ctx.Err())
 				p.unwatch(ws)
+			case <-expired:
+				p.abandon(context.DeadlineExceeded)
+				p.unwatch(ws)
+			}
+			if expired != nil {
+				dl.Stop()
 			}
 		}
 		p = nil
