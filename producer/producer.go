@@ -89,6 +89,22 @@ type Producer struct {
 	brokerQ       map[int32]chan *inflightReq
 
 	m client.ProducerMetrics // counters; gauges are filled on read
+
+	clockBase time.Time // see now
+}
+
+// now returns the current time for admission. It reads only the monotonic
+// clock (time.Since) and derives the wall time from a base taken with
+// time.Now at most a second earlier, which halves the clock cost of a
+// record; the base is refreshed every second so wall-clock adjustments
+// show up within a second. Called with p.mu held.
+func (p *Producer) now() time.Time {
+	el := time.Since(p.clockBase)
+	if el >= time.Second || el < 0 || p.clockBase.IsZero() {
+		p.clockBase = time.Now()
+		return p.clockBase
+	}
+	return p.clockBase.Add(el)
 }
 
 // topicState is a topic's partitions and partitioner state.
@@ -305,7 +321,7 @@ func (p *Producer) TrySend(m *Message) (*Delivery, error) {
 	if err := p.room(size); err != nil {
 		return nil, err
 	}
-	return p.admit(m, size, time.Now()), nil
+	return p.admit(m, size, p.now()), nil
 }
 
 // Send admits m, waiting in FIFO order for room until ctx ends. It fails at
@@ -323,7 +339,7 @@ func (p *Producer) Send(ctx context.Context, m *Message) (*Delivery, error) {
 		return nil, ErrProducerClosed
 	}
 	if p.waitHead == len(p.waiters) && p.room(size) == nil {
-		d := p.admit(m, size, time.Now())
+		d := p.admit(m, size, p.now())
 		p.mu.Unlock()
 		return d, nil
 	}
@@ -443,7 +459,7 @@ func (p *Producer) admitWaiters() {
 			if p.room(w.size) != nil {
 				return
 			}
-			w.d = p.admit(w.m, w.size, time.Now())
+			w.d = p.admit(w.m, w.size, p.now())
 			p.waitingBytes -= int64(w.size)
 			close(w.ready)
 		}
