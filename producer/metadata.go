@@ -153,8 +153,13 @@ func leaderIn(tm *client.TopicMetadata, partition int32) int32 {
 // initProducerID obtains a producer ID and epoch (InitProducerId with a null
 // transactional ID, as the Java idempotent producer does). Called by the
 // sender goroutine without p.mu.
-func (p *Producer) initProducerID() {
-	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.InitProducerIDTimeout)
+func (p *Producer) initProducerID(deadline time.Time) {
+	// One attempt is bounded by InitProducerIDTimeout and by the earliest
+	// delivery deadline of the records waiting for it, so they expire on time.
+	if d := time.Now().Add(p.cfg.InitProducerIDTimeout); d.Before(deadline) || deadline.IsZero() {
+		deadline = d
+	}
+	ctx, cancel := context.WithDeadline(p.ctx, deadline)
 	defer cancel()
 	req := &wire.InitProducerIdRequest{TransactionTimeoutMs: math.MaxInt32, ProducerID: -1, ProducerEpoch: -1}
 	resp, err := p.cl.Request(ctx, client.AnyBroker, req)

@@ -79,6 +79,7 @@ type Producer struct {
 	epoch       int16
 	idErr       error
 	idBackoff   time.Time
+	idDeadline  time.Time // earliest deadline of a batch waiting for an ID (sender goroutine)
 	metaFetch   bool
 	metaBackoff time.Time
 	lastMeta    *client.Metadata

@@ -57,7 +57,7 @@ func (p *Producer) run() {
 				reqs[i] = nil
 			}
 			if needID {
-				p.initProducerID()
+				p.initProducerID(p.idDeadline)
 				continue
 			}
 			if len(reqs) == 0 {
@@ -103,6 +103,9 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			if now.Before(p.idBackoff) {
 				soon(p.idBackoff)
 			} else {
+				if !needID || b.deadline.Before(p.idDeadline) {
+					p.idDeadline = b.deadline
+				}
 				needID = true
 			}
 			continue
