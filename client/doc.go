@@ -40,4 +40,15 @@
 // (Metadata, FindCoordinator, describes and lists); Enqueue never retries.
 // Errors from a context are ErrTimeout or ErrCancelled and also match
 // context.DeadlineExceeded or context.Canceled.
+//
+// # Allocation
+//
+// Sending a request on a live connection allocates nothing per request but
+// its response (the response frame and the decoded message), plus, for
+// Enqueue, the Pending returned to the caller (and its Done channel when
+// Done is called before the response). Request records are recycled once
+// both the caller and the connection are done with them; the effective
+// deadline is enforced with reused timers rather than a derived context;
+// Enqueue'd requests are watched by reused goroutines. See
+// TestSteadyStateAllocations and the overhead-allocs/op benchmark metric.
 package client

@@ -45,9 +45,8 @@ type pending struct {
 	internal bool      // connection setup (ApiVersions, SASL): no metrics at all
 	counted  bool      // completion counts the call's outcome (Enqueue)
 
-	ctx      context.Context    // the caller's: its cancellation and deadline end the request
-	deadline time.Time          // the effective deadline (see deadline.go); zero for none
-	cancel   context.CancelFunc // called on completion (a context derived for the request)
+	ctx      context.Context // the caller's: its cancellation and deadline end the request
+	deadline time.Time       // the effective deadline (see deadline.go); zero for none
 
 	cn       *conn
 	inQueue  bool // guarded by cn.mu: in cn.queue (written or being written)
@@ -211,7 +210,6 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 		return false
 	}
 	p.resp, p.err = resp, err
-	p.release()
 	if p.counted { // before done, so a caller that saw the outcome sees it counted
 		p.cl.m.terminal(err, p.admitted)
 	}
@@ -231,13 +229,6 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 		ws <- struct{}{} // the watcher's own signal: empty, capacity 1
 	}
 	return true
-}
-
-// release frees the request's context.
-func (p *pending) release() {
-	if p.cancel != nil {
-		p.cancel()
-	}
 }
 
 // watch has one of the client's watcher goroutines abandon the handle p when
