@@ -7,35 +7,13 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// span locates bytes in a batch's arena; n < 0 means null.
-type span struct{ off, n int32 }
-
-func (s span) get(arena []byte) []byte {
-	if s.n < 0 {
-		return nil
-	}
-	if s.n == 0 {
-		return emptyBytes // empty, not null, even when the arena is still nil
-	}
-	return arena[s.off : s.off+s.n : s.off+s.n]
-}
-
-// emptyBytes is a non-nil empty slice (capacity 0, so never written through).
-var emptyBytes = make([]byte, 0)
-
-// hdrRef is a header whose key and value live in the arena.
-type hdrRef struct{ key, value span }
-
-// rec is one admitted record inside a batch. Its bytes live in the batch's
-// arena (copied once at admission).
+// rec is the producer's bookkeeping for one admitted record of a batch; the
+// record itself is the wire.Record at the same index of batch.wrecs.
 type rec struct {
-	d          *Delivery
-	key, value span
-	hdrs       [2]int32 // [start, end) in batch.hdrs
-	ts         int64    // Unix ms
-	size       int      // bytes reserved from RetainedBytes
-	partition  int32    // requested partition (-1: partitioner) for unassigned records
-	cancelled  bool
+	d         *Delivery
+	size      int   // bytes reserved from RetainedBytes
+	partition int32 // requested partition (-1: partitioner) for unassigned records
+	cancelled bool
 }
 
 // batchState is where a batch is in its life.
@@ -50,15 +28,21 @@ const (
 // batch is a partition's group of records, sent as one record batch. The
 // producer's lock guards every field except during encoding, when the
 // sender owns a sealed batch exclusively (state batchInFlight).
+//
+// Record bytes are copied at admission into fixed chunks that never move,
+// so wrecs can hold wire.Records whose Key, Value and Headers point into
+// them and be handed to wire.BatchEncoder as they are.
 type batch struct {
 	topic *topicState
 	part  *partState // nil for a topic's unassigned records
 	state batchState
 	recs  []rec
+	wrecs []wire.Record
 	live  int // records neither cancelled nor terminal
-	arena []byte
-	hdrs  []hdrRef
 	est   int // estimated encoded bytes (uncompressed)
+
+	chunks  [][]byte        // record bytes; the last one is being filled
+	hchunks [][]wire.Header // record headers; the last one is being filled
 
 	created  time.Time // first record's admission (linger starts here)
 	deadline time.Time // first record's delivery deadline
@@ -67,6 +51,7 @@ type batch struct {
 	topicID      wire.UUID // the topic's ID when the batch was last handed out
 	sentTo       int32     // broker of the last attempt
 	handed       bool      // handed to the client at least once: Cancel is TooLate
+	cancelled    int       // records cancelled before the first send
 	sequenced    bool
 	pid          int64
 	epoch        int16
@@ -76,7 +61,6 @@ type batch struct {
 	maybeWritten bool  // some attempt ended with an unknown outcome
 	lastErr      error
 	encoded      []byte // encoded record batch, reused across retries
-
 }
 
 // recordOverhead is a conservative estimate of a record's framing in a v2
@@ -90,6 +74,13 @@ const headerOverhead = 10
 // batchOverhead is the v2 record batch header (61 bytes).
 const batchOverhead = 61
 
+// chunkSize is the size of the byte chunks records are copied into; a
+// record larger than a quarter of it gets a chunk of its own.
+const chunkSize = 32 << 10
+
+// headerChunk is the number of headers per header chunk.
+const headerChunk = 256
+
 // messageSize is the estimated encoded size of m's record.
 func messageSize(m *Message) int {
 	n := recordOverhead + len(m.Key) + len(m.Value)
@@ -99,126 +90,127 @@ func messageSize(m *Message) int {
 	return n
 }
 
-func (b *batch) putBytes(p []byte) span {
-	if p == nil {
-		return span{n: -1}
-	}
-	s := span{off: int32(len(b.arena)), n: int32(len(p))}
-	b.arena = append(b.arena, p...)
-	return s
-}
+// emptyBytes is a non-nil empty slice (capacity 0, so never written through).
+var emptyBytes = make([]byte, 0)
 
 // batchPools are the producer's recycled batch buffers.
 type batchPools struct {
 	bytes slicePool[byte]
 	recs  slicePool[rec]
-	hdrs  slicePool[hdrRef]
+	wrecs slicePool[wire.Record]
+	hdrs  slicePool[wire.Header]
 }
 
-// reserve makes room for one record of n arena bytes and h headers.
-func (b *batch) reserve(pl *batchPools, n, h int) {
-	b.arena = pl.bytes.grow(b.arena, n)
+// room returns n bytes of stable chunk memory.
+func (b *batch) room(pl *batchPools, n int) []byte {
+	if k := len(b.chunks); k > 0 {
+		c := b.chunks[k-1]
+		if len(c)+n <= cap(c) {
+			b.chunks[k-1] = c[:len(c)+n]
+			return c[len(c) : len(c)+n : len(c)+n]
+		}
+	}
+	size := chunkSize
+	if n > chunkSize/4 {
+		size = n
+	}
+	c := pl.bytes.get(size)[:n]
+	b.chunks = append(b.chunks, c)
+	return c[:n:n]
+}
+
+// copyBytes copies p into chunk memory; nil stays nil, empty stays empty.
+func (b *batch) copyBytes(pl *batchPools, p []byte) []byte {
+	if p == nil {
+		return nil
+	}
+	if len(p) == 0 {
+		return emptyBytes
+	}
+	dst := b.room(pl, len(p))
+	copy(dst, p)
+	return dst
+}
+
+// headers returns n stable header slots.
+func (b *batch) headers(pl *batchPools, n int) []wire.Header {
+	if k := len(b.hchunks); k > 0 {
+		c := b.hchunks[k-1]
+		if len(c)+n <= cap(c) {
+			b.hchunks[k-1] = c[:len(c)+n]
+			return c[len(c) : len(c)+n : len(c)+n]
+		}
+	}
+	c := pl.hdrs.get(max(n, headerChunk))[:n]
+	b.hchunks = append(b.hchunks, c)
+	return c[:n:n]
+}
+
+// push appends a record copied from key, value and headers.
+func (b *batch) push(pl *batchPools, key, value []byte, hs []wire.Header, ts int64, r rec) {
+	w := wire.Record{Timestamp: ts, Key: b.copyBytes(pl, key), Value: b.copyBytes(pl, value)}
+	if len(hs) > 0 {
+		w.Headers = b.headers(pl, len(hs))
+		for i := range hs {
+			k := b.room(pl, len(hs[i].Key))
+			copy(k, hs[i].Key)
+			w.Headers[i] = wire.Header{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: b.copyBytes(pl, hs[i].Value)}
+		}
+	}
 	b.recs = pl.recs.grow(b.recs, 1)
-	if h > 0 {
-		b.hdrs = pl.hdrs.grow(b.hdrs, h)
-	}
-}
-
-// add copies m's key, value and headers into the batch.
-func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int, partition int32) {
-	n := len(m.Key) + len(m.Value)
-	for i := range m.Headers {
-		n += len(m.Headers[i].Key) + len(m.Headers[i].Value)
-	}
-	b.reserve(pl, n, len(m.Headers))
-	r := rec{d: d, ts: ts, size: size, partition: partition}
-	r.key = b.putBytes(m.Key)
-	r.value = b.putBytes(m.Value)
-	r.hdrs[0] = int32(len(b.hdrs))
-	for i := range m.Headers {
-		h := &m.Headers[i]
-		k := span{off: int32(len(b.arena)), n: int32(len(h.Key))}
-		b.arena = append(b.arena, h.Key...)
-		b.hdrs = append(b.hdrs, hdrRef{key: k, value: b.putBytes(h.Value)})
-	}
-	r.hdrs[1] = int32(len(b.hdrs))
-	d.b = b
-	d.idx = int32(len(b.recs))
-	b.recs = append(b.recs, r)
-	b.live++
-	b.est += size
-}
-
-// moveFrom copies record r of batch src into b (used when an unassigned
-// record gets its partition).
-func (b *batch) moveFrom(pl *batchPools, src *batch, r *rec) {
-	b.reserve(pl, r.size, int(r.hdrs[1]-r.hdrs[0]))
-	nr := rec{d: r.d, ts: r.ts, size: r.size, partition: r.partition}
-	nr.key = b.putBytes(r.key.get(src.arena))
-	nr.value = b.putBytes(r.value.get(src.arena))
-	nr.hdrs[0] = int32(len(b.hdrs))
-	for _, h := range src.hdrs[r.hdrs[0]:r.hdrs[1]] {
-		k := span{off: int32(len(b.arena)), n: h.key.n}
-		b.arena = append(b.arena, h.key.get(src.arena)...)
-		b.hdrs = append(b.hdrs, hdrRef{key: k, value: b.putBytes(h.value.get(src.arena))})
-	}
-	nr.hdrs[1] = int32(len(b.hdrs))
+	b.wrecs = pl.wrecs.grow(b.wrecs, 1)
 	r.d.b = b
 	r.d.idx = int32(len(b.recs))
-	b.recs = append(b.recs, nr)
+	b.recs = append(b.recs, r)
+	b.wrecs = append(b.wrecs, w)
 	b.live++
 	b.est += r.size
 }
 
-// wireRecords builds the records to encode (live ones only, in order) into
-// the batch's reused scratch slices; the returned records alias the arena.
+// add copies m's key, value and headers into the batch.
+func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int, partition int32) {
+	b.push(pl, m.Key, m.Value, m.Headers, ts, rec{d: d, size: size, partition: partition})
+}
+
+// moveFrom copies record i of batch src into b (used when an unassigned
+// record gets its partition).
+func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
+	w := &src.wrecs[i]
+	b.push(pl, w.Key, w.Value, w.Headers, w.Timestamp, src.recs[i])
+}
+
+// wireRecords returns the records to encode: wrecs itself, or, when some
+// were cancelled, the live ones gathered into sc.
 func (b *batch) wireRecords(sc *encodeScratch) []wire.Record {
-	sc.wrecs = sc.wrecs[:0]
-	sc.whdrs = sc.whdrs[:0]
-	for i := range b.recs {
-		r := &b.recs[i]
-		if r.cancelled {
-			continue
-		}
-		for _, h := range b.hdrs[r.hdrs[0]:r.hdrs[1]] {
-			k := h.key.get(b.arena)
-			sc.whdrs = append(sc.whdrs, wire.Header{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: h.value.get(b.arena)})
-		}
+	if b.cancelled == 0 {
+		return b.wrecs
 	}
-	hi := 0
+	sc.wrecs = sc.wrecs[:0]
 	for i := range b.recs {
-		r := &b.recs[i]
-		if r.cancelled {
-			continue
+		if !b.recs[i].cancelled {
+			sc.wrecs = append(sc.wrecs, b.wrecs[i])
 		}
-		nh := int(r.hdrs[1] - r.hdrs[0])
-		var hs []wire.Header
-		if nh > 0 {
-			hs = sc.whdrs[hi : hi+nh : hi+nh]
-		}
-		hi += nh
-		sc.wrecs = append(sc.wrecs, wire.Record{
-			Offset:    int64(len(sc.wrecs)),
-			Timestamp: r.ts,
-			Key:       r.key.get(b.arena),
-			Value:     r.value.get(b.arena),
-			Headers:   hs,
-		})
 	}
 	return sc.wrecs
 }
 
-// encodeScratch is the sender's reused view of a batch as wire records.
+// encodeScratch is the sender's reused list of live records.
 type encodeScratch struct {
 	wrecs []wire.Record
-	whdrs []wire.Header
 }
 
 // reset clears b for reuse, returning its buffers to the pools.
 func (b *batch) reset(pl *batchPools) {
-	pl.bytes.put(b.arena)
+	for _, c := range b.chunks {
+		pl.bytes.put(c)
+	}
+	clear(b.chunks)
+	for _, c := range b.hchunks {
+		pl.hdrs.put(c)
+	}
+	clear(b.hchunks)
 	pl.bytes.put(b.encoded)
 	pl.recs.put(b.recs)
-	pl.hdrs.put(b.hdrs)
-	*b = batch{}
+	pl.wrecs.put(b.wrecs)
+	*b = batch{chunks: b.chunks[:0], hchunks: b.hchunks[:0]}
 }

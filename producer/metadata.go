@@ -59,16 +59,12 @@ func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 				if r.d == nil || r.cancelled {
 					continue
 				}
-				var key []byte
-				if r.key.n >= 0 {
-					key = r.key.get(u.arena)
-				}
-				part := p.part(t, p.choose(t, key, r.size))
+				part := p.part(t, p.choose(t, u.wrecs[i].Key, r.size))
 				b := p.openBatch(part, r.size, now)
 				if u.created.Before(b.created) {
 					b.created, b.deadline = u.created, u.deadline
 				}
-				b.moveFrom(&p.pools, u, r)
+				b.moveFrom(&p.pools, u, i)
 				r.d = nil
 			}
 			p.recycle(u)

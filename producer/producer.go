@@ -145,8 +145,7 @@ type partState struct {
 	gapSeq       int32
 	gapUnknown   bool // the failed batch may have been written
 	listed       bool // in Producer.parts
-	lastArena    int  // arena bytes and records of the last acknowledged batch,
-	lastRecs     int  // to size the next batch's buffers and avoid regrowth
+	lastRecs     int  // records of the last acknowledged batch, to size the next one's tables
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
@@ -202,7 +201,8 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
 	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
-	p.pools.hdrs = slicePool[hdrRef]{maxBytes: s.RetainedBytes / 8, elemSize: int64(unsafe.Sizeof(hdrRef{})), noClear: true}
+	p.pools.wrecs = slicePool[wire.Record]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(wire.Record{}))}
+	p.pools.hdrs = slicePool[wire.Header]{maxBytes: s.RetainedBytes / 8, elemSize: int64(unsafe.Sizeof(wire.Header{}))}
 	return p, nil
 }
 
@@ -288,9 +288,9 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 		}
 	}
 	b := p.newBatch(part.topic, part, now)
-	if part.lastArena > 0 {
-		b.arena = p.pools.bytes.get(part.lastArena)
+	if part.lastRecs > 0 {
 		b.recs = p.pools.recs.get(part.lastRecs)
+		b.wrecs = p.pools.wrecs.get(part.lastRecs)
 	}
 	part.batches = append(part.batches, b)
 	p.wakeup()
@@ -537,13 +537,14 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	}
 	r := &b.recs[d.idx]
 	r.cancelled = true
+	b.cancelled++
 	b.live--
 	b.est -= r.size
 	partition := r.partition
 	if b.part != nil {
 		partition = b.part.partition
 	}
-	p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: partition, Offset: -1, Timestamp: r.ts, Err: ErrRecordCancelled, Certainty: client.NotSent})
+	p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: partition, Offset: -1, Timestamp: b.wrecs[d.idx].Timestamp, Err: ErrRecordCancelled, Certainty: client.NotSent})
 	p.admitWaiters()
 	return CancelledNotSent
 }

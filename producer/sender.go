@@ -656,7 +656,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		if res.baseOffset >= 0 {
 			off = res.baseOffset + i
 		}
-		ts := r.ts
+		ts := b.wrecs[k].Timestamp
 		if res.appendTime >= 0 {
 			ts = res.appendTime
 		}
@@ -664,7 +664,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: part.partition, Offset: off, Timestamp: ts})
 	}
 	b.live = 0
-	part.lastArena, part.lastRecs = len(b.arena), len(b.recs)
+	part.lastRecs = len(b.recs)
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}
