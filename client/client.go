@@ -30,6 +30,10 @@ type Client struct {
 	watchIn  chan *pending
 	closedCh chan struct{} // closed at New: Done of a handle after its terminal
 
+	watchMu     sync.Mutex
+	watchClosed bool           // guarded by watchMu: Close has begun, start no watcher
+	watchers    sync.WaitGroup // running watcher goroutines
+
 	meta  metaCache
 	coord coordCache
 
@@ -85,8 +89,12 @@ func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
 		close(c.stop)
-		c.pool.close()
+		c.watchMu.Lock()
+		c.watchClosed = true
+		c.watchMu.Unlock()
+		c.pool.close() // completes every watched request
 		c.bg.Wait()
+		c.watchers.Wait()
 	})
 	return nil
 }

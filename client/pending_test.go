@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
 	"sync"
 	"testing"
 	"time"
@@ -266,4 +268,114 @@ func respTopic(resp wire.Response) string {
 		return fmt.Sprintf("%#v", resp)
 	}
 	return r.Topics[0].Name
+}
+
+// TestRequestTimeoutWithoutContextDeadline checks the timers that enforce
+// RequestTimeout when the caller's context has no deadline (no context is
+// derived for it): a Request and an Enqueue'd request whose response never
+// comes fail ErrTimeout, PossiblySent, at about RequestTimeout, and the
+// records and watchers serve later requests normally.
+func TestRequestTimeoutWithoutContextDeadline(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	cfg := fc.config()
+	cfg.RequestTimeout = 300 * time.Millisecond
+	c := newTestClient(t, cfg)
+	var hold sync.Map // topic names the broker never answers
+	fc.setHandle(func(fcn *fakeConn, r *fakeReq) bool {
+		if r.hdr.Key != wire.KeyCreateTopics {
+			return false
+		}
+		if _, ok := hold.Load(r.req.(*wire.CreateTopicsRequest).Topics[0].Name); !ok {
+			fcn.answer(r)
+		}
+		return true
+	})
+	if err := c.Ready(testCtx(t, 5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	hold.Store("held-request", true)
+	hold.Store("held-enqueue", true)
+	ctx := context.Background()
+
+	start := time.Now()
+	_, err := c.Request(ctx, 1, createTopics("held-request"))
+	expectFailure(t, "Request", err, ErrTimeout, PossiblySent)
+	if d := time.Since(start); d < cfg.RequestTimeout || d > 10*cfg.RequestTimeout {
+		t.Fatalf("Request failed after %v, want about RequestTimeout %v", d, cfg.RequestTimeout)
+	}
+
+	var p Pending
+	for range 20 { // the stalled connection's close may race the first try
+		start = time.Now()
+		if p, err = c.Enqueue(ctx, 1, createTopics("held-enqueue")); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(10 * cfg.RequestTimeout):
+		t.Fatal("Enqueue'd request's Done not closed at its deadline")
+	}
+	_, err = p.Result()
+	expectFailure(t, "Enqueue", err, ErrTimeout, PossiblySent)
+	if d := time.Since(start); d < cfg.RequestTimeout {
+		t.Fatalf("Enqueue failed after %v, before RequestTimeout %v", d, cfg.RequestTimeout)
+	}
+
+	hold.Clear()
+	var resp wire.Response
+	for range 20 { // the stalled connection's close may race the first try
+		if resp, err = c.Request(ctx, 1, createTopics("after")); err == nil {
+			break
+		}
+	}
+	if err != nil || respTopic(resp) != "after" {
+		t.Fatalf("after: %v %v", respTopic(resp), err)
+	}
+	q, err := c.Enqueue(ctx, 1, createTopics("after-enqueue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := q.Result(); err != nil || respTopic(resp) != "after-enqueue" {
+		t.Fatalf("after-enqueue: %v %v", respTopic(resp), err)
+	}
+	if m := c.Metrics(); m.Calls.ObserverAbandoned < 2 || m.Latency.DeadlineLateness.Samples < 2 {
+		t.Fatalf("metrics: calls %+v lateness %+v", m.Calls, m.Latency.DeadlineLateness)
+	}
+}
+
+// TestSlotWaitEndsAtDeadline checks the timer a send starts when it must
+// wait for an in-flight slot and its context has no deadline: at the
+// request's deadline it gives up, NotSent, and the connection stays usable.
+func TestSlotWaitEndsAtDeadline(t *testing.T) {
+	c := newTestClient(t, Config{Bootstrap: []string{"pipe:1"}, MaxInFlightPerBroker: 1})
+	client, broker := net.Pipe()
+	t.Cleanup(func() { _ = broker.Close() })
+	go func() { _, _ = io.Copy(io.Discard, broker) }() // reads requests, never answers
+	cn := newConn(c, client, "pipe:1", 1)
+	t.Cleanup(func() { cn.fail(ErrClosed) })
+	info, _ := wire.LookupAPI(wire.KeyCreateTopics)
+	ctx := context.Background()
+
+	first := c.getPending(ctx, createTopics("first"), info, info.MaxVersion, 1, false)
+	first.cn = cn // no deadline: holds the only slot
+	if err := cn.send(first); err != nil {
+		t.Fatal(err)
+	}
+	second := c.getPending(ctx, createTopics("second"), info, info.MaxVersion, 1, false)
+	second.cn = cn
+	second.deadline = time.Now().Add(100 * time.Millisecond)
+	start := time.Now()
+	err := cn.send(second)
+	expectFailure(t, "second", err, ErrTimeout, NotSent)
+	if d := time.Since(start); d < 100*time.Millisecond || d > 5*time.Second {
+		t.Fatalf("slot wait ended after %v, want about 100ms", d)
+	}
+	second.unref()
+	if cn.isDead() {
+		t.Fatal("a request that timed out waiting for a slot closed the connection")
+	}
 }

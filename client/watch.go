@@ -11,16 +11,26 @@ const watcherIdle = 30 * time.Second
 
 // watch has a watcher goroutine abandon the handle p (an Enqueue'd request)
 // when its context or effective deadline ends before its terminal, so Done
-// closes promptly on the deadline or the caller's cancellation. An idle watcher takes p over; only when
-// every watcher is busy is a new one started, so a steady stream of requests
-// is watched without allocating (context.AfterFunc would allocate its
-// registration and two closures per request).
+// closes promptly on the deadline or the caller's cancellation. An idle
+// watcher takes p over; only when every watcher is busy is a new one
+// started, so a steady stream of requests is watched without allocating
+// (context.AfterFunc would allocate its registration and two closures per
+// request). Once Close has begun no watcher is started: Close fails every
+// connection, which completes p.
 func (c *Client) watch(p *pending) {
 	select {
 	case c.watchIn <- p:
+		return
 	default:
-		go c.watcher(p)
 	}
+	c.watchMu.Lock()
+	if c.watchClosed {
+		c.watchMu.Unlock()
+		return
+	}
+	c.watchers.Add(1)
+	c.watchMu.Unlock()
+	go c.watcher(p)
 }
 
 // watcher watches p, then each request handed to it, until it has been idle
@@ -29,6 +39,7 @@ func (c *Client) watch(p *pending) {
 // request with neither is watched until its terminal). Its timers are
 // reused from request to request.
 func (c *Client) watcher(p *pending) {
+	defer c.watchers.Done()
 	idle := time.NewTimer(watcherIdle)
 	defer idle.Stop()
 	var dl *time.Timer
