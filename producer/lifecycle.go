@@ -1,0 +1,212 @@
+package producer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gregor-kafka/gregor/client"
+)
+
+// finishRecord gives record r of batch b its terminal and releases what it
+// reserved. Called with p.mu held.
+func (p *Producer) finishRecord(b *batch, r *rec, res Result) {
+	d := r.d
+	if d == nil {
+		return
+	}
+	r.d = nil
+	d.b = nil
+	if d.finish(res) {
+		p.activeRecords--
+		p.activeBytes -= int64(r.size)
+	}
+}
+
+// cancel implements Delivery.Cancel.
+func (p *Producer) cancel(d *Delivery) CancelOutcome {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if d.terminal.Load() {
+		return AlreadyTerminal
+	}
+	b := d.b
+	if b == nil {
+		return AlreadyTerminal
+	}
+	if b.handed || b.state == batchInFlight {
+		return TooLate
+	}
+	r := &b.recs[d.idx]
+	r.cancelled = true
+	b.cancelled++
+	b.live--
+	b.est -= r.size
+	partition := r.partition
+	if b.part != nil {
+		partition = b.part.partition
+	}
+	p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: partition, Offset: -1, Timestamp: b.wrecs[d.idx].Timestamp, Err: ErrRecordCancelled, Certainty: client.NotSent})
+	p.admitWaiters()
+	return CancelledNotSent
+}
+
+// Flush waits until every record admitted before the call is terminal, or
+// ctx ends (then it returns an error matching client.ErrTimeout or
+// client.ErrCancelled and ctx's error). Lingering batches are sent at once.
+// It never hangs on a dead broker beyond the records' DeliveryTimeout.
+func (p *Producer) Flush(ctx context.Context) error {
+	p.mu.Lock()
+	p.flushing++
+	var wait []*Delivery
+	for _, part := range p.parts {
+		for _, b := range part.batches {
+			if d := b.anyLive(); d != nil {
+				wait = append(wait, d)
+			}
+		}
+	}
+	for _, t := range p.topics {
+		if t.unassigned != nil {
+			for i := range t.unassigned.recs {
+				if d := t.unassigned.recs[i].d; d != nil {
+					wait = append(wait, d)
+				}
+			}
+		}
+	}
+	p.mu.Unlock()
+	p.wakeup()
+	defer func() {
+		p.mu.Lock()
+		p.flushing--
+		p.mu.Unlock()
+	}()
+	for _, d := range wait {
+		select {
+		case <-d.Done():
+		case <-ctx.Done():
+			return ctxError(ctx)
+		}
+	}
+	return nil
+}
+
+// anyLive returns the Delivery of a non-terminal record of b (records of a
+// batch reach their terminal together, except cancelled ones).
+func (b *batch) anyLive() *Delivery {
+	for i := range b.recs {
+		if d := b.recs[i].d; d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+func ctxError(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", client.ErrTimeout, ctx.Err())
+	}
+	return fmt.Errorf("%w: %w", client.ErrCancelled, ctx.Err())
+}
+
+// Close stops admission (waiting Send calls fail with ErrProducerClosed),
+// flushes until ctx ends, then stops the producer. When ctx ends first every
+// record left fails with ErrProducerClosed and the certainty it really has
+// (NotSent if no byte of it can have reached a broker, else PossiblySent),
+// and Close returns ctx's error wrapped as in Flush. A second Close returns nil.
+// The client is not closed.
+func (p *Producer) Close(ctx context.Context) error {
+	p.mu.Lock()
+	if p.closing {
+		p.mu.Unlock()
+		<-p.done
+		return nil
+	}
+	p.closing = true
+	p.failWaiters(ErrProducerClosed)
+	p.mu.Unlock()
+	err := p.Flush(ctx)
+	p.mu.Lock()
+	p.closed = true
+	if err != nil {
+		p.failAll(ErrProducerClosed)
+	}
+	p.mu.Unlock()
+	close(p.quit)
+	p.stop()
+	<-p.done
+	p.unregister()
+	return err
+}
+
+// failAll fails every record left, each with its true certainty.
+func (p *Producer) failAll(err error) {
+	for _, part := range p.parts {
+		for _, b := range part.batches {
+			cert := client.NotSent
+			if b.state == batchInFlight || b.maybeWritten {
+				cert = client.PossiblySent
+			}
+			p.failBatch(b, err, cert)
+		}
+		part.batches = part.batches[:0]
+	}
+	for _, t := range p.topics {
+		if t.unassigned != nil {
+			p.failBatch(t.unassigned, err, client.NotSent)
+			t.unassigned = nil
+		}
+	}
+}
+
+// failBatch fails every live record of b. Called with p.mu held.
+func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
+	topic := b.topic.name
+	var partition int32 = -1
+	if b.part != nil {
+		partition = b.part.partition
+		if !errors.Is(err, ErrProducerClosed) || b.attempts > 0 {
+			err = &BatchError{Topic: topic, Partition: partition, Attempts: b.attempts, Err: err}
+		}
+	}
+	for i := range b.recs {
+		r := &b.recs[i]
+		if r.d == nil {
+			continue
+		}
+		pt := partition
+		if b.part == nil {
+			pt = r.partition
+		}
+		p.finishRecord(b, r, Result{Topic: topic, Partition: pt, Offset: -1, Err: err, Certainty: cert})
+	}
+	b.live = 0
+	p.admitWaiters()
+}
+
+// fillMetrics adds the producer's gauges and counters to a snapshot.
+func (p *Producer) fillMetrics(m *client.ProducerMetrics) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m.ActiveRecords += p.activeRecords
+	m.ActiveBytes += int(p.activeBytes)
+	m.WaitingRecords += p.waitingRecords()
+	m.WaitingBytes += int(p.waitingBytes)
+	for _, part := range p.parts {
+		for _, b := range part.batches {
+			if b.state != batchOpen {
+				m.PreparedBatches++
+				m.PreparedBatchBytes += b.est
+			}
+		}
+	}
+	m.ProduceRequests += p.m.ProduceRequests
+	m.ProduceBatches += p.m.ProduceBatches
+	m.ProduceRecords += p.m.ProduceRecords
+	m.ProduceEncodedBytes += p.m.ProduceEncodedBytes
+	m.PeakProduceInFlightRequests = max(m.PeakProduceInFlightRequests, p.m.PeakProduceInFlightRequests)
+	m.PeakProduceInFlightPerBroker = max(m.PeakProduceInFlightPerBroker, p.m.PeakProduceInFlightPerBroker)
+	m.Accepting = m.Accepting || !p.closing
+	m.Healthy = m.Healthy || (!p.closed && p.idErr == nil)
+}

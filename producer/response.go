@@ -1,0 +1,243 @@
+package producer
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// brokerLoop receives one broker's requests in the order they were
+// enqueued and applies each response in that order.
+func (p *Producer) brokerLoop(q chan *inflightReq) {
+	for r := range q {
+		var resp wire.Response
+		if r.pending != nil {
+			<-r.pending.Done()
+			resp, r.err = r.pending.Result()
+		}
+		if r.cancel != nil {
+			r.cancel()
+		}
+		p.parseResponse(r, resp)
+		p.complete(r)
+	}
+}
+
+// parseResponse fills r.results from a ProduceResponse (or r.err).
+func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
+	if r.err != nil {
+		for i := range r.results {
+			if r.results[i].err == nil {
+				r.results[i].err = r.err
+			}
+		}
+		return
+	}
+	pr, ok := resp.(*wire.ProduceResponse)
+	if !ok {
+		for i := range r.results {
+			if r.results[i].err == nil {
+				r.results[i].err = client.ErrProtocol
+			}
+		}
+		return
+	}
+	for i, b := range r.batches {
+		if r.results[i].err != nil {
+			continue
+		}
+		found := false
+		for ti := range pr.Responses {
+			t := &pr.Responses[ti]
+			if t.Name != b.topic.name && (t.Name != "" || t.TopicID != b.topicID) {
+				continue
+			}
+			for pi := range t.PartitionResponses {
+				pp := &t.PartitionResponses[pi]
+				if pp.Index != b.part.partition {
+					continue
+				}
+				found = true
+				r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1}
+				if pp.CurrentLeader.LeaderID >= 0 && pp.ErrorCode != 0 {
+					r.results[i].leader = pp.CurrentLeader.LeaderID
+				}
+			}
+		}
+		if !found {
+			r.results[i].err = errMissingPartition
+		}
+	}
+}
+
+// errMissingPartition: the response lacks a partition the request carried.
+// The outcome is unknown (certainty PossiblySent); the batch is retried.
+var errMissingPartition = errors.New("gregor/producer: ProduceResponse lacks a requested partition")
+
+// complete applies one request's outcomes under the lock.
+func (p *Producer) complete(r *inflightReq) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inflight[r.broker]--
+	p.totalInflight--
+	if p.closed {
+		return // Close already gave every record its terminal
+	}
+	now := time.Now()
+	for i, b := range r.batches {
+		b.part.inflight--
+		b.state = batchReady
+		p.onResult(b.part, b, r.results[i], now)
+	}
+	p.admitWaiters()
+	p.wakeup()
+}
+
+// onResult applies one batch's outcome: success (DUPLICATE_SEQUENCE_NUMBER
+// included), retry, sequence reset or final failure.
+func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time.Time) {
+	err := res.err
+	if err == nil || errors.Is(err, wire.ErrDuplicateSequenceNumber) {
+		p.succeed(part, b, res)
+		return
+	}
+	b.lastErr = err
+	if mayHaveWritten(err) {
+		b.maybeWritten = true
+	}
+	if needsMetadata(err) {
+		p.cl.InvalidateMetadata()
+		part.leader = -1
+		if res.leader >= 0 && res.leader != b.sentTo {
+			part.leader = res.leader // the broker named the new leader (KIP-951)
+		}
+		if p.lastMeta != nil {
+			p.staleMeta = p.lastMeta
+		}
+		p.lastMeta = nil
+	}
+	head := len(part.batches) > 0 && part.batches[0] == b
+	exhausted := func() bool {
+		return (p.cfg.MaxRetries >= 0 && b.attempts > p.cfg.MaxRetries) || !now.Before(b.deadline)
+	}
+	final := func() {
+		p.markGap(part, b)
+		p.failBatch(b, err, certaintyOf(b))
+		p.removeBatchPtr(part, b)
+		p.recycle(b)
+	}
+	if errors.Is(err, wire.ErrOutOfOrderSequenceNumber) || errors.Is(err, wire.ErrUnknownProducerID) {
+		if !head {
+			// Behind an unresolved predecessor: resend in order once it resolves.
+			part.retry = true
+			if !now.Before(b.deadline) {
+				final()
+			}
+			return
+		}
+		b.attempts++
+		if b.maybeWritten || exhausted() {
+			final()
+			return
+		}
+		// The broker lost this producer's state for the partition: restart
+		// the sequence at this batch under a new epoch (KIP-360).
+		p.markGap(part, b)
+		part.retry = true
+		return
+	}
+	if retriable(err) {
+		b.attempts++
+		if exhausted() {
+			final()
+			return
+		}
+		part.retry = true
+		if t := now.Add(p.cfg.backoff); t.After(part.backoffUntil) {
+			part.backoffUntil = t
+		}
+		return
+	}
+	b.attempts++
+	final()
+}
+
+// succeed gives every record of b its offset and removes b.
+func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
+	i := int64(0)
+	for k := range b.recs {
+		r := &b.recs[k]
+		if r.cancelled {
+			continue
+		}
+		off := int64(-1)
+		if res.baseOffset >= 0 {
+			off = res.baseOffset + i
+		}
+		ts := b.wrecs[k].Timestamp
+		if res.appendTime >= 0 {
+			ts = res.appendTime
+		}
+		i++
+		p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: part.partition, Offset: off, Timestamp: ts})
+	}
+	b.live = 0
+	part.lastRecs = len(b.recs)
+	if b.pid == part.pid && b.epoch == part.epoch {
+		part.confirmed = true
+	}
+	p.removeBatchPtr(part, b)
+	p.recycle(b)
+}
+
+// mayHaveWritten reports whether an attempt that failed with err may still
+// have appended the batch: client failures after bytes may have left, and
+// broker errors other than the definite rejections below.
+func mayHaveWritten(err error) bool {
+	var kerr *wire.KafkaError
+	if errors.As(err, &kerr) {
+		switch kerr.Code {
+		case wire.ErrNotLeaderOrFollower.Code, wire.ErrUnknownTopicOrPartition.Code, wire.ErrLeaderNotAvailable.Code,
+			wire.ErrNotEnoughReplicas.Code, wire.ErrOutOfOrderSequenceNumber.Code, wire.ErrUnknownProducerID.Code,
+			wire.ErrInvalidProducerEpoch.Code, wire.ErrProducerFenced.Code, wire.ErrMessageTooLarge.Code,
+			wire.ErrRecordListTooLarge.Code, wire.ErrInvalidRecord.Code, wire.ErrCorruptMessage.Code,
+			wire.ErrTopicAuthorizationFailed.Code, wire.ErrClusterAuthorizationFailed.Code, wire.ErrInvalidTimestamp.Code,
+			wire.ErrInvalidRequiredAcks.Code, wire.ErrUnsupportedForMessageFormat.Code, wire.ErrUnsupportedCompressionType.Code,
+			wire.ErrFencedLeaderEpoch.Code, wire.ErrInvalidTopicException.Code, wire.ErrUnsupportedVersion.Code,
+			wire.ErrInvalidRequest.Code:
+			return false
+		}
+		return true
+	}
+	if errors.Is(err, errNothingEncoded) || errors.Is(err, wire.ErrEmptyBatch) {
+		return false
+	}
+	return client.CertaintyOf(err) == client.PossiblySent
+}
+
+// needsMetadata reports errors after which the partition's leader must be
+// looked up again.
+func needsMetadata(err error) bool {
+	return errors.Is(err, wire.ErrNotLeaderOrFollower) || errors.Is(err, wire.ErrUnknownTopicOrPartition) ||
+		errors.Is(err, wire.ErrLeaderNotAvailable) || errors.Is(err, wire.ErrFencedLeaderEpoch) ||
+		errors.Is(err, wire.ErrKafkaStorageError) || errors.Is(err, client.ErrTransport) ||
+		errors.Is(err, client.ErrUnknownBroker) || errors.Is(err, client.ErrTimeout)
+}
+
+// retriable reports whether resending can help.
+func retriable(err error) bool {
+	var kerr *wire.KafkaError
+	if errors.As(err, &kerr) {
+		return kerr.Retriable
+	}
+	switch {
+	case errors.Is(err, client.ErrClosed), errors.Is(err, client.ErrCancelled), errors.Is(err, client.ErrAuthentication),
+		errors.Is(err, client.ErrUnsupportedVersion), errors.Is(err, client.ErrClusterIdentity), errors.Is(err, errNothingEncoded),
+		errors.Is(err, context.Canceled):
+		return false
+	}
+	return true
+}

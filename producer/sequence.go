@@ -1,0 +1,94 @@
+package producer
+
+import (
+	"math"
+
+	"github.com/gregor-kafka/gregor/client"
+)
+
+// markGap records that sequenced batch b will not complete: batches after it
+// cannot be written under the current sequence (KIP-360). Unsequenced
+// batches leave no gap.
+func (p *Producer) markGap(part *partState, b *batch) {
+	if part == nil || !b.sequenced {
+		return
+	}
+	if !part.gap || b.baseSeq < part.gapSeq {
+		part.gapSeq = b.baseSeq
+	}
+	part.gap = true
+	part.gapUnknown = part.gapUnknown || b.maybeWritten
+}
+
+// resetPartition restarts a partition's sequence under a new epoch once
+// nothing before its gap is outstanding (KIP-360). A remaining sequenced
+// batch that may have been written after an unresolved gap cannot be resent
+// without risking a duplicate, so it fails PossiblySent; the others, which
+// the broker definitely rejected, are sequenced again.
+func (p *Producer) resetPartition(part *partState) {
+	for i := 0; i < len(part.batches); i++ {
+		b := part.batches[i]
+		if !b.sequenced {
+			continue
+		}
+		if part.gapUnknown && b.maybeWritten {
+			p.failBatch(b, ErrSequenceReset, client.PossiblySent)
+			p.removeBatch(part, i)
+			p.recycle(b)
+			i--
+			continue
+		}
+		b.sequenced = false
+		b.maybeWritten = false
+		b.encoded = b.encoded[:0]
+	}
+	part.gap, part.gapUnknown, part.retry = false, false, false
+	if part.hasID && part.pid == p.pid && part.epoch >= p.epoch && p.haveID {
+		p.bumpEpoch()
+	}
+	part.hasID = false
+}
+
+// bumpEpoch moves the producer to the next epoch locally, as KIP-360 lets an
+// idempotent producer do; at epoch exhaustion it asks for a new producer ID.
+func (p *Producer) bumpEpoch() {
+	if p.epoch == math.MaxInt16 {
+		p.haveID = false
+		return
+	}
+	p.epoch++
+}
+
+// assignSequence gives b its sequence range on first send. An idle
+// partition adopts the producer's current ID and epoch at sequence 0.
+func (p *Producer) assignSequence(part *partState, b *batch) {
+	if b.sequenced {
+		return
+	}
+	if !part.hasID || part.pid != p.pid || part.epoch != p.epoch {
+		idle := true
+		for _, x := range part.batches {
+			if x.sequenced {
+				idle = false
+				break
+			}
+		}
+		if !part.hasID || idle {
+			part.hasID, part.pid, part.epoch, part.nextSeq = true, p.pid, p.epoch, 0
+			part.confirmed = false
+		}
+	}
+	b.pid, b.epoch, b.baseSeq = part.pid, part.epoch, part.nextSeq
+	b.numSeq = int32(b.live)
+	b.sequenced = true
+	b.encoded = b.encoded[:0]
+	if need := b.est + batchOverhead + 64; cap(b.encoded) < need {
+		p.pools.bytes.put(b.encoded)
+		b.encoded = p.pools.bytes.get(need)
+	}
+	next := int64(part.nextSeq) + int64(b.numSeq)
+	if next > math.MaxInt32 {
+		next -= math.MaxInt32 + 1 // sequences wrap to 0 (Kafka DefaultRecordBatch.incrementSequence)
+	}
+	part.nextSeq = int32(next)
+}
