@@ -75,7 +75,7 @@ func (c *Cluster) nodeConfig(n *node) props {
 	p.set("background.threads", "4")
 	p.set("num.recovery.threads.per.data.dir", "1")
 	p.set("broker.heartbeat.interval.ms", "1000")
-	p.set("broker.session.timeout.ms", "4000")
+	p.set("broker.session.timeout.ms", c.brokerSessionTimeout())
 
 	if isController {
 		// In KRaft the controller applies topic-creation defaults.
@@ -123,6 +123,19 @@ func (c *Cluster) nodeConfig(n *node) props {
 }
 
 // rf is the replication factor for default and internal topics.
+// brokerSessionTimeout is how long the controller waits for a heartbeat
+// before fencing a broker: 4s on the 1+3 cluster, whose failure tests want a
+// killed broker fenced quickly, and 30s on the shared single node, where
+// fencing has no use and a heavily loaded machine (CI runs test packages in
+// parallel) delaying a heartbeat past 4s fenced the only broker mid-test
+// (seen: CreateTopics answered "All brokers are currently fenced").
+func (c *Cluster) brokerSessionTimeout() string {
+	if c.shape == ThreeBrokers {
+		return "4000"
+	}
+	return "30000"
+}
+
 func (c *Cluster) rf() int {
 	if c.shape == ThreeBrokers {
 		return 3

@@ -40,9 +40,10 @@ func TestGroupConfig(t *testing.T) {
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("alter group config: %v / %+v", err, res)
 	}
-	if v := b.observedGroupConfig(group, key); v == nil || *v != "50000" {
-		t.Fatalf("observer reads %v, want 50000", v)
-	}
+	// The controller applies the change; brokers serve it once their metadata
+	// catches up, so the observer waits (bounded) for the new value.
+	fifty := "50000"
+	b.waitGroupConfig(group, key, &fifty)
 	dc, err := b.adm.DescribeConfigs(ctxFor(t, 30*time.Second), []admin.ConfigResource{{Type: admin.ResourceGroup, Name: group, Keys: []string{key}}})
 	if err != nil || dc[0].Err != nil {
 		t.Fatalf("describe group config: %v / %+v", err, dc)
@@ -54,7 +55,31 @@ func TestGroupConfig(t *testing.T) {
 	if res, err := b.adm.IncrementalAlterConfigs(ctxFor(t, 30*time.Second), del, admin.AlterConfigsOptions{}); err != nil || res[0].Err != nil {
 		t.Fatalf("delete group config: %v / %+v", err, res)
 	}
-	if v := b.observedGroupConfig(group, key); (v == nil) != (def == nil) || v != nil && *v != *def {
-		t.Fatalf("observer reads %v after delete, want default %v", v, def)
+	b.waitGroupConfig(group, key, def)
+}
+
+// waitGroupConfig polls the observer until group's key reads want (nil: no
+// value), failing the test after 30s with the last value seen.
+func (b *bed) waitGroupConfig(group, key string, want *string) {
+	b.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		v := b.observedGroupConfig(group, key)
+		if (v == nil) == (want == nil) && (v == nil || *v == *want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("observer reads %s=%v, want %v", key, deref(v), deref(want))
+		}
+		<-tick.C
 	}
+}
+
+func deref(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
 }
