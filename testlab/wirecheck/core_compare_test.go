@@ -12,8 +12,8 @@ import (
 )
 
 var (
-	coreTagsType = reflect.TypeFor[[]wire.TaggedField]()
-	coreKTagsType     = reflect.TypeFor[kmsg.Tags]()
+	coreTagsType  = reflect.TypeFor[[]wire.TaggedField]()
+	coreKTagsType = reflect.TypeFor[kmsg.Tags]()
 )
 
 // coreKmsgOnly lists kmsg struct fields (by "Type.Field") that exist only in
