@@ -63,15 +63,15 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 type Delivery struct {
 	terminal atomic.Bool // set after res is written; res is immutable after
 	watched  atomic.Bool // Done was called: finish must close done
+	idx      int32       // index of the record in b.recs (producer's lock)
+	closed   bool        // done was closed (mu)
 	mu       sync.Mutex  // guards done and closed
 	done     chan struct{}
-	closed   bool
 	res      Result
 
 	// Owned by the producer's lock.
-	p   *Producer
-	b   *batch // the batch holding the record; nil once terminal
-	idx int32  // index of the record in b.recs
+	p *Producer
+	b *batch // the batch holding the record; nil once terminal
 }
 
 // Done returns a channel closed when the record is terminal.
