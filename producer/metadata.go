@@ -14,7 +14,7 @@ import (
 // partition leaders, partition counts and topic IDs; then it partitions
 // records that waited for their topic's metadata, or expires them. Called
 // with p.mu held.
-func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
+func (p *Producer) syncMetadata(now time.Time) {
 	md := p.cl.CachedMetadata()
 	if md != nil && md != p.lastMeta && md != p.staleMeta {
 		p.lastMeta = md
@@ -82,12 +82,12 @@ func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 			p.recycle(u)
 			continue
 		}
-		soon(u.deadline)
-		p.needMetadata(now, soon)
+		p.soon(u.deadline)
+		p.needMetadata(now)
 	}
 	for _, part := range p.parts {
 		if part.leader < 0 && len(part.batches) > 0 {
-			p.needMetadata(now, soon)
+			p.needMetadata(now)
 			break
 		}
 	}
@@ -95,12 +95,12 @@ func (p *Producer) syncMetadata(now time.Time, soon func(time.Time)) {
 
 // needMetadata starts one background metadata refresh for the producer's
 // topics unless one is running or backing off. Called with p.mu held.
-func (p *Producer) needMetadata(now time.Time, soon func(time.Time)) {
+func (p *Producer) needMetadata(now time.Time) {
 	if p.metaFetch {
 		return
 	}
 	if now.Before(p.metaBackoff) {
-		soon(p.metaBackoff)
+		p.soon(p.metaBackoff)
 		return
 	}
 	p.metaFetch = true

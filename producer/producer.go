@@ -77,6 +77,8 @@ type Producer struct {
 	idErr       error
 	idBackoff   time.Time
 	idDeadline  time.Time // earliest deadline of a batch waiting for an ID (sender goroutine)
+	next        time.Time // when the sender must look again (collect)
+	freeReqs    []*inflightReq
 	metaFetch   bool
 	metaBackoff time.Time
 	lastMeta    *client.Metadata

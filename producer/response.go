@@ -92,6 +92,7 @@ func (p *Producer) complete(r *inflightReq) {
 		b.state = batchReady
 		p.onResult(b.part, b, r.results[i], now)
 	}
+	p.recycleRequest(r)
 	p.admitWaiters()
 	p.wakeup()
 }

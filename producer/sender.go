@@ -18,7 +18,8 @@ type inflightReq struct {
 	deadline time.Time
 	pending  client.Pending
 	cancel   context.CancelFunc
-	req      *wire.ProduceRequest // built by the sender, enqueued by the broker's goroutine
+	req      *wire.ProduceRequest // &prq once built by the sender; enqueued by the broker's goroutine
+	prq      wire.ProduceRequest  // reused with the inflightReq
 	err      error                // request-level failure (Enqueue or transport)
 }
 
@@ -80,25 +81,20 @@ func (p *Producer) closeBrokerQueues() {
 func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []*inflightReq, next time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	next = now.Add(time.Hour)
+	p.next = now.Add(time.Hour)
 	if p.closed {
-		return false, out, next
+		return false, out, p.next
 	}
-	soon := func(t time.Time) {
-		if t.Before(next) {
-			next = t
-		}
-	}
-	p.syncMetadata(now, soon)
+	p.syncMetadata(now)
 	start := len(out)
 	for _, part := range p.parts {
-		b := p.sendable(part, now, soon)
+		b := p.sendable(part, now)
 		if b == nil {
 			continue
 		}
 		if !p.haveID {
 			if now.Before(p.idBackoff) {
-				soon(p.idBackoff)
+				p.soon(p.idBackoff)
 			} else {
 				if !needID || b.deadline.Before(p.idDeadline) {
 					p.idDeadline = b.deadline
@@ -108,7 +104,7 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			continue
 		}
 		if part.leader < 0 {
-			p.needMetadata(now, soon)
+			p.needMetadata(now)
 			continue
 		}
 		if p.inflight[part.leader] >= p.cfg.MaxInFlightPerBroker {
@@ -122,7 +118,7 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		}
 		size := b.est + batchOverhead + 64
 		if r == nil {
-			r = &inflightReq{broker: part.leader, deadline: now.Add(p.cfg.RequestTimeout)}
+			r = p.newRequest(part.leader, now.Add(p.cfg.RequestTimeout))
 			out = append(out, r)
 		} else if r.bytes+size > p.cfg.RequestMaxBytes {
 			continue // next pass
@@ -145,13 +141,54 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		p.m.PeakProduceInFlightRequests = max(p.m.PeakProduceInFlightRequests, p.totalInflight)
 		p.m.PeakProduceInFlightPerBroker = max(p.m.PeakProduceInFlightPerBroker, p.inflight[r.broker])
 	}
-	return needID, out, next
+	return needID, out, p.next
+}
+
+// newRequest returns a recycled (or new) request for broker. Called with p.mu held.
+func (p *Producer) newRequest(broker int32, deadline time.Time) *inflightReq {
+	var r *inflightReq
+	if n := len(p.freeReqs); n > 0 {
+		r = p.freeReqs[n-1]
+		p.freeReqs[n-1] = nil
+		p.freeReqs = p.freeReqs[:n-1]
+	} else {
+		r = &inflightReq{}
+	}
+	r.broker, r.deadline = broker, deadline
+	return r
+}
+
+// recycleRequest keeps r for reuse once its outcome was applied; it drops
+// every reference to batches, responses and errors. Called with p.mu held.
+func (p *Producer) recycleRequest(r *inflightReq) {
+	clear(r.batches)
+	clear(r.results)
+	for i := range r.prq.TopicData {
+		clear(r.prq.TopicData[i].PartitionData)
+		r.prq.TopicData[i].PartitionData = r.prq.TopicData[i].PartitionData[:0]
+	}
+	*r = inflightReq{
+		batches: r.batches[:0],
+		results: r.results[:0],
+		prq:     wire.ProduceRequest{TopicData: r.prq.TopicData[:0]},
+	}
+	if len(p.freeReqs) < 64 {
+		p.freeReqs = append(p.freeReqs, r)
+	}
+}
+
+// soon makes the sender look again no later than t. Called with p.mu held
+// during collect.
+func (p *Producer) soon(t time.Time) {
+	if t.Before(p.next) {
+		p.next = t
+	}
 }
 
 // sendable returns the partition's next batch to send, or nil. On the way
 // it drops emptied batches, expires batches past their delivery deadline
 // and performs a pending sequence reset (KIP-360).
-func (p *Producer) sendable(part *partState, now time.Time, soon func(time.Time)) *batch {
+func (p *Producer) sendable(part *partState, now time.Time) *batch {
 	for i := 0; i < len(part.batches); i++ {
 		b := part.batches[i]
 		if b.state == batchInFlight {
@@ -174,7 +211,7 @@ func (p *Producer) sendable(part *partState, now time.Time, soon func(time.Time)
 			p.recycle(b)
 			i--
 		default:
-			soon(b.deadline)
+			p.soon(b.deadline)
 		}
 	}
 	if part.gap && part.inflight == 0 {
@@ -196,7 +233,7 @@ func (p *Producer) sendable(part *partState, now time.Time, soon func(time.Time)
 		part.retry = false
 	}
 	if now.Before(part.backoffUntil) {
-		soon(part.backoffUntil)
+		p.soon(part.backoffUntil)
 		return nil
 	}
 	if !part.confirmed && part.inflight > 0 {
@@ -212,7 +249,7 @@ func (p *Producer) sendable(part *partState, now time.Time, soon func(time.Time)
 		if b.state == batchOpen {
 			due := b.created.Add(p.cfg.linger)
 			if !p.full(b) && now.Before(due) && p.flushing == 0 && !p.closing {
-				soon(due)
+				p.soon(due)
 				return nil
 			}
 			b.state = batchReady
@@ -260,6 +297,9 @@ func (p *Producer) fatalFor(b *batch) error {
 
 // isFatal reports a broker error that retrying cannot cure.
 func isFatal(err error) bool {
+	if err == nil {
+		return false // the common case, without errors.As's allocation
+	}
 	var kerr *wire.KafkaError
 	return errors.As(err, &kerr) && !kerr.Retriable
 }
@@ -303,8 +343,12 @@ func (e *timeoutError) Is(target error) bool { return target == ErrDeliveryTimeo
 // connection (in call order, which keeps sequence order) and hands it to the
 // broker's response goroutine. Called by the sender goroutine only.
 func (p *Producer) send(r *inflightReq) {
-	r.results = make([]batchResult, len(r.batches))
-	req := &wire.ProduceRequest{Acks: -1}
+	r.results = r.results[:0]
+	for range r.batches {
+		r.results = append(r.results, batchResult{leader: -1})
+	}
+	req := &r.prq
+	req.Acks = -1
 	req.TimeoutMs = int32(max(time.Until(r.deadline), time.Millisecond) / time.Millisecond)
 	encoded := 0
 	records := 0
@@ -392,8 +436,15 @@ func addPartition(req *wire.ProduceRequest, b *batch) {
 		}
 	}
 	if td == nil {
-		req.TopicData = append(req.TopicData, wire.ProduceRequestTopic{Name: t.name, TopicID: b.topicID})
-		td = &req.TopicData[len(req.TopicData)-1]
+		n := len(req.TopicData)
+		if n < cap(req.TopicData) { // reuse a recycled topic entry and its partition list
+			req.TopicData = req.TopicData[:n+1]
+			td = &req.TopicData[n]
+			*td = wire.ProduceRequestTopic{Name: t.name, TopicID: b.topicID, PartitionData: td.PartitionData[:0]}
+		} else {
+			req.TopicData = append(req.TopicData, wire.ProduceRequestTopic{Name: t.name, TopicID: b.topicID})
+			td = &req.TopicData[n]
+		}
 	}
 	td.PartitionData = append(td.PartitionData, wire.ProduceRequestPartition{Index: b.part.partition, Records: b.encoded})
 }
