@@ -707,6 +707,9 @@ func (r *run) envAction(ctx context.Context, a *scenario.EnvAction) error {
 		var out string
 		out, err = c.RunTool(ctx, main, args...)
 		r.ev.Transcript = append(r.ev.Transcript, TranscriptLine{Millis: r.ms(), Dir: "env", Text: out})
+		if err == nil && a.Action == "acl" && containsStr(a.Args, "--add") {
+			err = r.waitACLs(ctx, a)
+		}
 	case "produce":
 		err = r.produce(ctx, a.Records)
 	default:
@@ -729,6 +732,41 @@ func (r *run) envAction(ctx context.Context, a *scenario.EnvAction) error {
 		r.deferred = nil
 	}
 	return nil
+}
+
+// waitACLs waits until a broker lists the principals an acl --add granted.
+// In KRaft CreateAcls is answered after the controller commits, but brokers
+// apply the ACL from the metadata log a moment later; DescribeAcls
+// (AclCommand --list) is answered from the broker's own authorizer.
+func (r *run) waitACLs(ctx context.Context, a *scenario.EnvAction) error {
+	var principals, filter []string
+	for i := 0; i+1 < len(a.Args); i++ {
+		switch a.Args[i] {
+		case "--allow-principal", "--deny-principal":
+			principals = append(principals, r.exp.String(a.Args[i+1]))
+		case "--topic", "--group", "--transactional-id":
+			filter = append(filter, a.Args[i], r.exp.String(a.Args[i+1]))
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	for {
+		args := append([]string{"--bootstrap-server", strings.Join(r.cluster.Bootstrap(kafkatest.Plaintext), ","), "--list"}, filter...)
+		out, err := r.cluster.RunTool(wctx, "org.apache.kafka.tools.AclCommand", args...)
+		if err == nil {
+			all := true
+			for _, p := range principals {
+				all = all && strings.Contains(out, "principal="+p)
+			}
+			if all {
+				r.fact("", "acl granted to "+strings.Join(principals, ","), "listed by the broker", true)
+				return nil
+			}
+		}
+		if wctx.Err() != nil {
+			return fmt.Errorf("ACLs for %v not visible on the broker: %v", principals, wctx.Err())
+		}
+	}
 }
 
 var _ = os.Getenv

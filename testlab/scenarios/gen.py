@@ -277,6 +277,22 @@ S.append(scenario("broker-kill-restart-1p3", "1 controller + 3 brokers, RF 3, mi
         send("op-3", rec(T, 3, "op-3", u("k"), u("after restart")))] + close_producer(),
     [(T, 1)], {"shape": "1+3"}, timeout=300))
 
+S.append(scenario("env-config-then-describe", "The environment alters a topic config with Kafka's ConfigCommand; the adapter's describe_topic_config reports the new value.",
+    ["admin"],
+    [{"env": {"action": "config", "args": ["--alter", "--entity-type", "topics", "--entity-name", T, "--add-config", "retention.ms=7200000"]}},
+     cmd("create_client", client_id="c1"),
+     adm("describe_topic_config", "c-1", {"event": {"value": "7200000"}}, topic=T, config_name="retention.ms"),
+     cmd("shutdown_client", client_id="c1")], [(T, 1)]))
+
+S.append(scenario("acl-denied-then-granted", "alice (SASL PLAIN) may not write a topic without an ACL: the send fails with access:broker_29 and the broker does not have the record; after the environment grants Write and Describe with AclCommand, the same producer's next send is acknowledged.",
+    ["producer"],
+    open_producer() + [
+        {"command": {"kind": "send", "producer_id": "p1", "operation_id": "op-1", "record": rec(T, 1, "op-1", u("k"), u("denied"))},
+         "expect": {"terminals": {"op-1": "definitely_not_sent"}, "terminal_codes": {"op-1": "access:broker_29"}}},
+        {"env": {"action": "acl", "args": ["--add", "--allow-principal", "User:alice", "--operation", "Write", "--operation", "Describe", "--topic", T]}},
+        send("op-2", rec(T, 2, "op-2", u("k"), u("granted")))] + close_producer(),
+    [(T, 1)], {"security": "sasl_plaintext", "mechanism": "plain", "user": "alice"}))
+
 for s in S:
     if not s["setup"]["topics"]:
         del s["setup"]
