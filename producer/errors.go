@@ -50,6 +50,7 @@ func (e *wrapErr) Is(target error) bool { return target == e.is }
 // backpressureError is the typed refusal of TrySend/Send: which bound was hit.
 type backpressureError struct{ what string }
 
+// Error names the bound that was reached.
 func (e *backpressureError) Error() string { return "gregor/producer: backpressure: " + e.what }
 func (e *backpressureError) Is(target error) bool {
 	return target == client.ErrBackpressure
@@ -72,6 +73,7 @@ type BatchError struct {
 	Err       error
 }
 
+// Error describes the failure with its topic, partition and attempts.
 func (e *BatchError) Error() string {
 	return fmt.Sprintf("gregor/producer: %s/%d after %d attempt(s): %v", e.Topic, e.Partition, e.Attempts, e.Err)
 }
