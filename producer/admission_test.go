@@ -416,3 +416,39 @@ func TestFatalConditionsFailFast(t *testing.T) {
 		}
 	})
 }
+
+func TestCloseFailsWaitersAndFlushHonoursContext(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	f.hold = make(chan struct{})
+	defer func() { f.mu.Lock(); close(f.hold); f.hold = nil; f.mu.Unlock() }()
+	p := newTestProducer(t, f, Config{InFlightRecords: 1, BatchMaxRecords: 1, Linger: -1})
+	d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("a")})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := p.Flush(ctx); !errors.Is(err, client.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Flush with a held response: %v", err)
+	}
+	if _, ok := d.Result(); ok {
+		t.Fatal("record terminal although its response is held")
+	}
+
+	errc := make(chan error, 1)
+	go func() {
+		_, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: []byte("b")})
+		errc <- err
+	}()
+	waitFor(t, "Send waiting", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waitingRecords() == 1 })
+	cctx, ccancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer ccancel()
+	if err := p.Close(cctx); !errors.Is(err, client.ErrTimeout) {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := <-errc; !errors.Is(err, ErrProducerClosed) {
+		t.Fatalf("waiting Send after Close: %v", err)
+	}
+	r, ok := d.Result()
+	if !ok || !errors.Is(r.Err, ErrProducerClosed) || r.Certainty != client.PossiblySent {
+		t.Fatalf("in-flight record after Close: %+v %v", r, ok)
+	}
+}
