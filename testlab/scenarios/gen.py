@@ -284,8 +284,9 @@ S.append(scenario("env-config-then-describe", "The environment alters a topic co
      adm("describe_topic_config", "c-1", {"event": {"value": "7200000"}}, topic=T, config_name="retention.ms"),
      cmd("shutdown_client", client_id="c1")], [(T, 1)]))
 
-S.append(scenario("acl-denied-then-granted", "alice (SASL PLAIN) may not write a topic without an ACL: the send fails with access:broker_29 and the broker does not have the record; after the environment grants Write and Describe with AclCommand, the same producer's next send is acknowledged.",
+S.append(scenario("acl-denied-then-granted", "alice (SASL PLAIN) holds Write on another topic (so an idempotent producer may initialise, KIP-679) but not on this one: the send fails with access:broker_29 and the broker does not have the record; after the environment grants Write and Describe with AclCommand, the same producer's next send is acknowledged.",
     ["producer"],
+    [{"env": {"action": "acl", "args": ["--add", "--allow-principal", "User:alice", "--operation", "Write", "--topic", "${topic:other}"]}}] +
     open_producer() + [
         {"command": {"kind": "send", "producer_id": "p1", "operation_id": "op-1", "record": rec(T, 1, "op-1", u("k"), u("denied"))},
          "expect": {"terminals": {"op-1": "definitely_not_sent"}, "terminal_codes": {"op-1": "access:broker_29"}}},
