@@ -122,7 +122,6 @@ func (c *Cluster) nodeConfig(n *node) props {
 	return p
 }
 
-// rf is the replication factor for default and internal topics.
 // brokerSessionTimeout is how long the controller waits for a heartbeat
 // before fencing a broker: 4s on the 1+3 cluster, whose failure tests want a
 // killed broker fenced quickly, and 30s on the shared single node, where
@@ -136,6 +135,7 @@ func (c *Cluster) brokerSessionTimeout() string {
 	return "30000"
 }
 
+// rf is the replication factor for default and internal topics.
 func (c *Cluster) rf() int {
 	if c.shape == ThreeBrokers {
 		return 3
