@@ -40,7 +40,10 @@ func (Gregor) NewClient(cfg ClientConfig) (KafkaClient, error) {
 // backoff or linger of 0 means none (negative in producer.Config).
 func producerConfig(pc *ProducerConfiguration) producer.Config {
 	if pc == nil {
-		return producer.Config{DeliveryTimeout: DefaultDeliveryTimeout}
+		// No policy given: retry retriable failures (a leader move, a
+		// restarting broker) for as long as the delivery timeout allows, as
+		// a Kafka producer does by default (retries=MAX_INT).
+		return producer.Config{DeliveryTimeout: DefaultDeliveryTimeout, MaxRetries: -1}
 	}
 	ms := func(v uint64) time.Duration { return time.Duration(v) * time.Millisecond }
 	literal := func(v uint64) time.Duration {
