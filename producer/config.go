@@ -47,7 +47,10 @@ type Config struct {
 	BatchMaxBytes int
 	// RequestMaxBytes bounds the bytes of one ProduceRequest
 	// (max.request.size); a record that cannot fit is rejected at admission
-	// with ErrRecordTooLarge. Default 16 MiB. Must be ≥ BatchMaxBytes.
+	// with ErrRecordTooLarge. Default 1 MiB as in the Java client, or
+	// BatchMaxBytes when larger, so a request usually carries one full batch
+	// (plus whatever small batches of other partitions fit). Must be ≥
+	// BatchMaxBytes.
 	RequestMaxBytes int
 	// MaxInFlightPerBroker bounds ProduceRequests outstanding on one broker
 	// (max.in.flight.requests.per.connection). 1..5; default 5 (more than 5
@@ -91,7 +94,7 @@ const (
 	DefaultLinger               = 5 * time.Millisecond
 	DefaultBatchMaxRecords      = 10000
 	DefaultBatchMaxBytes        = 1 << 20
-	DefaultRequestMaxBytes      = 16 << 20
+	DefaultRequestMaxBytes      = 1 << 20
 	DefaultMaxInFlightPerBroker = 5
 	DefaultRetainedBytes        = 32 << 20
 	DefaultInFlightRecords      = 1000000
