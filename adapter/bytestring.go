@@ -33,6 +33,7 @@ func HexBytes(b []byte) *ByteString {
 // the adapter answers it with fatal adapter_record_bytes (§9.3).
 type BytesError struct{ Msg string }
 
+// Error returns "record bytes: " followed by Msg.
 func (e *BytesError) Error() string { return "record bytes: " + e.Msg }
 
 // Bytes decodes the byte string. A nil receiver (JSON null) yields nil; an

@@ -92,7 +92,11 @@ type DecodeError struct {
 	Err       error
 }
 
+// Error returns Code, a colon and the underlying error's text.
 func (e *DecodeError) Error() string { return e.Code + ": " + e.Err.Error() }
+
+// Unwrap returns Err, the JSON or validation error behind the failure, for
+// errors.Is and errors.As.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 type envelope struct {

@@ -134,33 +134,82 @@ type (
 	}
 )
 
-func (Ready) EventKind() string                         { return "ready" }
-func (ClientCreated) EventKind() string                 { return "client_created" }
-func (ClientReady) EventKind() string                   { return "client_ready" }
-func (ClientShutdown) EventKind() string                { return "client_shutdown" }
-func (ClientMetricsObserved) EventKind() string         { return "client_metrics_observed" }
-func (ProducerCreated) EventKind() string               { return "producer_created" }
-func (OperationAccepted) EventKind() string             { return "operation_accepted" }
-func (OperationRejected) EventKind() string             { return "operation_rejected" }
-func (OperationTerminal) EventKind() string             { return "operation_terminal" }
+// EventKind returns "ready": the "kind" its event line carries (§5).
+func (Ready) EventKind() string { return "ready" }
+
+// EventKind returns "client_created": the "kind" its event line carries (§5).
+func (ClientCreated) EventKind() string { return "client_created" }
+
+// EventKind returns "client_ready": the "kind" its event line carries (§5).
+func (ClientReady) EventKind() string { return "client_ready" }
+
+// EventKind returns "client_shutdown": the "kind" its event line carries (§5).
+func (ClientShutdown) EventKind() string { return "client_shutdown" }
+
+// EventKind returns "client_metrics_observed": the "kind" its event line carries (§5).
+func (ClientMetricsObserved) EventKind() string { return "client_metrics_observed" }
+
+// EventKind returns "producer_created": the "kind" its event line carries (§5).
+func (ProducerCreated) EventKind() string { return "producer_created" }
+
+// EventKind returns "operation_accepted": the "kind" its event line carries (§5).
+func (OperationAccepted) EventKind() string { return "operation_accepted" }
+
+// EventKind returns "operation_rejected": the "kind" its event line carries (§5).
+func (OperationRejected) EventKind() string { return "operation_rejected" }
+
+// EventKind returns "operation_terminal": the "kind" its event line carries (§5).
+func (OperationTerminal) EventKind() string { return "operation_terminal" }
+
+// EventKind returns "producer_cancellation_completed": the "kind" its event line carries (§5).
 func (ProducerCancellationCompleted) EventKind() string { return "producer_cancellation_completed" }
-func (BatchCompleted) EventKind() string                { return "batch_completed" }
-func (FlushCompleted) EventKind() string                { return "flush_completed" }
-func (ProducerClosed) EventKind() string                { return "producer_closed" }
-func (ConcurrentActorsStarted) EventKind() string       { return "concurrent_actors_started" }
-func (ConcurrentActorCompleted) EventKind() string      { return "concurrent_actor_completed" }
-func (ConcurrentActorsCompleted) EventKind() string     { return "concurrent_actors_completed" }
-func (AssignedConsumerCreated) EventKind() string       { return "assigned_consumer_created" }
-func (AssignmentCompleted) EventKind() string           { return "assignment_completed" }
+
+// EventKind returns "batch_completed": the "kind" its event line carries (§5).
+func (BatchCompleted) EventKind() string { return "batch_completed" }
+
+// EventKind returns "flush_completed": the "kind" its event line carries (§5).
+func (FlushCompleted) EventKind() string { return "flush_completed" }
+
+// EventKind returns "producer_closed": the "kind" its event line carries (§5).
+func (ProducerClosed) EventKind() string { return "producer_closed" }
+
+// EventKind returns "concurrent_actors_started": the "kind" its event line carries (§5).
+func (ConcurrentActorsStarted) EventKind() string { return "concurrent_actors_started" }
+
+// EventKind returns "concurrent_actor_completed": the "kind" its event line carries (§5).
+func (ConcurrentActorCompleted) EventKind() string { return "concurrent_actor_completed" }
+
+// EventKind returns "concurrent_actors_completed": the "kind" its event line carries (§5).
+func (ConcurrentActorsCompleted) EventKind() string { return "concurrent_actors_completed" }
+
+// EventKind returns "assigned_consumer_created": the "kind" its event line carries (§5).
+func (AssignedConsumerCreated) EventKind() string { return "assigned_consumer_created" }
+
+// EventKind returns "assignment_completed": the "kind" its event line carries (§5).
+func (AssignmentCompleted) EventKind() string { return "assignment_completed" }
+
+// EventKind returns "assigned_consumer_control_completed": the "kind" its event line carries (§5).
 func (AssignedConsumerControlCompleted) EventKind() string {
 	return "assigned_consumer_control_completed"
 }
-func (ReceiveCompleted) EventKind() string       { return "receive_completed" }
+
+// EventKind returns "receive_completed": the "kind" its event line carries (§5).
+func (ReceiveCompleted) EventKind() string { return "receive_completed" }
+
+// EventKind returns "assigned_consumer_closed": the "kind" its event line carries (§5).
 func (AssignedConsumerClosed) EventKind() string { return "assigned_consumer_closed" }
-func (CommandFailed) EventKind() string          { return "command_failed" }
-func (Finished) EventKind() string               { return "finished" }
-func (Aborted) EventKind() string                { return "aborted" }
-func (Fatal) EventKind() string                  { return "fatal" }
+
+// EventKind returns "command_failed": the "kind" its event line carries (§5).
+func (CommandFailed) EventKind() string { return "command_failed" }
+
+// EventKind returns "finished": the "kind" its event line carries (§5).
+func (Finished) EventKind() string { return "finished" }
+
+// EventKind returns "aborted": the "kind" its event line carries (§5).
+func (Aborted) EventKind() string { return "aborted" }
+
+// EventKind returns "fatal": the "kind" its event line carries (§5).
+func (Fatal) EventKind() string { return "fatal" }
 
 // Terminal statuses (§3.10).
 const (

@@ -162,30 +162,79 @@ type (
 	}
 )
 
-func (TopicCreated) EventKind() string            { return "topic_created" }
-func (TopicCreationValidated) EventKind() string  { return "topic_creation_validated" }
+// EventKind returns "topic_created": the "kind" its event line carries (§5).
+func (TopicCreated) EventKind() string { return "topic_created" }
+
+// EventKind returns "topic_creation_validated": the "kind" its event line carries (§5).
+func (TopicCreationValidated) EventKind() string { return "topic_creation_validated" }
+
+// EventKind returns "topics_creation_completed": the "kind" its event line carries (§5).
 func (TopicsCreationCompleted) EventKind() string { return "topics_creation_completed" }
-func (TopicPartitionsCreated) EventKind() string  { return "topic_partitions_created" }
+
+// EventKind returns "topic_partitions_created": the "kind" its event line carries (§5).
+func (TopicPartitionsCreated) EventKind() string { return "topic_partitions_created" }
+
+// EventKind returns "topic_partition_increase_validated": the "kind" its event line carries (§5).
 func (TopicPartitionIncreaseValidated) EventKind() string {
 	return "topic_partition_increase_validated"
 }
-func (TopicDeleted) EventKind() string                   { return "topic_deleted" }
-func (TopicDescribed) EventKind() string                 { return "topic_described" }
-func (TopicsListed) EventKind() string                   { return "topics_listed" }
-func (OffsetListed) EventKind() string                   { return "offset_listed" }
-func (RecordsDeleted) EventKind() string                 { return "records_deleted" }
-func (TopicConfigDescribed) EventKind() string           { return "topic_config_described" }
-func (TopicConfigAltered) EventKind() string             { return "topic_config_altered" }
+
+// EventKind returns "topic_deleted": the "kind" its event line carries (§5).
+func (TopicDeleted) EventKind() string { return "topic_deleted" }
+
+// EventKind returns "topic_described": the "kind" its event line carries (§5).
+func (TopicDescribed) EventKind() string { return "topic_described" }
+
+// EventKind returns "topics_listed": the "kind" its event line carries (§5).
+func (TopicsListed) EventKind() string { return "topics_listed" }
+
+// EventKind returns "offset_listed": the "kind" its event line carries (§5).
+func (OffsetListed) EventKind() string { return "offset_listed" }
+
+// EventKind returns "records_deleted": the "kind" its event line carries (§5).
+func (RecordsDeleted) EventKind() string { return "records_deleted" }
+
+// EventKind returns "topic_config_described": the "kind" its event line carries (§5).
+func (TopicConfigDescribed) EventKind() string { return "topic_config_described" }
+
+// EventKind returns "topic_config_altered": the "kind" its event line carries (§5).
+func (TopicConfigAltered) EventKind() string { return "topic_config_altered" }
+
+// EventKind returns "topic_config_alteration_validated": the "kind" its event line carries (§5).
 func (TopicConfigAlterationValidated) EventKind() string { return "topic_config_alteration_validated" }
-func (ClusterDescribed) EventKind() string               { return "cluster_described" }
-func (ConsumerGroupsListed) EventKind() string           { return "consumer_groups_listed" }
-func (ConsumerGroupDescribed) EventKind() string         { return "consumer_group_described" }
-func (ConsumerGroupOffsetListed) EventKind() string      { return "consumer_group_offset_listed" }
-func (ConsumerGroupOffsetsListed) EventKind() string     { return "consumer_group_offsets_listed" }
-func (ConsumerGroupsOffsetsListed) EventKind() string    { return "consumer_groups_offsets_listed" }
-func (ConsumerGroupOffsetAltered) EventKind() string     { return "consumer_group_offset_altered" }
-func (ConsumerGroupOffsetsAltered) EventKind() string    { return "consumer_group_offsets_altered" }
-func (ConsumerGroupOffsetDeleted) EventKind() string     { return "consumer_group_offset_deleted" }
-func (ConsumerGroupOffsetsDeleted) EventKind() string    { return "consumer_group_offsets_deleted" }
-func (ConsumerGroupDeleted) EventKind() string           { return "consumer_group_deleted" }
-func (ClassicGroupsDescribed) EventKind() string         { return "classic_groups_described" }
+
+// EventKind returns "cluster_described": the "kind" its event line carries (§5).
+func (ClusterDescribed) EventKind() string { return "cluster_described" }
+
+// EventKind returns "consumer_groups_listed": the "kind" its event line carries (§5).
+func (ConsumerGroupsListed) EventKind() string { return "consumer_groups_listed" }
+
+// EventKind returns "consumer_group_described": the "kind" its event line carries (§5).
+func (ConsumerGroupDescribed) EventKind() string { return "consumer_group_described" }
+
+// EventKind returns "consumer_group_offset_listed": the "kind" its event line carries (§5).
+func (ConsumerGroupOffsetListed) EventKind() string { return "consumer_group_offset_listed" }
+
+// EventKind returns "consumer_group_offsets_listed": the "kind" its event line carries (§5).
+func (ConsumerGroupOffsetsListed) EventKind() string { return "consumer_group_offsets_listed" }
+
+// EventKind returns "consumer_groups_offsets_listed": the "kind" its event line carries (§5).
+func (ConsumerGroupsOffsetsListed) EventKind() string { return "consumer_groups_offsets_listed" }
+
+// EventKind returns "consumer_group_offset_altered": the "kind" its event line carries (§5).
+func (ConsumerGroupOffsetAltered) EventKind() string { return "consumer_group_offset_altered" }
+
+// EventKind returns "consumer_group_offsets_altered": the "kind" its event line carries (§5).
+func (ConsumerGroupOffsetsAltered) EventKind() string { return "consumer_group_offsets_altered" }
+
+// EventKind returns "consumer_group_offset_deleted": the "kind" its event line carries (§5).
+func (ConsumerGroupOffsetDeleted) EventKind() string { return "consumer_group_offset_deleted" }
+
+// EventKind returns "consumer_group_offsets_deleted": the "kind" its event line carries (§5).
+func (ConsumerGroupOffsetsDeleted) EventKind() string { return "consumer_group_offsets_deleted" }
+
+// EventKind returns "consumer_group_deleted": the "kind" its event line carries (§5).
+func (ConsumerGroupDeleted) EventKind() string { return "consumer_group_deleted" }
+
+// EventKind returns "classic_groups_described": the "kind" its event line carries (§5).
+func (ClassicGroupsDescribed) EventKind() string { return "classic_groups_described" }

@@ -27,10 +27,19 @@ const (
 type Listener string
 
 const (
-	Plaintext     Listener = "PLAINTEXT"
+	// Plaintext is the unauthenticated, unencrypted listener; clients connect
+	// as ANONYMOUS, a super user.
+	Plaintext Listener = "PLAINTEXT"
+	// SASLPlaintext authenticates with SASL (PLAIN or SCRAM-SHA-256/512) over
+	// an unencrypted connection.
 	SASLPlaintext Listener = "SASL_PLAINTEXT"
-	SSL           Listener = "SSL"
-	SASLSSL       Listener = "SASL_SSL"
+	// SSL is TLS without client authentication; the broker presents a
+	// certificate of the cluster's CA (Cluster.CAFile) and clients connect as
+	// ANONYMOUS, a super user.
+	SSL Listener = "SSL"
+	// SASLSSL authenticates with SASL (PLAIN or SCRAM-SHA-256/512) over TLS
+	// that trusts the cluster's CA (Cluster.CAFile).
+	SASLSSL Listener = "SASL_SSL"
 )
 
 // Credentials of the users the test bed creates at format time. "admin" is a
