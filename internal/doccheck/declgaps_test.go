@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -89,5 +90,35 @@ func TestDocGapsMissingDocGo(t *testing.T) {
 	}
 	if !slices.Equal(gaps, want) {
 		t.Errorf("gaps %q, want %q", gaps, want)
+	}
+}
+
+// TestPackageDirs checks the walk that TestDocComments relies on: it must
+// reach the root module's packages at every depth, commands included, and
+// leave out nested modules and testdata, so a broken walk cannot pass the
+// check by finding nothing.
+func TestPackageDirs(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := packageDirs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"wire", "client", "producer", "adapter", "adapter/cmd/gregor-adapter",
+		"internal/kafkatest", "internal/kafkatest/cmd/kafka-local", selfDir} {
+		if !slices.Contains(dirs, want) {
+			t.Errorf("package dir %s not found; got %q", want, dirs)
+		}
+	}
+	for _, d := range dirs {
+		if d == "testlab" || d == "bench" || strings.HasPrefix(d, "testlab/") || strings.HasPrefix(d, "bench/") ||
+			strings.Contains(d, "testdata") {
+			t.Errorf("package dir %s is a nested module or testdata; the walk must skip it", d)
+		}
+	}
+	if !slices.IsSorted(dirs) || len(slices.Compact(slices.Clone(dirs))) != len(dirs) {
+		t.Errorf("package dirs not sorted and unique: %q", dirs)
 	}
 }

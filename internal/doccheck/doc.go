@@ -4,8 +4,6 @@
 // and every package directory has a doc.go with the package overview.
 //
 // The test parses sources with go/parser and walks every package directory
-// of the root module, skipping testdata, _test.go files, nested modules
-// (testlab, bench) and this package. Packages listed in mustPass fail the
-// test on any gap; the rest are reported with t.Log as counts, so the list
-// can grow as their authors finish them.
+// of the root module, commands included, skipping testdata, _test.go files
+// and nested modules (testlab, bench). Any gap in any package fails it.
 package doccheck
