@@ -209,13 +209,20 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 	if !p.state.CompareAndSwap(0, 1) {
 		return false
 	}
+	p.finish(resp, err)
+	return true
+}
+
+// finish records the terminal outcome claimed by the state CAS and signals
+// it; whatever the outcome counts is counted before the signal.
+func (p *pending) finish(resp wire.Response, err error) {
 	p.resp, p.err = resp, err
 	if p.counted { // before done, so a caller that saw the outcome sees it counted
 		p.cl.m.terminal(err, p.admitted)
 	}
 	if !p.handle {
 		p.sig <- struct{}{} // capacity 1, one send per use: never blocks
-		return true
+		return
 	}
 	p.mu.Lock()
 	p.terminal = true
@@ -228,7 +235,6 @@ func (p *pending) complete(resp wire.Response, err error) bool {
 	if ws != nil {
 		ws <- struct{}{} // the watcher's own signal: empty, capacity 1
 	}
-	return true
 }
 
 // watch has one of the client's watcher goroutines abandon the handle p when
@@ -253,15 +259,15 @@ func (p *pending) abandon(cause error) {
 	if !queued || answered {
 		return
 	}
-	err := reqErr(p.broker, p.info.Name, PossiblySent, ctxError(cause))
-	if !p.complete(nil, err) {
+	if !p.state.CompareAndSwap(0, 1) {
 		return
 	}
-	if !p.internal {
+	if !p.internal { // counted before the terminal is signalled
 		p.cl.m.abandoned.Add(1)
 		if d := p.effDeadline(); !d.IsZero() && cause == context.DeadlineExceeded {
 			p.cl.m.lat[stageDeadlineLateness].observe(time.Since(d))
 		}
 	}
+	p.finish(nil, reqErr(p.broker, p.info.Name, PossiblySent, ctxError(cause)))
 	cn.watchStall(p)
 }
