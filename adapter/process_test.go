@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +22,8 @@ var (
 	buildErr  error
 )
 
-// adapterBinary builds cmd/gregor-adapter once per test run.
+// adapterBinary builds cmd/gregor-adapter once per test run, with the go
+// command that runs the tests (go test puts its GOROOT/bin first in PATH).
 func adapterBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -33,7 +33,7 @@ func adapterBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "gregor-adapter")
-		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", binPath, "./cmd/gregor-adapter").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binPath, "./cmd/gregor-adapter").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

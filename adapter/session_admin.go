@@ -200,7 +200,7 @@ func runAdmin(a Admin, cmd *Command) (Event, error) {
 		}
 		be := make([]BrokerErrorCode, len(berrs))
 		for i, b := range berrs {
-			be[i] = BrokerErrorCode{BrokerID: b.BrokerID, Code: b.Code}
+			be[i] = BrokerErrorCode(b)
 		}
 		slices.SortFunc(be, func(x, y BrokerErrorCode) int { return int(x.BrokerID) - int(y.BrokerID) })
 		return ConsumerGroupsListed{OperationID: p.OperationID, GroupIDs: sortedUnique(groups), BrokerErrors: be}, nil

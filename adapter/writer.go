@@ -16,9 +16,8 @@ const MaxLine = 4 << 20
 // JSON line (envelope keys first, then the event's keys) with one Write
 // call, so stdout never holds a partial line. It is safe for concurrent use.
 type Writer struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf bytes.Buffer
+	mu sync.Mutex
+	w  io.Writer
 }
 
 // NewWriter returns a Writer onto w (unbuffered: each line is one Write).
