@@ -287,6 +287,19 @@ func (cn *conn) readLoop() {
 		}
 		corr := int32(binary.BigEndian.Uint32(buf))
 		cn.mu.Lock()
+		if cn.closed {
+			// Failed while the frame was read (a stall check, Close):
+			// every request on it already has its terminal.
+			cn.mu.Unlock()
+			return
+		}
+		if cn.queue.len() == 0 {
+			// The only request queued when the frame began was withdrawn
+			// unwritten: nothing this frame can answer.
+			cn.mu.Unlock()
+			cn.fail(fmt.Errorf("%w: unsolicited response frame from %s", ErrProtocol, cn.addr))
+			return
+		}
 		p := cn.queue.front()
 		if p.corrID != corr {
 			name, want := p.info.Name, p.corrID

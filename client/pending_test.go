@@ -379,3 +379,72 @@ func TestSlotWaitEndsAtDeadline(t *testing.T) {
 		t.Fatal("a request that timed out waiting for a slot closed the connection")
 	}
 }
+
+// gatedConn is a client-side net.Conn whose reads come from a script: the
+// first Read returns head, the next waits until body is released and then
+// returns it; Close does not interrupt that wait. Writes are discarded.
+type gatedConn struct {
+	net.Conn   // nil: only the methods below are used
+	head, body []byte
+	reads      int
+	waiting    chan struct{} // closed when the second Read starts waiting
+	release    chan struct{} // closed by the test to let it return body
+	closed     chan struct{}
+	closeOnce  sync.Once
+	readMu     sync.Mutex
+}
+
+func (g *gatedConn) Read(b []byte) (int, error) {
+	g.readMu.Lock()
+	g.reads++
+	n := g.reads
+	g.readMu.Unlock()
+	switch n {
+	case 1:
+		return copy(b, g.head), nil
+	case 2:
+		close(g.waiting)
+		<-g.release
+		return copy(b, g.body), nil
+	}
+	<-g.closed
+	return 0, net.ErrClosed
+}
+
+func (g *gatedConn) Write(b []byte) (int, error) { return len(b), nil }
+func (g *gatedConn) Close() error {
+	g.closeOnce.Do(func() { close(g.closed) })
+	return nil
+}
+func (g *gatedConn) SetWriteDeadline(time.Time) error { return nil }
+
+// TestFailWhileReadingFrame checks the reader when the connection fails
+// (a stall check, Close) after it has begun reading a response frame and
+// before it matches it: the frame is dropped, the request keeps the
+// terminal the failure gave it, and nothing panics on the emptied queue.
+func TestFailWhileReadingFrame(t *testing.T) {
+	c := newTestClient(t, Config{Bootstrap: []string{"gated:1"}})
+	frame := appendBenchFrame(nil, 1, benchBody())
+	g := &gatedConn{head: frame[:4], body: frame[4:], waiting: make(chan struct{}), release: make(chan struct{}), closed: make(chan struct{})}
+	cn := newConn(c, g, "gated:1", 1)
+	info, _ := wire.LookupAPI(wire.KeyCreateTopics)
+	p := c.newPending(testCtx(t, 5*time.Second), createTopics("bench"), info, benchVersion, 1, false)
+	p.cn = cn
+	if err := cn.send(p); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-g.waiting: // the reader has the frame's size and waits for its body
+	case <-time.After(5 * time.Second):
+		t.Fatal("reader never asked for the frame body")
+	}
+	cn.fail(fmt.Errorf("%w: test", ErrTransport))
+	close(g.release)
+	select {
+	case <-cn.readerDone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("reader did not stop after the connection failed")
+	}
+	_, err := p.Result()
+	expectFailure(t, "request", err, ErrTransport, PossiblySent)
+}
