@@ -340,8 +340,8 @@ func TestPartitionerBeforeMetadataAndKeyed(t *testing.T) {
 	_ = saved
 	var ds []*Delivery
 	keys := []string{"", "a", "key-42", "日本語キー", "kafka"}
-	for _, k := range keys {
-		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: -1, Key: []byte(k), Value: []byte(k)}))
+	for i, k := range keys {
+		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: -1, Key: []byte(k), Value: []byte(k), Timestamp: time.UnixMilli(int64(5000 - 10*i))}))
 	}
 	var unkeyed []*Delivery
 	for i := 0; i < 5; i++ {
@@ -351,6 +351,10 @@ func TestPartitionerBeforeMetadataAndKeyed(t *testing.T) {
 		r := waitResult(t, d)
 		if want := KeyPartition([]byte(keys[i]), 12); r.Err != nil || r.Partition != want {
 			t.Fatalf("key %q: %+v, want partition %d", keys[i], r, want)
+		}
+		lr := f.log("t", r.Partition)[r.Offset]
+		if string(lr.value) != keys[i] || lr.ts != int64(5000-10*i) || lr.key == nil {
+			t.Fatalf("key %q landed as %+v", keys[i], lr)
 		}
 	}
 	first := waitResult(t, unkeyed[0]).Partition
@@ -450,5 +454,38 @@ func TestCloseFailsWaitersAndFlushHonoursContext(t *testing.T) {
 	r, ok := d.Result()
 	if !ok || !errors.Is(r.Err, ErrProducerClosed) || r.Certainty != client.PossiblySent {
 		t.Fatalf("in-flight record after Close: %+v %v", r, ok)
+	}
+}
+
+func TestCancelFirstAndLastRebasesBatch(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	p := newTestProducer(t, f, Config{Linger: time.Hour, Compression: wire.CompressionLZ4})
+	var ds []*Delivery
+	for i := 0; i < 6; i++ {
+		ts := time.UnixMilli(int64(1000 * (i + 1)))
+		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Timestamp: ts, Key: []byte{byte(i)}, Value: []byte{byte(i)},
+			Headers: []wire.Header{{Key: "i", Value: []byte{byte(i)}}}}))
+	}
+	for _, i := range []int{0, 2, 5} {
+		if o := ds[i].Cancel(); o != CancelledNotSent {
+			t.Fatalf("cancel %d: %v", i, o)
+		}
+	}
+	if err := p.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	log := f.log("t", 0)
+	want := []int{1, 3, 4}
+	if len(log) != len(want) {
+		t.Fatalf("log has %d records", len(log))
+	}
+	for j, i := range want {
+		r := log[j]
+		if r.value[0] != byte(i) || r.key[0] != byte(i) || r.headers[0].Value[0] != byte(i) || r.ts != int64(1000*(i+1)) || r.seq != int32(j) {
+			t.Fatalf("log[%d] = %+v, want record %d at ts %d seq %d", j, r, i, 1000*(i+1), j)
+		}
+		if res := waitResult(t, ds[i]); res.Err != nil || res.Offset != int64(j) || res.Timestamp != int64(1000*(i+1)) {
+			t.Fatalf("record %d: %+v", i, res)
+		}
 	}
 }

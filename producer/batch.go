@@ -1,19 +1,20 @@
 package producer
 
 import (
+	"encoding/binary"
 	"time"
-	"unsafe"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// rec is the producer's bookkeeping for one admitted record of a batch; the
-// record itself is the wire.Record at the same index of batch.wrecs.
+// rec is the producer's bookkeeping for one admitted record of a batch.
 type rec struct {
-	d         *Delivery
-	size      int   // bytes reserved from RetainedBytes
-	partition int32 // requested partition (-1: partitioner) for unassigned records
-	cancelled bool
+	d          *Delivery
+	ts         int64 // Unix ms
+	size       int   // bytes reserved from RetainedBytes
+	start, end int32 // the record's encoded bytes in batch.stream
+	partition  int32 // requested partition (-1: partitioner) for unassigned records
+	cancelled  bool
 }
 
 // batchState is where a batch is in its life.
@@ -29,20 +30,22 @@ const (
 // producer's lock guards every field except during encoding, when the
 // sender owns a sealed batch exclusively (state batchInFlight).
 //
-// Record bytes are copied at admission into fixed chunks that never move,
-// so wrecs can hold wire.Records whose Key, Value and Headers point into
-// them and be handed to wire.BatchEncoder as they are.
+// Admission copies each record once, already in the v2 record format
+// (wire.AppendRecord), into stream behind wire.BatchHeaderLen reserved
+// bytes; sending fills in the header (wire.BatchEncoder.FinishBatch) in
+// place when uncompressed, or compresses stream into encoded.
 type batch struct {
 	topic *topicState
 	part  *partState // nil for a topic's unassigned records
 	state batchState
 	recs  []rec
-	wrecs []wire.Record
 	live  int // records neither cancelled nor terminal
 	est   int // estimated encoded bytes (uncompressed)
 
-	chunks  [][]byte        // record bytes; the last one is being filled
-	hchunks [][]wire.Header // record headers; the last one is being filled
+	stream    []byte // header room, then the records (offset deltas = index in recs until compacted)
+	baseTS    int64  // timestamp deltas in stream are from this
+	maxTS     int64
+	cancelled int // records cancelled since the stream was last compacted
 
 	created  time.Time // first record's admission (linger starts here)
 	deadline time.Time // first record's delivery deadline
@@ -51,7 +54,6 @@ type batch struct {
 	topicID      wire.UUID // the topic's ID when the batch was last handed out
 	sentTo       int32     // broker of the last attempt
 	handed       bool      // handed to the client at least once: Cancel is TooLate
-	cancelled    int       // records cancelled before the first send
 	sequenced    bool
 	pid          int64
 	epoch        int16
@@ -60,7 +62,9 @@ type batch struct {
 	attempts     int   // counted attempts (see MaxRetries)
 	maybeWritten bool  // some attempt ended with an unknown outcome
 	lastErr      error
-	encoded      []byte // encoded record batch, reused across retries
+	encodedOK    bool   // out holds the batch for the current sequence
+	encoded      []byte // compressed batch (codecs other than none)
+	out          []byte // the bytes sent: stream itself (uncompressed) or encoded
 }
 
 // recordOverhead is a conservative estimate of a record's framing in a v2
@@ -72,14 +76,7 @@ const recordOverhead = 21
 const headerOverhead = 10
 
 // batchOverhead is the v2 record batch header (61 bytes).
-const batchOverhead = 61
-
-// chunkSize is the size of the byte chunks records are copied into; a
-// record larger than a quarter of it gets a chunk of its own.
-const chunkSize = 32 << 10
-
-// headerChunk is the number of headers per header chunk.
-const headerChunk = 256
+const batchOverhead = wire.BatchHeaderLen
 
 // messageSize is the estimated encoded size of m's record.
 func messageSize(m *Message) int {
@@ -90,127 +87,122 @@ func messageSize(m *Message) int {
 	return n
 }
 
-// emptyBytes is a non-nil empty slice (capacity 0, so never written through).
-var emptyBytes = make([]byte, 0)
-
 // batchPools are the producer's recycled batch buffers.
 type batchPools struct {
 	bytes slicePool[byte]
 	recs  slicePool[rec]
-	wrecs slicePool[wire.Record]
-	hdrs  slicePool[wire.Header]
 }
 
-// room returns n bytes of stable chunk memory.
-func (b *batch) room(pl *batchPools, n int) []byte {
-	if k := len(b.chunks); k > 0 {
-		c := b.chunks[k-1]
-		if len(c)+n <= cap(c) {
-			b.chunks[k-1] = c[:len(c)+n]
-			return c[len(c) : len(c)+n : len(c)+n]
+// add encodes m's record into the batch (its one copy).
+func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int, partition int32) {
+	b.begin(pl, ts, size)
+	start := len(b.stream)
+	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)
+	b.push(pl, rec{d: d, ts: ts, size: size, partition: partition, start: int32(start), end: int32(len(b.stream))})
+}
+
+// moveFrom re-frames record i of batch src into b (used when an unassigned
+// record gets its partition).
+func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
+	r := src.recs[i]
+	b.begin(pl, r.ts, r.size)
+	start := len(b.stream)
+	b.stream = reframe(b.stream, src.stream[r.start:r.end], int32(len(b.recs)), src.baseTS-b.baseTS)
+	r.start, r.end = int32(start), int32(len(b.stream))
+	b.push(pl, r)
+}
+
+// begin prepares the stream for a record of about size bytes at time ts.
+func (b *batch) begin(pl *batchPools, ts int64, size int) {
+	if len(b.recs) == 0 {
+		b.baseTS, b.maxTS = ts, ts
+		if len(b.stream) < wire.BatchHeaderLen {
+			b.stream = pl.bytes.grow(b.stream[:0], wire.BatchHeaderLen+size+32)
+			b.stream = b.stream[:wire.BatchHeaderLen]
 		}
 	}
-	size := chunkSize
-	if n > chunkSize/4 {
-		size = n
-	}
-	c := pl.bytes.get(size)[:n]
-	b.chunks = append(b.chunks, c)
-	return c[:n:n]
+	b.maxTS = max(b.maxTS, ts)
+	// recordOverhead underestimates the worst-case framing by up to 16
+	// bytes; 32 spare keeps AppendRecord within the pooled capacity.
+	b.stream = pl.bytes.grow(b.stream, size+32)
 }
 
-// copyBytes copies p into chunk memory; nil stays nil, empty stays empty.
-func (b *batch) copyBytes(pl *batchPools, p []byte) []byte {
-	if p == nil {
-		return nil
-	}
-	if len(p) == 0 {
-		return emptyBytes
-	}
-	dst := b.room(pl, len(p))
-	copy(dst, p)
-	return dst
-}
-
-// headers returns n stable header slots.
-func (b *batch) headers(pl *batchPools, n int) []wire.Header {
-	if k := len(b.hchunks); k > 0 {
-		c := b.hchunks[k-1]
-		if len(c)+n <= cap(c) {
-			b.hchunks[k-1] = c[:len(c)+n]
-			return c[len(c) : len(c)+n : len(c)+n]
-		}
-	}
-	c := pl.hdrs.get(max(n, headerChunk))[:n]
-	b.hchunks = append(b.hchunks, c)
-	return c[:n:n]
-}
-
-// push appends a record copied from key, value and headers.
-func (b *batch) push(pl *batchPools, key, value []byte, hs []wire.Header, ts int64, r rec) {
-	w := wire.Record{Timestamp: ts, Key: b.copyBytes(pl, key), Value: b.copyBytes(pl, value)}
-	if len(hs) > 0 {
-		w.Headers = b.headers(pl, len(hs))
-		for i := range hs {
-			k := b.room(pl, len(hs[i].Key))
-			copy(k, hs[i].Key)
-			w.Headers[i] = wire.Header{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: b.copyBytes(pl, hs[i].Value)}
-		}
-	}
+func (b *batch) push(pl *batchPools, r rec) {
 	b.recs = pl.recs.grow(b.recs, 1)
-	b.wrecs = pl.wrecs.grow(b.wrecs, 1)
 	r.d.b = b
 	r.d.idx = int32(len(b.recs))
 	b.recs = append(b.recs, r)
-	b.wrecs = append(b.wrecs, w)
 	b.live++
 	b.est += r.size
 }
 
-// add copies m's key, value and headers into the batch.
-func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int, partition int32) {
-	b.push(pl, m.Key, m.Value, m.Headers, ts, rec{d: d, size: size, partition: partition})
-}
-
-// moveFrom copies record i of batch src into b (used when an unassigned
-// record gets its partition).
-func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
-	w := &src.wrecs[i]
-	b.push(pl, w.Key, w.Value, w.Headers, w.Timestamp, src.recs[i])
-}
-
-// wireRecords returns the records to encode: wrecs itself, or, when some
-// were cancelled, the live ones gathered into sc.
-func (b *batch) wireRecords(sc *encodeScratch) []wire.Record {
+// compact drops cancelled records from the stream, renumbering offset
+// deltas and rebasing timestamps on the first remaining record. Called
+// under the producer's lock before a batch's first send.
+func (b *batch) compact(pl *batchPools) {
 	if b.cancelled == 0 {
-		return b.wrecs
+		return
 	}
-	sc.wrecs = sc.wrecs[:0]
+	ns := pl.bytes.get(len(b.stream))[:wire.BatchHeaderLen]
+	n := int32(0)
+	newBase := int64(0)
+	first := true
 	for i := range b.recs {
-		if !b.recs[i].cancelled {
-			sc.wrecs = append(sc.wrecs, b.wrecs[i])
+		r := &b.recs[i]
+		if r.cancelled {
+			continue
 		}
+		if first {
+			newBase, b.maxTS, first = r.ts, r.ts, false
+		}
+		b.maxTS = max(b.maxTS, r.ts)
+		start := len(ns)
+		ns = reframe(ns, b.stream[r.start:r.end], n, b.baseTS-newBase)
+		r.start, r.end = int32(start), int32(len(ns))
+		n++
 	}
-	return sc.wrecs
+	pl.bytes.put(b.stream)
+	b.stream, b.baseTS, b.cancelled = ns, newBase, 0
 }
 
-// encodeScratch is the sender's reused list of live records.
-type encodeScratch struct {
-	wrecs []wire.Record
+// reframe appends one encoded v2 record to dst with a new offset delta and
+// its timestamp delta shifted by shift.
+func reframe(dst, rec []byte, offsetDelta int32, shift int64) []byte {
+	var r wire.Reader
+	r.Reset(rec)
+	r.Varint() // length
+	attrs := r.Int8()
+	tsDelta := r.Varlong() + shift
+	r.Varint() // old offset delta
+	rest := rec[r.Offset():]
+	var tmp [binary.MaxVarintLen64]byte
+	body := 1 + len(binary.AppendVarint(tmp[:0], tsDelta)) + len(binary.AppendVarint(tmp[:0], int64(offsetDelta))) + len(rest)
+	dst = wire.AppendVarint(dst, int32(body))
+	dst = append(dst, byte(attrs))
+	dst = wire.AppendVarlong(dst, tsDelta)
+	dst = wire.AppendVarint(dst, offsetDelta)
+	return append(dst, rest...)
+}
+
+// recordKey returns the key of one encoded v2 record (nil when null).
+func recordKey(rec []byte) []byte {
+	var r wire.Reader
+	r.Reset(rec)
+	r.Varint() // length
+	r.Int8()   // attributes
+	r.Varlong()
+	r.Varint()
+	n := r.Varint()
+	if n < 0 {
+		return nil
+	}
+	return r.Raw(int(n))
 }
 
 // reset clears b for reuse, returning its buffers to the pools.
 func (b *batch) reset(pl *batchPools) {
-	for _, c := range b.chunks {
-		pl.bytes.put(c)
-	}
-	clear(b.chunks)
-	for _, c := range b.hchunks {
-		pl.hdrs.put(c)
-	}
-	clear(b.hchunks)
+	pl.bytes.put(b.stream)
 	pl.bytes.put(b.encoded)
 	pl.recs.put(b.recs)
-	pl.wrecs.put(b.wrecs)
-	*b = batch{chunks: b.chunks[:0], hchunks: b.hchunks[:0]}
+	*b = batch{}
 }

@@ -7,14 +7,16 @@
 // # Life of a record
 //
 // TrySend (or Send, which waits in FIFO order for room) copies the record's
-// key, value and headers once into its partition's open batch (or, before
-// the topic's metadata is known, into the topic's unassigned batch) and
-// reserves its bytes against RetainedBytes and one slot of InFlightRecords.
+// key, value and headers once, already in the v2 record format
+// (wire.AppendRecord), into its partition's open batch (or, before the
+// topic's metadata is known, into the topic's unassigned batch) and reserves
+// its bytes against RetainedBytes and one slot of InFlightRecords.
 // It returns a *Delivery that reaches exactly one terminal Result.
 //
 // One sender goroutine seals batches (full, Linger expired, Flush or Close),
-// assigns sequence numbers on a batch's first send, encodes it once
-// (wire.BatchEncoder; retries resend the same bytes) and builds at most one
+// assigns sequence numbers on a batch's first send, finishes it once
+// (wire.BatchEncoder.FinishBatch writes the header in place, or compresses;
+// retries resend the same bytes) and builds at most one
 // ProduceRequest per broker per pass, at most MaxInFlightPerBroker per
 // broker. A goroutine per broker hands requests to the client in order
 // (client.Enqueue keeps call order per broker), so a partition's sequences
@@ -62,7 +64,7 @@
 //
 // # Memory
 //
-// Batch buffers (record arenas, record tables, encoded batches) are recycled
+// Batch buffers (record streams, record tables, compressed batches) are recycled
 // through capacity-class pools bounded by RetainedBytes, and Delivery handles
 // are allocated in slabs of 512, so steady-state admission and encoding
 // allocate nothing per record.

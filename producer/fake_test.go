@@ -76,6 +76,7 @@ type fakeRecord struct {
 	pid        int64
 	epoch      int16
 	seq        int32
+	ts         int64
 }
 
 type fakeProducerState struct {
@@ -300,7 +301,7 @@ func (l *fakeLog) appendBatch(b *wire.RecordBatch) (int16, int64) {
 	}
 	off := int64(len(l.records))
 	for _, r := range b.Records {
-		l.records = append(l.records, fakeRecord{key: clone(r.Key), value: clone(r.Value), headers: r.Headers, pid: b.ProducerID, epoch: b.ProducerEpoch, seq: first + int32(r.Offset)})
+		l.records = append(l.records, fakeRecord{key: clone(r.Key), value: clone(r.Value), headers: r.Headers, pid: b.ProducerID, epoch: b.ProducerEpoch, seq: first + int32(r.Offset-b.BaseOffset), ts: r.Timestamp})
 	}
 	st.lastSeq = last
 	st.recent = append(st.recent, fakeBatchMeta{first, last, off})

@@ -46,7 +46,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	if b.part != nil {
 		partition = b.part.partition
 	}
-	p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: partition, Offset: -1, Timestamp: b.wrecs[d.idx].Timestamp, Err: ErrRecordCancelled, Certainty: client.NotSent})
+	p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: partition, Offset: -1, Timestamp: r.ts, Err: ErrRecordCancelled, Certainty: client.NotSent})
 	p.admitWaiters()
 	return CancelledNotSent
 }

@@ -59,7 +59,7 @@ func (p *Producer) syncMetadata(now time.Time) {
 				if r.d == nil || r.cancelled {
 					continue
 				}
-				part := p.part(t, p.choose(t, u.wrecs[i].Key, r.size))
+				part := p.part(t, p.choose(t, recordKey(u.stream[r.start:r.end]), r.size))
 				b := p.openBatch(part, r.size, now)
 				if u.created.Before(b.created) {
 					b.created, b.deadline = u.created, u.deadline

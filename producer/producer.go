@@ -59,7 +59,6 @@ type Producer struct {
 	parts     []*partState // every partition with state, for the sender's scan
 	free      []*batch
 	pools     batchPools
-	sc        encodeScratch // sender goroutine only
 
 	activeRecords int
 	activeBytes   int64
@@ -130,7 +129,8 @@ type partState struct {
 	gapSeq       int32
 	gapUnknown   bool // the failed batch may have been written
 	listed       bool // in Producer.parts
-	lastRecs     int  // records of the last acknowledged batch, to size the next one's tables
+	lastRecs     int  // records and stream bytes of the last acknowledged batch,
+	lastStream   int  // to size the next one's buffers
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
@@ -186,8 +186,6 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
 	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
-	p.pools.wrecs = slicePool[wire.Record]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(wire.Record{}))}
-	p.pools.hdrs = slicePool[wire.Header]{maxBytes: s.RetainedBytes / 8, elemSize: int64(unsafe.Sizeof(wire.Header{}))}
 	return p, nil
 }
 
@@ -275,7 +273,7 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	b := p.newBatch(part.topic, part, now)
 	if part.lastRecs > 0 {
 		b.recs = p.pools.recs.get(part.lastRecs)
-		b.wrecs = p.pools.wrecs.get(part.lastRecs)
+		b.stream = p.pools.bytes.get(part.lastStream)
 	}
 	part.batches = append(part.batches, b)
 	p.wakeup()

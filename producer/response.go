@@ -178,7 +178,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		if res.baseOffset >= 0 {
 			off = res.baseOffset + i
 		}
-		ts := b.wrecs[k].Timestamp
+		ts := r.ts
 		if res.appendTime >= 0 {
 			ts = res.appendTime
 		}
@@ -186,7 +186,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: part.partition, Offset: off, Timestamp: ts})
 	}
 	b.live = 0
-	part.lastRecs = len(b.recs)
+	part.lastRecs, part.lastStream = len(b.recs), len(b.stream)
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}

@@ -357,7 +357,7 @@ func (p *Producer) send(r *inflightReq) {
 			r.results[i].err = err
 			continue
 		}
-		encoded += len(b.encoded)
+		encoded += len(b.out)
 		records += int(b.numSeq)
 		addPartition(req, b)
 	}
@@ -400,10 +400,11 @@ func (p *Producer) enqueueLoop(q <-chan *inflightReq, rq chan<- *inflightReq) {
 	}
 }
 
-// encode encodes b's live records once per sequence assignment into
-// b.encoded (retries resend the same bytes). Sender goroutine only.
+// encode finishes b's record batch once per sequence assignment into b.out
+// (retries resend the same bytes): in place in the stream when
+// uncompressed, else compressed into b.encoded. Sender goroutine only.
 func (p *Producer) encode(b *batch) error {
-	if len(b.encoded) > 0 {
+	if b.encodedOK {
 		return nil
 	}
 	h := wire.BatchHeader{
@@ -411,16 +412,16 @@ func (p *Producer) encode(b *batch) error {
 		ProducerID:    b.pid,
 		ProducerEpoch: b.epoch,
 		BaseSequence:  b.baseSeq,
+		BaseTimestamp: b.baseTS,
 	}
-	recs := b.wireRecords(&p.sc)
-	if len(recs) > 0 {
-		h.BaseTimestamp = recs[0].Timestamp
-	}
-	enc, err := p.enc.AppendBatch(b.encoded[:0], &h, recs)
+	out, err := p.enc.FinishBatch(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS)
 	if err != nil {
 		return err
 	}
-	b.encoded = enc
+	if p.cfg.Compression != wire.CompressionNone {
+		b.encoded = out
+	}
+	b.out, b.encodedOK = out, true
 	return nil
 }
 
@@ -446,5 +447,5 @@ func addPartition(req *wire.ProduceRequest, b *batch) {
 			td = &req.TopicData[n]
 		}
 	}
-	td.PartitionData = append(td.PartitionData, wire.ProduceRequestPartition{Index: b.part.partition, Records: b.encoded})
+	td.PartitionData = append(td.PartitionData, wire.ProduceRequestPartition{Index: b.part.partition, Records: b.out})
 }

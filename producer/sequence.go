@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // markGap records that sequenced batch b will not complete: batches after it
@@ -40,7 +41,7 @@ func (p *Producer) resetPartition(part *partState) {
 		}
 		b.sequenced = false
 		b.maybeWritten = false
-		b.encoded = b.encoded[:0]
+		b.encodedOK = false
 	}
 	part.gap, part.gapUnknown, part.retry = false, false, false
 	if part.hasID && part.pid == p.pid && part.epoch >= p.epoch && p.haveID {
@@ -79,10 +80,11 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 		}
 	}
 	b.pid, b.epoch, b.baseSeq = part.pid, part.epoch, part.nextSeq
+	b.compact(&p.pools)
 	b.numSeq = int32(b.live)
 	b.sequenced = true
-	b.encoded = b.encoded[:0]
-	if need := b.est + batchOverhead + 64; cap(b.encoded) < need {
+	b.encodedOK = false
+	if need := len(b.stream) + 64; p.cfg.Compression != wire.CompressionNone && cap(b.encoded) < need {
 		p.pools.bytes.put(b.encoded)
 		b.encoded = p.pools.bytes.get(need)
 	}
