@@ -1,9 +1,10 @@
 # gregor: a from-scratch Apache Kafka client in Go.
 #
 #   make run     build the adapter, start a local Kafka 4.4.0, run the testlab scenarios
-#                (until the testlab exists: start Kafka and print its bootstrap addresses)
-#   make test    every module's unit + integration tests against a real Kafka it starts
-#   make bench | fuzz | lint | kafka-up | kafka-down | clean
+#                through it and print the verdict table
+#   make test    gofmt check, then every module's vet + unit + integration tests and the
+#                scenarios, against a real Kafka it starts
+#   make bench | fuzz | lint | fmt-check | kafka-up | kafka-down | clean
 #
 # Needs Go, a JDK >= 17 and Maven; as root on Debian/Ubuntu, missing JDK/Maven are
 # installed with apt-get. The Kafka jars are cached in
@@ -21,11 +22,13 @@ FUZZPKG     ?= ./...
 RACE        ?= -race
 TEST_TIMEOUT ?= 20m
 MODULES     := . testlab bench
+# STATICCHECK is pinned so that a new release cannot change lint's verdict.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help run test bench fuzz lint kafka-up kafka-down clean deps kafka-local
+.PHONY: help run test bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local
 
 help:
-	@sed -n '3,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,7p' Makefile | sed 's/^# \{0,1\}//'
 
 # deps checks for (and, as root with apt-get, installs) a JDK >= 17 and Maven.
 deps:
@@ -85,9 +88,10 @@ test: deps kafka-local
 	  rm -rf "$$run"; \
 	}; \
 	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	rc=0; \
+	echo "=== gofmt -l"; fmtrc=0; $(GOFMT_CHECK) || { rc=1; fmtrc=1; }; \
 	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; \
 	export GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp"; \
-	rc=0; \
 	for m in $(MODULES); do \
 	  echo "=== go vet + go test $(RACE) ./... in module $$m"; \
 	  ( cd $$m && $(GO) vet ./... ) || rc=1; \
@@ -98,6 +102,7 @@ test: deps kafka-local
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
 	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \
 	  ./bin/testlab -adapter bin/gregor-adapter -scenarios testlab/scenarios -evidence testlab/evidence ) || rc=1; \
+	if [ $$fmtrc -ne 0 ]; then echo "gofmt needed: see the list at the top" >&2; fi; \
 	if [ $$rc -ne 0 ]; then echo "FAIL: some tests or scenarios failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
 	exit $$rc
 
@@ -116,13 +121,26 @@ fuzz:
 	    done ); \
 	done
 
+# fmt-check fails listing every tracked or new (not ignored) .go file that
+# gofmt would change; a file gofmt cannot parse fails it too. GOFMT_CHECK is
+# a subshell (no recursive make, so `make -n test` stays a dry run).
+GOFMT_CHECK = ( files=$$(git ls-files --cached --others --exclude-standard -- '*.go' | while read -r f; do [ ! -f "$$f" ] || echo "$$f"; done); \
+	if [ -z "$$files" ]; then echo "ERROR: fmt-check found no .go files (not a git work tree?)" >&2; exit 1; fi; \
+	if ! out=$$(gofmt -l $$files </dev/null); then echo "ERROR: gofmt failed" >&2; exit 1; fi; \
+	if [ -n "$$out" ]; then echo "gofmt needed (gofmt -w FILE):"; echo "$$out"; exit 1; fi )
+
+fmt-check:
+	@$(GOFMT_CHECK)
+
+# lint: go vet, gofmt and staticcheck ($(STATICCHECK), fetched through the Go
+# proxy) over every module; fails if any of them reports or cannot run.
 lint:
-	@rc=0; for m in $(MODULES); do ( cd $$m && $(GO) vet ./... ) || rc=1; done; \
-	out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null || true); \
-	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; rc=1; fi; \
-	if $(GO) run honnef.co/go/tools/cmd/staticcheck@latest -version >/dev/null 2>&1; then \
-	  for m in $(MODULES); do ( cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@latest ./... ) || rc=1; done; \
-	else echo "staticcheck not reachable from the Go proxy; skipped"; fi; \
+	@rc=0; for m in $(MODULES); do echo "=== go vet + staticcheck in module $$m"; \
+	  ( cd $$m && $(GO) vet ./... ) || rc=1; \
+	  ( cd $$m && $(GO) run $(STATICCHECK) ./... ) || rc=1; \
+	done; \
+	echo "=== gofmt -l"; $(GOFMT_CHECK) || rc=1; \
+	if [ $$rc -ne 0 ]; then echo "FAIL: lint" >&2; else echo "PASS: lint (vet, staticcheck, gofmt) in $(MODULES)"; fi; \
 	exit $$rc
 
 clean:
