@@ -76,7 +76,7 @@ run: deps kafka-local
 	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; echo; \
 	GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp" ./bin/testlab -adapter bin/gregor-adapter \
-	  -scenarios testlab/scenarios -evidence testlab/evidence $(if $(RUN),-run '$(RUN)')
+	  -scenarios testlab/scenarios -evidence testlab/evidence $(if $(value RUN),-run '$(value RUN)')
 
 # test: one shared single-node cluster for the whole run, stopped on exit, failure or Ctrl-C.
 test: deps kafka-local

@@ -53,6 +53,10 @@ func main() {
 				keep = append(keep, s)
 			}
 		}
+		if len(keep) == 0 {
+			fmt.Fprintf(os.Stderr, "testlab: -run %q matches no scenario id\n", *filter)
+			os.Exit(2)
+		}
 		scs = keep
 	}
 	logf := func(string, ...any) {}
