@@ -146,6 +146,7 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 		part := p.part(t, partition)
 		b = p.openBatch(part, size, now)
 		b.add(&p.pools, m, d, ts, size, m.Partition)
+		b.lastAdmit = now
 		if p.full(b) {
 			p.wakeup()
 		}
@@ -156,6 +157,7 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 		}
 		b = t.unassigned
 		b.add(&p.pools, m, d, ts, size, -1)
+		b.lastAdmit = now
 	}
 	p.activeRecords++
 	p.activeBytes += int64(size)

@@ -47,8 +47,9 @@ type batch struct {
 	maxTS     int64
 	cancelled int // records cancelled since the stream was last compacted
 
-	created  time.Time // first record's admission (linger starts here)
-	deadline time.Time // first record's delivery deadline
+	created   time.Time // first record's admission (linger starts here)
+	deadline  time.Time // first record's delivery deadline
+	lastAdmit time.Time // newest record's admission (see fatalFor)
 
 	// Sending.
 	topicID      wire.UUID // the topic's ID when the batch was last handed out

@@ -43,6 +43,7 @@ type fakeCluster struct {
 	inits     int
 	initErr   int16            // error code InitProducerId answers
 	topicErr  map[string]error // per-topic metadata errors
+	lookups   int              // Metadata calls (fresh lookups)
 }
 
 type seenBatch struct {
@@ -321,6 +322,7 @@ func clone(b []byte) []byte {
 func (f *fakeCluster) Metadata(ctx context.Context, topics []string) (*client.Metadata, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.lookups++
 	if !f.frozen {
 		f.rebuildMetadata()
 	}

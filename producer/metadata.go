@@ -23,7 +23,7 @@ func (p *Producer) syncMetadata(now time.Time) {
 			if tm == nil {
 				continue
 			}
-			t.metaErr = tm.Err
+			t.metaErr, t.metaErrAt = tm.Err, md.Fetched
 			t.id = tm.ID
 			if tm.Err == nil && len(tm.Partitions) > 0 {
 				t.numParts = int32(len(tm.Partitions))
@@ -65,6 +65,9 @@ func (p *Producer) syncMetadata(now time.Time) {
 					b.created, b.deadline = u.created, u.deadline
 				}
 				b.moveFrom(&p.pools, u, i)
+				if u.lastAdmit.After(b.lastAdmit) {
+					b.lastAdmit = u.lastAdmit
+				}
 				r.d = nil
 			}
 			p.recycle(u)
@@ -76,7 +79,7 @@ func (p *Producer) syncMetadata(now time.Time) {
 			p.recycle(u)
 			continue
 		}
-		if err := p.fatalFor(u); err != nil {
+		if err := p.fatalFor(u, now); err != nil {
 			t.unassigned = nil
 			p.failBatch(u, err, client.NotSent)
 			p.recycle(u)
@@ -121,7 +124,7 @@ func (p *Producer) needMetadata(now time.Time) {
 		if err != nil {
 			for _, name := range topics {
 				if t := p.topics[name]; t != nil && t.metaErr == nil {
-					t.metaErr = err
+					t.metaErr, t.metaErrAt = err, time.Now()
 				}
 			}
 		}
@@ -174,7 +177,7 @@ func (p *Producer) initProducerID(deadline time.Time) {
 		if errors.Is(err, context.Canceled) && p.ctx.Err() != nil {
 			return
 		}
-		p.idErr = err
+		p.idErr, p.idErrAt = err, time.Now()
 		p.idBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
 		return
 	}

@@ -74,6 +74,7 @@ type Producer struct {
 	pid         int64
 	epoch       int16
 	idErr       error
+	idErrAt     time.Time // when idErr was observed (the InitProducerId answer arrived)
 	idBackoff   time.Time
 	idDeadline  time.Time // earliest deadline of a batch waiting for an ID (sender goroutine)
 	next        time.Time // when the sender must look again (collect)
@@ -102,6 +103,11 @@ type topicState struct {
 	sticky     stickyState
 	unassigned *batch // records waiting for the topic's metadata
 	metaErr    error  // last per-topic metadata error
+	// metaErrAt is when metaErr was observed: the Fetched time of the
+	// snapshot carrying it, or the failure time of a lookup. A fatal metaErr
+	// dooms only batches whose records were all admitted by then; a newer
+	// record first needs a fresh lookup (fatalFor).
+	metaErrAt time.Time
 }
 
 // partState is one partition's queue and sequence bookkeeping.

@@ -205,12 +205,16 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 			p.removeBatch(part, i)
 			p.recycle(b)
 			i--
-		case !b.handed && p.fatalFor(b) != nil:
-			p.failBatch(b, p.fatalFor(b), client.NotSent)
-			p.removeBatch(part, i)
-			p.recycle(b)
-			i--
 		default:
+			if !b.handed {
+				if err := p.fatalFor(b, now); err != nil {
+					p.failBatch(b, err, client.NotSent)
+					p.removeBatch(part, i)
+					p.recycle(b)
+					i--
+					continue
+				}
+			}
 			p.soon(b.deadline)
 		}
 	}
@@ -280,13 +284,23 @@ func (p *Producer) removeBatchPtr(part *partState, b *batch) {
 // metadata fetched after the batch was opened says the partition does not
 // exist (as the Java client rejects an invalid partition). Retriable
 // conditions return nil: the batch waits until its delivery deadline.
-func (p *Producer) fatalFor(b *batch) error {
-	if !p.haveID && isFatal(p.idErr) {
+//
+// A non-retriable error fails only batches whose every record was admitted
+// by the time the error was observed. A record admitted later gets a fresh
+// look first (an ACL may have been granted meanwhile): the metadata lookup
+// is started here, and InitProducerId is retried by collect once its
+// backoff passes; the batch fails only if the fresh answer is the same.
+// Called with p.mu held.
+func (p *Producer) fatalFor(b *batch, now time.Time) error {
+	if !p.haveID && isFatal(p.idErr) && !b.lastAdmit.After(p.idErrAt) {
 		return p.idErr
 	}
 	t := b.topic
 	if isFatal(t.metaErr) {
-		return t.metaErr
+		if !b.lastAdmit.After(t.metaErrAt) {
+			return t.metaErr
+		}
+		p.needMetadata(now)
 	}
 	if part := b.part; part != nil && part.leader < 0 && t.numParts > 0 && part.partition >= t.numParts &&
 		p.lastMeta != nil && p.lastMeta.Fetched.After(b.created) {
