@@ -17,8 +17,14 @@ import (
 )
 
 // maxKeptWriteBuffer is the largest encoding buffer a connection keeps for
-// reuse after a write; bigger ones (large produce requests) are dropped.
+// reuse after a write; bigger ones are dropped. Produce requests splice
+// their record batches out of the frame (wire.SplicedAppender, written with
+// writev), so their frames stay small whatever the request size.
 const maxKeptWriteBuffer = 1 << 20
+
+// maxKeptSplices bounds the splice and write-vector lists a connection keeps
+// for reuse (one entry per spliced record batch).
+const maxKeptSplices = 256
 
 // conn is one connection to a broker. Requests are written by one writer
 // path (the wlock holder encodes into wbuf and writes) in correlation-ID
@@ -39,6 +45,11 @@ type conn struct {
 	wlock  chan struct{} // the writer path; guards wbuf and corrID
 	wbuf   []byte
 	corrID int32
+	// splices and wvec are the writer path's reusable lists for a frame
+	// whose record batches are spliced in (see writeFrame).
+	splices []wire.Splice
+	wvec    [][]byte
+	wbufs   net.Buffers
 
 	mu       sync.Mutex
 	queue    pendingQueue // written (or being written), oldest first
@@ -148,12 +159,13 @@ func (cn *conn) send(p *pending) error {
 	}
 	cn.corrID++
 	p.corrID = cn.corrID
-	buf := appendRequest(cn.wbuf[:0], p.info, p.version, p.corrID, &cn.cl.cfg.ClientID, p.req)
+	buf, splices := appendRequestSpliced(cn.wbuf[:0], cn.splices[:0], p.info, p.version, p.corrID, &cn.cl.cfg.ClientID, p.req)
 	if cap(buf) <= maxKeptWriteBuffer {
 		cn.wbuf = buf[:0]
 	} else {
 		cn.wbuf = nil
 	}
+	defer cn.keepSplices(splices)
 	m.lat[stagePreparation].observe(time.Since(t1))
 
 	cn.mu.Lock()
@@ -188,7 +200,7 @@ func (cn *conn) send(p *pending) error {
 	} else {
 		_ = cn.nc.SetWriteDeadline(time.Time{})
 	}
-	n, err := cn.nc.Write(buf)
+	n, err := cn.writeFrame(buf, splices)
 	if err != nil {
 		cause := fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err)
 		if isTimeout(err) {
@@ -210,6 +222,70 @@ func (cn *conn) send(p *pending) error {
 	}
 	cn.lastUsed.Store(time.Now().UnixNano())
 	return nil
+}
+
+// writeFrame writes the frame buf with splices inserted (one writev when the
+// connection supports it) and returns how many bytes were written.
+func (cn *conn) writeFrame(buf []byte, splices []wire.Splice) (int64, error) {
+	if len(splices) == 0 {
+		n, err := cn.nc.Write(buf)
+		return int64(n), err
+	}
+	vec := cn.wvec[:0]
+	prev := 0
+	for _, s := range splices {
+		if s.At > prev {
+			vec = append(vec, buf[prev:s.At])
+		}
+		vec = append(vec, s.Bytes)
+		prev = s.At
+	}
+	if prev < len(buf) {
+		vec = append(vec, buf[prev:])
+	}
+	cn.wbufs = vec // WriteTo consumes cn.wbufs, not vec's backing array
+	n, err := cn.wbufs.WriteTo(cn.nc)
+	clear(vec) // do not keep the producer's batches reachable
+	if cap(vec) <= 2*maxKeptSplices+1 {
+		cn.wvec = vec[:0]
+	} else {
+		cn.wvec = nil
+	}
+	cn.wbufs = nil
+	return n, err
+}
+
+// keepSplices keeps the splice list for the next frame, without its Bytes.
+// Writer path only.
+func (cn *conn) keepSplices(splices []wire.Splice) {
+	clear(splices)
+	if cap(splices) <= maxKeptSplices {
+		cn.splices = splices[:0]
+	} else {
+		cn.splices = nil
+	}
+}
+
+// appendRequestSpliced is appendRequest for a request that can leave its
+// large byte fields out of the frame (wire.SplicedAppender): they are
+// appended to splices (At counted from dst's start) and the size prefix
+// counts them. Other requests are encoded whole, with no splices.
+func appendRequestSpliced(dst []byte, splices []wire.Splice, info wire.APIInfo, v int16, corrID int32, clientID *string, req wire.Request) ([]byte, []wire.Splice) {
+	sa, ok := req.(wire.SplicedAppender)
+	if !ok {
+		return appendRequest(dst, info, v, corrID, clientID, req), splices
+	}
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	dst = wire.AppendRequestHeader(dst, info, v, corrID, clientID)
+	first := len(splices)
+	dst, splices = sa.AppendSplicedTo(dst, v, splices)
+	size := len(dst) - start - 4
+	for _, s := range splices[first:] {
+		size += len(s.Bytes)
+	}
+	binary.BigEndian.PutUint32(dst[start:], uint32(size))
+	return dst, splices
 }
 
 // appendRequest appends one size-prefixed request frame (size, header v1/v2,

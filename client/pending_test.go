@@ -381,8 +381,9 @@ func TestSlotWaitEndsAtDeadline(t *testing.T) {
 }
 
 // gatedConn is a client-side net.Conn whose reads come from a script: the
-// first Read returns head, the next waits until body is released and then
-// returns it; Close does not interrupt that wait. Writes are discarded.
+// first Read waits for the first Write (so the frame it answers is queued)
+// and returns head, the next waits until body is released and then returns
+// it; Close does not interrupt that wait. Writes are discarded.
 type gatedConn struct {
 	net.Conn   // nil: only the methods below are used
 	head, body []byte
@@ -392,6 +393,8 @@ type gatedConn struct {
 	closed     chan struct{}
 	closeOnce  sync.Once
 	readMu     sync.Mutex
+	wrote      chan struct{} // closed by the first Write
+	writeOnce  sync.Once
 }
 
 func (g *gatedConn) Read(b []byte) (int, error) {
@@ -401,6 +404,7 @@ func (g *gatedConn) Read(b []byte) (int, error) {
 	g.readMu.Unlock()
 	switch n {
 	case 1:
+		<-g.wrote
 		return copy(b, g.head), nil
 	case 2:
 		close(g.waiting)
@@ -411,7 +415,10 @@ func (g *gatedConn) Read(b []byte) (int, error) {
 	return 0, net.ErrClosed
 }
 
-func (g *gatedConn) Write(b []byte) (int, error) { return len(b), nil }
+func (g *gatedConn) Write(b []byte) (int, error) {
+	g.writeOnce.Do(func() { close(g.wrote) })
+	return len(b), nil
+}
 func (g *gatedConn) Close() error {
 	g.closeOnce.Do(func() { close(g.closed) })
 	return nil
@@ -425,7 +432,7 @@ func (g *gatedConn) SetWriteDeadline(time.Time) error { return nil }
 func TestFailWhileReadingFrame(t *testing.T) {
 	c := newTestClient(t, Config{Bootstrap: []string{"gated:1"}})
 	frame := appendBenchFrame(nil, 1, benchBody())
-	g := &gatedConn{head: frame[:4], body: frame[4:], waiting: make(chan struct{}), release: make(chan struct{}), closed: make(chan struct{})}
+	g := &gatedConn{head: frame[:4], body: frame[4:], waiting: make(chan struct{}), release: make(chan struct{}), closed: make(chan struct{}), wrote: make(chan struct{})}
 	cn := newConn(c, g, "gated:1", 1)
 	info, _ := wire.LookupAPI(wire.KeyCreateTopics)
 	p := c.newPending(testCtx(t, 5*time.Second), createTopics("bench"), info, benchVersion, 1, false)

@@ -47,23 +47,40 @@ func (*ProduceRequest) ResponseFor() Response { return &ProduceResponse{} }
 
 // AppendTo appends the request body for version v (header excluded).
 func (m *ProduceRequest) AppendTo(dst []byte, v int16) []byte {
+	return m.appendTo(dst, v, nil)
+}
+
+// AppendSplicedTo appends the body like AppendTo but leaves record batches
+// of at least SpliceMinBytes out, recording them in splices (see
+// SplicedAppender), so a writer can send them without copying.
+func (m *ProduceRequest) AppendSplicedTo(dst []byte, v int16, splices []Splice) ([]byte, []Splice) {
+	dst = m.appendTo(dst, v, &splices)
+	return dst, splices
+}
+
+// appendTo is AppendTo, splicing Records out when splices is non-nil.
+func (m *ProduceRequest) appendTo(dst []byte, v int16, splices *[]Splice) []byte {
 	flex := v >= 9
 	dst = AppendNullableString(dst, m.TransactionalID, flex)
 	dst = AppendInt16(dst, m.Acks)
 	dst = AppendInt32(dst, m.TimeoutMs)
-	dst = AppendArray(dst, flex, m.TopicData, func(dst []byte, t *ProduceRequestTopic) []byte {
+	dst = AppendArrayLen(dst, len(m.TopicData), flex)
+	for i := range m.TopicData {
+		t := &m.TopicData[i]
 		if v <= 12 {
 			dst = AppendString(dst, t.Name, flex)
 		} else {
 			dst = AppendUUID(dst, t.TopicID)
 		}
-		dst = AppendArray(dst, flex, t.PartitionData, func(dst []byte, p *ProduceRequestPartition) []byte {
+		dst = AppendArrayLen(dst, len(t.PartitionData), flex)
+		for j := range t.PartitionData {
+			p := &t.PartitionData[j]
 			dst = AppendInt32(dst, p.Index)
-			dst = AppendNullableBytes(dst, p.Records, flex)
-			return appendFlexTags(dst, flex, p.UnknownTags)
-		})
-		return appendFlexTags(dst, flex, t.UnknownTags)
-	})
+			dst = appendSplicedBytes(dst, p.Records, flex, splices)
+			dst = appendFlexTags(dst, flex, p.UnknownTags)
+		}
+		dst = appendFlexTags(dst, flex, t.UnknownTags)
+	}
 	return appendFlexTags(dst, flex, m.UnknownTags)
 }
 
