@@ -37,13 +37,14 @@ func (Gregor) NewClient(cfg ClientConfig) (KafkaClient, error) {
 
 // producerConfig maps the protocol's ProducerConfiguration (§4.1) onto
 // producer.Config field by field. Protocol zeros are literal: a retry
-// backoff or linger of 0 means none (negative in producer.Config).
+// backoff or linger of 0 means none (negative in producer.Config), and
+// max_retries 0 means no resend (MaxRetries &0, not nil).
 func producerConfig(pc *ProducerConfiguration) producer.Config {
 	if pc == nil {
 		// No policy given: retry retriable failures (a leader move, a
 		// restarting broker) for as long as the delivery timeout allows, as
-		// a Kafka producer does by default (retries=MAX_INT).
-		return producer.Config{DeliveryTimeout: DefaultDeliveryTimeout, MaxRetries: -1}
+		// a Kafka producer does by default (retries=MAX_INT): MaxRetries nil.
+		return producer.Config{DeliveryTimeout: DefaultDeliveryTimeout}
 	}
 	ms := func(v uint64) time.Duration { return time.Duration(v) * time.Millisecond }
 	literal := func(v uint64) time.Duration {
@@ -56,7 +57,7 @@ func producerConfig(pc *ProducerConfiguration) producer.Config {
 	return producer.Config{
 		DeliveryTimeout:      ms(pc.DeliveryTimeoutMs),
 		Compression:          compressionOf(pc.Compression),
-		MaxRetries:           int(pc.MaxRetries),
+		MaxRetries:           new(int(pc.MaxRetries)),
 		RetryBackoff:         literal(pc.RetryBackoffMs),
 		Linger:               literal(l.LingerMs),
 		BatchMaxRecords:      int(l.BatchRecords),

@@ -55,11 +55,21 @@ func TestProducerConfigMapping(t *testing.T) {
 		Limits: ProducerLimits{RetainedBytes: 1 << 20, InFlightRecords: 64, WaitingRecords: 8, WaitingBytes: 4096,
 			BatchRecords: 16, BatchBytes: 2048, RequestBytes: 8192, MaxInFlightRequestsPerBroker: 1, LingerMs: 0}}
 	got := producerConfig(pc)
-	want := producer.Config{DeliveryTimeout: 1500e6, Compression: wire.CompressionSnappy, MaxRetries: 0, RetryBackoff: -1, Linger: -1,
+	if got.MaxRetries == nil || *got.MaxRetries != 0 {
+		t.Fatalf("max_retries 0 must map to a literal zero (MaxRetries &0), got %v", got.MaxRetries)
+	}
+	got.MaxRetries = nil // compared above; fmt.Sprint would print the pointer
+	want := producer.Config{DeliveryTimeout: 1500e6, Compression: wire.CompressionSnappy, RetryBackoff: -1, Linger: -1,
 		BatchMaxRecords: 16, BatchMaxBytes: 2048, RequestMaxBytes: 8192, MaxInFlightPerBroker: 1, RetainedBytes: 1 << 20,
 		InFlightRecords: 64, WaitingRecords: 8, WaitingBytes: 4096}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+	if d := producerConfig(nil); d.MaxRetries != nil || d.DeliveryTimeout != DefaultDeliveryTimeout {
+		t.Fatalf("create_client without a configuration must retry within the delivery timeout (MaxRetries nil): %+v", d)
+	}
+	if r := producerConfig(&ProducerConfiguration{MaxRetries: 7}).MaxRetries; r == nil || *r != 7 {
+		t.Fatalf("max_retries 7 mapped to %v", r)
 	}
 	for _, c := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
 		if compressionOf(Compression(c)).String() == "" {

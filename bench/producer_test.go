@@ -64,12 +64,12 @@ func BenchmarkProduce(b *testing.B) {
 func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	cl := newGregorClient(b)
 	defer cl.Close()
+	// MaxRetries nil: unlimited retries within DeliveryTimeout, as franz-go.
 	p, err := producer.New(cl, producer.Config{
 		Compression:          c.codec,
 		Linger:               benchLinger,
 		BatchMaxBytes:        benchBatchMaxBytes,
 		MaxInFlightPerBroker: benchInFlight,
-		MaxRetries:           -1, // unlimited within DeliveryTimeout, as franz-go
 		RetainedBytes:        benchBufferBytes,
 		InFlightRecords:      benchBufferRecords,
 	})

@@ -31,7 +31,8 @@ func TestConfigValidation(t *testing.T) {
 		{"negative timeout", Config{DeliveryTimeout: -1}, false},
 		{"bad codec", Config{Compression: 9}, false},
 		{"bad zstd level", Config{Compression: wire.CompressionZstd, CompressionLevel: 99}, false},
-		{"zero retries", Config{MaxRetries: 0, RetryBackoff: 0}, true},
+		{"zero retries", Config{MaxRetries: new(0), RetryBackoff: 0}, true},
+		{"negative retries", Config{MaxRetries: new(-1)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeCluster(t, nil, 1)
@@ -48,8 +49,12 @@ func TestConfigValidation(t *testing.T) {
 		})
 	}
 	s, _ := validate(Config{})
-	if s.linger != DefaultLinger || s.backoff != DefaultRetryBackoff || s.MaxInFlightPerBroker != 5 || s.DeliveryTimeout != DefaultDeliveryTimeout {
+	if s.linger != DefaultLinger || s.backoff != DefaultRetryBackoff || s.MaxInFlightPerBroker != 5 || s.DeliveryTimeout != DefaultDeliveryTimeout ||
+		s.retries != -1 {
 		t.Fatalf("defaults %+v", s)
+	}
+	if s, _ := validate(Config{MaxRetries: new(0)}); s.retries != 0 {
+		t.Fatalf("MaxRetries &0 must be literal, got %d", s.retries)
 	}
 	s, _ = validate(Config{Linger: -1, RetryBackoff: -1})
 	if s.linger != 0 || s.backoff != 0 {

@@ -36,7 +36,7 @@ func TestChaosKeepsPromises(t *testing.T) {
 				}
 				return fault{}
 			}
-			p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: int(seed % 4), RetryBackoff: -1, Linger: -1})
+			p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: new(int(seed % 4)), RetryBackoff: -1, Linger: -1})
 			var ds []*Delivery
 			var vals []string
 			for i := 0; i < 90; i++ {

@@ -26,11 +26,16 @@ type Config struct {
 	CompressionLevel int
 
 	// MaxRetries is how many times a batch is resent after a retriable
-	// failure (retries). Zero is literal: a retriable failure is then final
-	// and reported with the certainty it really has. Negative: unlimited,
-	// bounded only by DeliveryTimeout. Resends forced by a predecessor's
-	// failure (OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed batch) do not count.
-	MaxRetries int
+	// failure (retries). nil, the default, means unlimited: a batch is
+	// resent until it succeeds, fails for good or reaches DeliveryTimeout,
+	// as the Java client's default (retries=MAX_INT bounded by
+	// delivery.timeout.ms). A non-nil value is literal: &0 (new(0)) means no
+	// resend, so a retriable failure is final and reported with the
+	// certainty it really has (DESIGN rule 5); n > 0 allows at most n
+	// resends, still within DeliveryTimeout. Negative is rejected with
+	// ErrConfig. Resends forced by a predecessor's failure
+	// (OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed batch) do not count.
+	MaxRetries *int
 	// RetryBackoff is the wait before a partition's batches are resent
 	// (retry.backoff.ms). 0: default 100ms. Negative: no wait.
 	RetryBackoff time.Duration
@@ -107,6 +112,7 @@ const (
 type settings struct {
 	Config
 	linger, backoff time.Duration
+	retries         int // resends allowed after a retriable failure; -1 unlimited
 }
 
 func configError(format string, args ...any) error {
@@ -186,8 +192,12 @@ func validate(cfg Config) (settings, error) {
 	if int64(c.RequestMaxBytes) > c.RetainedBytes {
 		return s, configError("RequestMaxBytes %d exceeds RetainedBytes %d", c.RequestMaxBytes, c.RetainedBytes)
 	}
-	if c.MaxRetries == 0 && c.RetryBackoff > 0 {
-		// Allowed (the adapter never sends it); the backoff is then unused.
+	s.retries = -1
+	if c.MaxRetries != nil {
+		if *c.MaxRetries < 0 {
+			return s, configError("MaxRetries %d is negative (nil means unlimited within DeliveryTimeout)", *c.MaxRetries)
+		}
+		s.retries = *c.MaxRetries
 	}
 	return s, nil
 }

@@ -122,7 +122,7 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 	}
 	head := len(part.batches) > 0 && part.batches[0] == b
 	exhausted := func() bool {
-		return (p.cfg.MaxRetries >= 0 && b.attempts > p.cfg.MaxRetries) || !now.Before(b.deadline)
+		return (p.cfg.retries >= 0 && b.attempts > p.cfg.retries) || !now.Before(b.deadline)
 	}
 	final := func() {
 		p.markGap(part, b)

@@ -52,7 +52,7 @@ func checkLog(t *testing.T, f *fakeCluster, topic string, partition int32, ds []
 
 func TestProduceInOrderWithSequences(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 7, MaxRetries: 3})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 7, MaxRetries: new(3)})
 	ds := sendN(t, p, "t", 0, 50, 0)
 	checkLog(t, f, "t", 0, ds)
 	log := f.log("t", 0)
@@ -78,7 +78,7 @@ func TestRequestTimedOutThenRetryNoDuplicateNoGap(t *testing.T) {
 				}
 				return fault{}
 			}
-			p := newTestProducer(t, f, Config{BatchMaxRecords: 5, MaxRetries: 5, RetryBackoff: -1, Linger: -1})
+			p := newTestProducer(t, f, Config{BatchMaxRecords: 5, MaxRetries: new(5), RetryBackoff: -1, Linger: -1})
 			ds := sendN(t, p, "t", 0, 5, 0)
 			waitResult(t, ds[4])
 			ds = append(ds, sendN(t, p, "t", 0, 10, 5)...)
@@ -100,7 +100,7 @@ func TestOutOfOrderSequenceBumpsEpoch(t *testing.T) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: 3, RetryBackoff: -1, Linger: -1})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: new(3), RetryBackoff: -1, Linger: -1})
 	ds := sendN(t, p, "t", 0, 3, 0)
 	waitResult(t, ds[2])
 	ds = append(ds, sendN(t, p, "t", 0, 6, 3)...)
@@ -121,7 +121,7 @@ func TestUnknownProducerIDResetsSequence(t *testing.T) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 4, MaxRetries: 3, RetryBackoff: -1, Linger: -1})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 4, MaxRetries: new(3), RetryBackoff: -1, Linger: -1})
 	ds := sendN(t, p, "t", 0, 4, 0)
 	waitResult(t, ds[3])
 	ds = append(ds, sendN(t, p, "t", 0, 4, 4)...)
@@ -142,7 +142,7 @@ func TestNotLeaderMovesToNewLeader(t *testing.T) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: 5, RetryBackoff: time.Millisecond})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: new(5), RetryBackoff: time.Millisecond})
 	ds := sendN(t, p, "t", 0, 30, 0)
 	checkLog(t, f, "t", 0, ds)
 	if !moved {
@@ -171,7 +171,7 @@ func TestPipelinedFailureResendsInOrder(t *testing.T) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 2, MaxRetries: 5, RetryBackoff: -1, Linger: -1})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 2, MaxRetries: new(5), RetryBackoff: -1, Linger: -1})
 	ds := sendN(t, p, "t", 0, 2, 0)
 	waitResult(t, ds[1]) // the first batch is acknowledged alone
 	f.mu.Lock()
@@ -204,7 +204,7 @@ func TestZeroRetriesReportsTrueCertainty(t *testing.T) {
 				}
 				return fault{}
 			}
-			p := newTestProducer(t, f, Config{MaxRetries: 0, Linger: -1})
+			p := newTestProducer(t, f, Config{MaxRetries: new(0), Linger: -1})
 			d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("v0")})
 			r := waitResult(t, d)
 			if !errors.Is(r.Err, wire.ErrorForCode(tc.code)) || r.Certainty != tc.want {
@@ -240,7 +240,7 @@ func TestFirstBatchIsNotPipelined(t *testing.T) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 2, MaxRetries: 3, RetryBackoff: -1, Linger: -1})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 2, MaxRetries: new(3), RetryBackoff: -1, Linger: -1})
 	ds := sendN(t, p, "t", 0, 10, 0)
 	checkLog(t, f, "t", 0, ds)
 	f.mu.Lock()
@@ -280,7 +280,7 @@ func TestNotLeaderFollowsLeaderHint(t *testing.T) {
 	// NOT_LEADER_OR_FOLLOWER names broker 2 (KIP-951): the retry goes there.
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	f.hintLeader, f.frozen = true, true
-	p := newTestProducer(t, f, Config{MaxRetries: 3, RetryBackoff: -1, Linger: -1})
+	p := newTestProducer(t, f, Config{MaxRetries: new(3), RetryBackoff: -1, Linger: -1})
 	ds := sendN(t, p, "t", 0, 2, 0)
 	waitResult(t, ds[1])
 	f.mu.Lock()
@@ -304,7 +304,7 @@ func TestEpochExhaustionGetsNewProducerID(t *testing.T) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{MaxRetries: 1, Linger: -1})
+	p := newTestProducer(t, f, Config{MaxRetries: new(1), Linger: -1})
 	d0 := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("ok")})
 	waitResult(t, d0)
 	bad := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("bad")})

@@ -50,7 +50,7 @@ func TestKillLeaderWhileProducing(t *testing.T) {
 	if err := gcl.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
-	p, err := producer.New(gcl, producer.Config{DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second, MaxRetries: -1, RetryBackoff: 100 * time.Millisecond, Linger: 2 * time.Millisecond})
+	p, err := producer.New(gcl, producer.Config{DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second, RetryBackoff: 100 * time.Millisecond, Linger: 2 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					b := &bed{t: t, boot: b.boot, adm: b.adm}
 					topic := b.topic(parts)
-					p, _ := b.producer(producer.Config{Compression: codec, Linger: 10 * time.Millisecond, BatchMaxRecords: 64, MaxRetries: 5})
+					p, _ := b.producer(producer.Config{Compression: codec, Linger: 10 * time.Millisecond, BatchMaxRecords: 64, MaxRetries: new(5)})
 					const n = 300
 					msgs := make([]*producer.Message, n)
 					ds := make([]*producer.Delivery, n)
@@ -126,7 +126,7 @@ func sameBytes(a, b []byte) bool {
 func TestCancelBeforeSend(t *testing.T) {
 	b := newBed(t)
 	topic := b.topic(1)
-	p, _ := b.producer(producer.Config{Linger: 2 * time.Second, MaxRetries: 3})
+	p, _ := b.producer(producer.Config{Linger: 2 * time.Second, MaxRetries: new(3)})
 	var ds []*producer.Delivery
 	for i := 0; i < 6; i++ {
 		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
@@ -165,7 +165,7 @@ func TestCancelBeforeSend(t *testing.T) {
 func TestCancelAfterSend(t *testing.T) {
 	b := newBed(t)
 	topic := b.topic(1)
-	p, cl := b.producer(producer.Config{Linger: -1, MaxRetries: 3})
+	p, cl := b.producer(producer.Config{Linger: -1, MaxRetries: new(3)})
 	tooLate := 0
 	var acked []*producer.Delivery
 	for attempt := 0; attempt < 50 && tooLate == 0; attempt++ {
