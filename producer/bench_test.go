@@ -1,7 +1,6 @@
 package producer
 
 import (
-	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -74,7 +73,7 @@ func BenchmarkAdmitEncode(b *testing.B) {
 				drain()
 			}
 			if p.activeRecords != 0 {
-				b.Fatal(fmt.Sprintf("%d records left", p.activeRecords))
+				b.Fatalf("%d records left", p.activeRecords)
 			}
 		})
 	}

@@ -65,15 +65,25 @@ var (
 )
 
 // BatchError wraps the error that failed a record's batch with the context
-// of the attempt: topic, partition and the number of attempts made.
+// of the attempt: topic, partition and the number of attempts made. It is
+// the Err of a failed Result (except for a record closed before any attempt
+// or still waiting for its topic's partition); errors.Is/As see through it
+// to the cause.
 type BatchError struct {
+	// Topic and Partition name the batch's partition.
 	Topic     string
 	Partition int32
-	Attempts  int
-	Err       error
+	// Attempts is the number of ProduceRequest attempts that carried the
+	// batch and were counted against MaxRetries (0: it never left).
+	Attempts int
+	// Err is the cause: a *wire.KafkaError, a client error (client.ErrTimeout,
+	// client.ErrTransport, ...) or a producer sentinel (ErrDeliveryTimeout,
+	// ErrSequenceReset, ErrProducerClosed).
+	Err error
 }
 
-// Error describes the failure with its topic, partition and attempts.
+// Error describes the failure as "gregor/producer: <topic>/<partition>
+// after <n> attempt(s): <cause>".
 func (e *BatchError) Error() string {
 	return fmt.Sprintf("gregor/producer: %s/%d after %d attempt(s): %v", e.Topic, e.Partition, e.Attempts, e.Err)
 }

@@ -2,7 +2,6 @@ package producer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -121,14 +120,6 @@ func (f *fakeCluster) rebuildMetadata() {
 		md.Topics[name] = &client.TopicMetadata{Name: name, Err: err}
 	}
 	f.md = md
-}
-
-// setLeader moves a partition's leadership (takes effect in metadata at once).
-func (f *fakeCluster) setLeader(topic string, partition, leader int32) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.leaders[topic][partition] = leader
-	f.rebuildMetadata()
 }
 
 func (f *fakeCluster) log(topic string, partition int32) []fakeRecord {
@@ -396,5 +387,3 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(time.Millisecond) // polling interval, not synchronization
 	}
 }
-
-var errAny = errors.New("any")
