@@ -61,22 +61,41 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // allocated in slabs, so holding one keeps a few hundred bytes of its
 // neighbours alive.
 type Delivery struct {
-	terminal atomic.Bool // set after res is written; res is immutable after
-	watched  atomic.Bool // Done was called: finish must close done
-	idx      int32       // index of the record in b.recs (producer's lock)
-	closed   bool        // done was closed (mu)
-	mu       sync.Mutex  // guards done and closed
-	done     chan struct{}
-	res      Result
+	state   atomic.Uint32 // pending, then terminal once res is written (res is immutable after), then observed
+	watched atomic.Bool   // Done was called: finish must close done
+	idx     int32         // index of the record in b.recs (producer's lock)
+	closed  bool          // done was closed (mu)
+	mu      sync.Mutex    // guards done and closed
+	done    chan struct{}
+	res     Result
 
 	// Owned by the producer's lock.
 	p *Producer
 	b *batch // the batch holding the record; nil once terminal
 }
 
-// Done returns a channel closed when the record is terminal.
+// Delivery states (Delivery.state).
+const (
+	statePending  uint32 = iota // no terminal yet
+	stateTerminal               // terminal, not yet read by Result or Wait (counted in TerminalBacklog)
+	stateObserved               // terminal and read
+)
+
+// isTerminal reports whether the record has its terminal outcome.
+func (d *Delivery) isTerminal() bool { return d.state.Load() != statePending }
+
+// observe marks the terminal as read by the caller, leaving the producer's
+// TerminalBacklog once.
+func (d *Delivery) observe() {
+	if d.state.Load() == stateTerminal && d.state.CompareAndSwap(stateTerminal, stateObserved) {
+		d.p.backlog.Add(-1)
+	}
+}
+
+// Done returns a channel closed when the record is terminal. Receiving
+// from it does not count as reading the terminal (see Result).
 func (d *Delivery) Done() <-chan struct{} {
-	if d.terminal.Load() {
+	if d.isTerminal() {
 		return closedChan
 	}
 	d.mu.Lock()
@@ -86,7 +105,7 @@ func (d *Delivery) Done() <-chan struct{} {
 	}
 	d.watched.Store(true)
 	// finish may have stored terminal before it could see watched.
-	if d.terminal.Load() && !d.closed {
+	if d.isTerminal() && !d.closed {
 		d.closed = true
 		close(d.done)
 	}
@@ -94,11 +113,14 @@ func (d *Delivery) Done() <-chan struct{} {
 }
 
 // Result returns the terminal outcome and true, or a zero Result and false
-// when the record is not terminal yet. It never blocks.
+// when the record is not terminal yet. It never blocks. The first call that
+// returns the terminal (here or through Wait) takes the record out of the
+// producer's TerminalBacklog metric.
 func (d *Delivery) Result() (Result, bool) {
-	if !d.terminal.Load() {
+	if !d.isTerminal() {
 		return Result{}, false
 	}
+	d.observe()
 	return d.res, true
 }
 
@@ -125,7 +147,7 @@ func (d *Delivery) Wait(ctx context.Context) (Result, error) {
 // returns AlreadyTerminal; after TooLate it returns TooLate until the
 // terminal, then AlreadyTerminal.
 func (d *Delivery) Cancel() CancelOutcome {
-	if d.terminal.Load() {
+	if d.isTerminal() {
 		return AlreadyTerminal
 	}
 	return d.p.cancel(d)
@@ -133,13 +155,15 @@ func (d *Delivery) Cancel() CancelOutcome {
 
 // finish sets the terminal outcome. The producer calls it exactly once per
 // record, under its lock (so never concurrently for one Delivery); it
-// reports whether the record was not yet terminal.
+// reports whether the record was not yet terminal. The record joins the
+// producer's TerminalBacklog until Result or Wait returns it.
 func (d *Delivery) finish(r Result) bool {
-	if d.terminal.Load() {
+	if d.isTerminal() {
 		return false
 	}
 	d.res = r
-	d.terminal.Store(true)
+	d.p.backlog.Add(1) // before the state is visible, so observe never runs first
+	d.state.Store(stateTerminal)
 	if d.watched.Load() { // sequentially consistent with Done's Store/Load pair
 		d.mu.Lock()
 		if d.done != nil && !d.closed {

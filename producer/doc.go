@@ -62,6 +62,16 @@
 // returns TooLate and the broker decides; after the terminal,
 // AlreadyTerminal.
 //
+// # Metrics
+//
+// The producer adds to the client's ProducerMetrics snapshot: active and
+// waiting records and bytes, prepared (sealed, unacknowledged) batches and
+// their bytes, ProduceRequest/batch/record/encoded-byte counters, peak
+// in-flight requests, Accepting and Healthy. TerminalBacklog counts records
+// whose terminal is decided but not yet read by the caller: a record joins
+// it when its Result is set and leaves it the first time Delivery.Result or
+// Delivery.Wait returns that Result (Done alone does not read it).
+//
 // # Memory
 //
 // Batch buffers (record streams, record tables, compressed batches) are recycled

@@ -27,7 +27,7 @@ func (p *Producer) finishRecord(b *batch, r *rec, res Result) {
 func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if d.terminal.Load() {
+	if d.isTerminal() {
 		return AlreadyTerminal
 	}
 	b := d.b
@@ -201,6 +201,7 @@ func (p *Producer) fillMetrics(m *client.ProducerMetrics) {
 			}
 		}
 	}
+	m.TerminalBacklog += int(p.backlog.Load())
 	m.ProduceRequests += p.m.ProduceRequests
 	m.ProduceBatches += p.m.ProduceBatches
 	m.ProduceRecords += p.m.ProduceRecords

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -89,6 +90,9 @@ type Producer struct {
 	brokerQ       map[int32]chan *inflightReq
 
 	m client.ProducerMetrics // counters; gauges are filled on read
+	// backlog counts terminals decided but not yet read by the caller
+	// (Delivery.Result or Wait): the TerminalBacklog gauge.
+	backlog atomic.Int64
 
 	clockBase time.Time // see now
 }
