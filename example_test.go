@@ -1,0 +1,82 @@
+package gregor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/gregor-kafka/gregor/admin"
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// Example creates a topic, produces one record, reads it back and closes
+// everything in order. It needs a running Kafka at the bootstrap address, so
+// it has no Output comment: go test compiles it but does not run it.
+func Example() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:9092"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cl.Close() // last: producer and consumer Close leave the client open
+	if err := cl.Ready(ctx); err != nil {
+		log.Fatal(err)
+	}
+
+	// -1 means the broker default (num.partitions, default.replication.factor);
+	// 0 is sent as given and rejected. WaitVisible returns once every broker knows the topic.
+	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
+		{Name: "greetings", Partitions: -1, ReplicationFactor: -1},
+	}, admin.TopicOptions{WaitVisible: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+		log.Fatal(err)
+	}
+
+	p, err := producer.New(cl, producer.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Partition -1 lets the partitioner choose; 0 means partition 0.
+	d, err := p.Send(ctx, &producer.Message{Topic: "greetings", Partition: -1, Value: []byte("hello")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := d.Wait(ctx) // err: ctx ended; r.Err: the record failed
+	if err != nil || r.Err != nil {
+		log.Fatal(err, r.Err)
+	}
+	fmt.Printf("wrote %s/%d@%d\n", r.Topic, r.Partition, r.Offset)
+	if err := p.Flush(ctx); err != nil { // waits for everything sent so far
+		log.Fatal(err)
+	}
+	if err := p.Close(ctx); err != nil {
+		log.Fatal(err)
+	}
+
+	c, err := consumer.New(cl, consumer.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close() // runs before cl.Close
+	tp := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
+		log.Fatal(err)
+	}
+	recs, err := c.Receive(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, rec := range recs {
+		fmt.Printf("read %s/%d@%d: %s\n", rec.Topic, rec.Partition, rec.Offset, rec.Value)
+	}
+}
