@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -328,14 +329,20 @@ func certaintyOf(b *batch) client.Certainty {
 }
 
 // timeoutErr is the delivery-timeout error of a batch, naming the last
-// failure seen.
+// failure seen: the batch's last send error, else the last InitProducerId
+// failure, else (for a record still waiting for its topic's partitions or
+// its partition's leader) the last metadata condition of its topic.
 func (p *Producer) timeoutErr(b *batch) error {
 	last := b.lastErr
 	if last == nil && !p.haveID {
 		last = p.idErr
 	}
-	if last == nil && b.part != nil && b.part.leader < 0 {
-		last = b.topic.metaErr
+	if last == nil && b.topic.metaErr != nil {
+		if b.part == nil || b.topic.numParts == 0 {
+			last = &metadataError{what: "topic " + strconv.Quote(b.topic.name) + " not present in metadata", err: b.topic.metaErr}
+		} else if b.part.leader < 0 {
+			last = &metadataError{what: "no leader for " + b.topic.name + "/" + strconv.Itoa(int(b.part.partition)) + " in metadata", err: b.topic.metaErr}
+		}
 	}
 	if last == nil {
 		return ErrDeliveryTimeout
@@ -343,15 +350,36 @@ func (p *Producer) timeoutErr(b *batch) error {
 	return &timeoutError{last: last}
 }
 
+// metadataError is the metadata condition that kept a record from being sent:
+// what was missing and the last metadata error for its topic.
+type metadataError struct {
+	what string
+	err  error
+}
+
+func (e *metadataError) Error() string { return e.what + ": " + e.err.Error() }
+func (e *metadataError) Unwrap() error { return e.err }
+
 // timeoutError is ErrDeliveryTimeout with the last failure seen before it.
+// Unwrap gives only ErrDeliveryTimeout (so errors.As finds no
+// *wire.KafkaError and callers classify the failure as a timeout), but Is
+// also matches the broker error codes (*wire.KafkaError) of the last
+// failure: errors.Is(err, wire.ErrUnknownTopicOrPartition) holds when
+// metadata said so. Last returns the last failure itself.
 type timeoutError struct{ last error }
 
 func (e *timeoutError) Error() string {
 	return ErrDeliveryTimeout.Error() + " (last error: " + e.last.Error() + ")"
 }
-func (e *timeoutError) Unwrap() error        { return ErrDeliveryTimeout }
-func (e *timeoutError) Last() error          { return e.last }
-func (e *timeoutError) Is(target error) bool { return target == ErrDeliveryTimeout }
+func (e *timeoutError) Unwrap() error { return ErrDeliveryTimeout }
+func (e *timeoutError) Last() error   { return e.last }
+func (e *timeoutError) Is(target error) bool {
+	if target == ErrDeliveryTimeout {
+		return true
+	}
+	_, broker := target.(*wire.KafkaError)
+	return broker && errors.Is(e.last, target)
+}
 
 // send encodes r's batches, enqueues the ProduceRequest on the broker's
 // connection (in call order, which keeps sequence order) and hands it to the
