@@ -7,9 +7,9 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// Config configures a Producer. Every field maps one knob of the adapter's
-// ProducerConfiguration (adapter protocol v34 §4.1) or of the Java producer.
-// Zero values take the documented defaults, except where a field says that
+// Config configures a Producer. Most fields map one knob of the Java
+// producer, named in parentheses (e.g. linger.ms); the rest are gregor's
+// own bounds on buffers, waits and timeouts. Zero values take the documented defaults, except where a field says that
 // zero is literal.
 type Config struct {
 	// DeliveryTimeout bounds the time from admission of a record to its
@@ -31,7 +31,8 @@ type Config struct {
 	// as the Java client's default (retries=MAX_INT bounded by
 	// delivery.timeout.ms). A non-nil value is literal: &0 (new(0)) means no
 	// resend, so a retriable failure is final and reported with the
-	// certainty it really has (DESIGN rule 5); n > 0 allows at most n
+	// certainty it really has (NotSent or PossiblySent, never better than
+	// what is known); n > 0 allows at most n
 	// resends, still within DeliveryTimeout. Negative is rejected with
 	// ErrConfig. Resends forced by a predecessor's failure
 	// (OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed batch) do not count.
@@ -75,7 +76,9 @@ type Config struct {
 	WaitingBytes int64
 
 	// Acks must be 0 (meaning the default) or -1 ("all"); gregor's producer is
-	// always acks=all (DESIGN rule 5). Anything else is rejected with ErrConfig.
+	// always acks=all, as durability is never configurable down (acks 0 or
+	// 1 would acknowledge records before they are replicated). Anything
+	// else is rejected with ErrConfig.
 	Acks int
 	// Idempotence must be nil or true (enable.idempotence); false is rejected
 	// with ErrConfig: gregor's producer is always idempotent (KIP-98).

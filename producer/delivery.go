@@ -56,8 +56,10 @@ func (o CancelOutcome) String() string {
 // closedChan is returned by Done once a record is terminal.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// Delivery is the handle of one admitted record. It reaches exactly one
-// terminal Result (DESIGN rule 2). Safe for concurrent use. Deliveries are
+// Delivery is the handle of one admitted record. Every admitted record
+// reaches exactly one terminal outcome (delivered, failed or cancelled),
+// reported once through its Result and never changed afterwards, whether or
+// not the caller reads it. Safe for concurrent use. Deliveries are
 // allocated in slabs, so holding one keeps a few hundred bytes of its
 // neighbours alive.
 type Delivery struct {
