@@ -61,11 +61,13 @@ kafka-down: kafka-local
 # run: the project's main job. Builds the adapter and the testlab runner, starts a
 # single-node Kafka for the run, runs every scenario in testlab/scenarios, prints
 # the verdict table and "N passed, N failed", stops Kafka (also on failure or Ctrl-C).
-# RUN=<regexp> selects scenarios.
+# RUN=<regexp> selects scenarios; one that matches no scenario id fails before
+# Kafka starts.
 run: deps kafka-local
 	@mkdir -p bin; \
 	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter; \
 	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ); \
+	./bin/testlab -list -scenarios testlab/scenarios $(if $(value RUN),-run '$(value RUN)') >/dev/null; \
 	run=$$(mktemp -d -t gregor-run-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
 	cleanup() { \
 	  $(KAFKA_LOCAL) down -state "$$state" >/dev/null || true; \

@@ -2,6 +2,11 @@
 // prints a verdict table:
 //
 //	testlab -adapter bin/gregor-adapter [-scenarios testlab/scenarios] [-evidence testlab/evidence] [-run REGEXP]
+//	testlab -list [-scenarios testlab/scenarios] [-run REGEXP]
+//
+// -list prints the ids of the selected scenarios and exits without Kafka or
+// an adapter; `make run` uses it to reject a -run pattern that matches no
+// scenario before it starts Kafka.
 //
 // It uses the Kafka cluster named by $GREGOR_KAFKA_STATE (or
 // <repo>/.kafka/state.json); without one it starts a single node for the
@@ -16,13 +21,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"regexp"
 	"syscall"
 	"time"
 
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/testlab/runner"
-	"github.com/gregor-kafka/gregor/testlab/scenario"
 )
 
 func main() {
@@ -31,33 +34,22 @@ func main() {
 	evidence := flag.String("evidence", "testlab/evidence", "evidence directory")
 	filter := flag.String("run", "", "only scenarios whose id matches this regexp")
 	verbose := flag.Bool("v", false, "log progress")
+	list := flag.Bool("list", false, "print the selected scenario ids and exit (no Kafka, no adapter)")
 	flag.Parse()
-	if *adapter == "" {
-		fmt.Fprintln(os.Stderr, "testlab: -adapter is required")
-		os.Exit(2)
-	}
-	scs, err := scenario.Load(*dir)
+	scs, err := selectScenarios(*dir, *filter)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "testlab: %v\n", err)
 		os.Exit(2)
 	}
-	if *filter != "" {
-		re, err := regexp.Compile(*filter)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "testlab: -run: %v\n", err)
-			os.Exit(2)
-		}
-		var keep []*scenario.Scenario
+	if *list {
 		for _, s := range scs {
-			if re.MatchString(s.ID) {
-				keep = append(keep, s)
-			}
+			fmt.Println(s.ID)
 		}
-		if len(keep) == 0 {
-			fmt.Fprintf(os.Stderr, "testlab: -run %q matches no scenario id\n", *filter)
-			os.Exit(2)
-		}
-		scs = keep
+		return
+	}
+	if *adapter == "" {
+		fmt.Fprintln(os.Stderr, "testlab: -adapter is required")
+		os.Exit(2)
 	}
 	logf := func(string, ...any) {}
 	if *verbose {
@@ -81,7 +73,7 @@ func main() {
 	}()
 	cfg := runner.Config{Adapter: *adapter, EvidenceDir: *evidence, Bed: bed, Log: logf}
 
-	fmt.Printf("testlab: %d scenarios, adapter %s, Kafka %v\n\n", len(scs), *adapter, single.Bootstrap(kafkatest.Plaintext))
+	fmt.Printf("testlab: %s, adapter %s, Kafka %v\n\n", plural(len(scs), "scenario"), *adapter, single.Bootstrap(kafkatest.Plaintext))
 	fmt.Printf("%-44s %-10s %8s  %s\n", "SCENARIO", "VERDICT", "SECONDS", "FIRST FAILURE")
 	counts := map[string]int{}
 	for _, s := range scs {
