@@ -15,7 +15,8 @@ func (p *Producer) brokerLoop(q chan *inflightReq) {
 	for r := range q {
 		var resp wire.Response
 		if r.pending != nil {
-			<-r.pending.Done()
+			// Result waits for the response itself; Done would allocate
+			// a channel per request for nothing.
 			resp, r.err = r.pending.Result()
 		}
 		if r.cancel != nil {
