@@ -19,8 +19,8 @@ func (p *Producer) brokerLoop(q chan *inflightReq) {
 			// a channel per request for nothing.
 			resp, r.err = r.pending.Result()
 		}
-		if r.cancel != nil {
-			r.cancel()
+		if r.actx != nil {
+			r.actx.disarm()
 		}
 		p.parseResponse(r, resp)
 		p.complete(r)

@@ -1,7 +1,6 @@
 package producer
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +17,7 @@ type inflightReq struct {
 	bytes    int
 	deadline time.Time
 	pending  client.Pending
-	cancel   context.CancelFunc
+	actx     *attemptCtx          // the attempt's context (reused with the inflightReq); armed while enqueued
 	req      *wire.ProduceRequest // &prq once built by the sender; enqueued by the broker's goroutine
 	prq      wire.ProduceRequest  // reused with the inflightReq
 	err      error                // request-level failure (Enqueue or transport)
@@ -172,9 +171,12 @@ func (p *Producer) recycleRequest(r *inflightReq) {
 		batches: r.batches[:0],
 		results: r.results[:0],
 		prq:     wire.ProduceRequest{TopicData: r.prq.TopicData[:0]},
+		actx:    r.actx,
 	}
 	if len(p.freeReqs) < 64 {
 		p.freeReqs = append(p.freeReqs, r)
+	} else if r.actx != nil {
+		r.actx.release()
 	}
 }
 
@@ -433,9 +435,11 @@ func (p *Producer) enqueueLoop(q <-chan *inflightReq, rq chan<- *inflightReq) {
 	defer close(rq)
 	for r := range q {
 		if r.req != nil {
-			ctx, cancel := context.WithDeadline(p.ctx, r.deadline)
-			r.cancel = cancel
-			r.pending, r.err = p.cl.Enqueue(ctx, r.broker, r.req)
+			if r.actx == nil {
+				r.actx = newAttemptCtx(p.ctx)
+			}
+			r.actx.arm(r.deadline)
+			r.pending, r.err = p.cl.Enqueue(r.actx, r.broker, r.req)
 			r.req = nil
 		}
 		rq <- r
