@@ -27,6 +27,25 @@ func (sp *slicePool[T]) get(n int) []T {
 	return make([]T, 0, 1<<c)
 }
 
+// getUpTo returns an empty slice with capacity of at least n, taking the
+// largest pooled slice of capacity up to about want (want ≥ n) when there
+// is one: a batch likely to grow then starts with room that is already
+// paid for, instead of regrowing (and copying) from n, while nothing is
+// allocated beyond what get(n) would.
+func (sp *slicePool[T]) getUpTo(n, want int) []T {
+	lo := bits.Len(uint(max(n, 64) - 1))
+	for c := bits.Len(uint(max(want, n, 64) - 1)); c > lo; c-- {
+		if l := sp.classes[c]; len(l) > 0 {
+			s := l[len(l)-1]
+			l[len(l)-1] = nil
+			sp.classes[c] = l[:len(l)-1]
+			sp.pooled -= int64(cap(s)) * sp.elemSize
+			return s[:0]
+		}
+	}
+	return sp.get(n)
+}
+
 // put recycles s unless the pool is full.
 func (sp *slicePool[T]) put(s []T) {
 	if cap(s) < 64 {

@@ -281,10 +281,13 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 		}
 	}
 	b := p.newBatch(part.topic, part, now)
-	if part.lastRecs > 0 {
-		b.recs = p.pools.recs.get(part.lastRecs)
-		b.stream = p.pools.bytes.get(part.lastStream)
-	}
+	// Start with room for a full batch when the pool holds such buffers
+	// (no new memory), else for as much as the last acknowledged batch
+	// needed: regrowing the stream record by record copies it each time.
+	wantStream := p.cfg.BatchMaxBytes + batchOverhead + 2*recordOverhead
+	wantRecs := min(p.cfg.BatchMaxRecords, p.cfg.BatchMaxBytes/max(size, 1)+1)
+	b.recs = p.pools.recs.getUpTo(part.lastRecs, wantRecs)
+	b.stream = p.pools.bytes.getUpTo(max(part.lastStream, batchOverhead+size+32), wantStream)
 	part.batches = append(part.batches, b)
 	p.wakeup()
 	return b
