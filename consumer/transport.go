@@ -43,12 +43,7 @@ func fetchRequest(req *fetchReq) *wire.FetchRequest {
 	topicIdx := map[string]int{}
 	for _, tp := range req.plan.Parts {
 		sp := req.want[tp]
-		i, ok := topicIdx[tp.Topic]
-		if !ok {
-			i = len(m.Topics)
-			topicIdx[tp.Topic] = i
-			m.Topics = append(m.Topics, wire.FetchTopic{Topic: tp.Topic, TopicID: sp.TopicID})
-		}
+		i := topicSlot(&m.Topics, topicIdx, tp.Topic, wire.FetchTopic{Topic: tp.Topic, TopicID: sp.TopicID})
 		m.Topics[i].Partitions = append(m.Topics[i].Partitions, wire.FetchPartition{
 			Partition:          tp.Partition,
 			CurrentLeaderEpoch: sp.CurrentLeaderEpoch,
@@ -61,12 +56,7 @@ func fetchRequest(req *fetchReq) *wire.FetchRequest {
 	}
 	forgotIdx := map[string]int{}
 	for j, tp := range req.plan.Forgotten {
-		i, ok := forgotIdx[tp.Topic]
-		if !ok {
-			i = len(m.ForgottenTopicsData)
-			forgotIdx[tp.Topic] = i
-			m.ForgottenTopicsData = append(m.ForgottenTopicsData, wire.FetchForgottenTopic{Topic: tp.Topic, TopicID: req.plan.ForgottenIDs[j]})
-		}
+		i := topicSlot(&m.ForgottenTopicsData, forgotIdx, tp.Topic, wire.FetchForgottenTopic{Topic: tp.Topic, TopicID: req.plan.ForgottenIDs[j]})
 		m.ForgottenTopicsData[i].Partitions = append(m.ForgottenTopicsData[i].Partitions, tp.Partition)
 	}
 	return m
@@ -119,13 +109,9 @@ func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) 
 }
 
 func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
-	resp, err := t.cl.Request(ctx, req.node, fetchRequest(req))
+	m, err := requestAs[*wire.FetchResponse](ctx, t.cl, req.node, fetchRequest(req), "Fetch")
 	if err != nil {
 		return nil, err
-	}
-	m, ok := resp.(*wire.FetchResponse)
-	if !ok {
-		return nil, fmt.Errorf("%w: Fetch answered with %T", client.ErrProtocol, resp)
 	}
 	return mapFetchResponse(req, m)
 }
@@ -137,23 +123,14 @@ func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation Is
 	}
 	idx := map[string]int{}
 	for _, r := range reqs {
-		i, ok := idx[r.Topic]
-		if !ok {
-			i = len(m.Topics)
-			idx[r.Topic] = i
-			m.Topics = append(m.Topics, wire.ListOffsetsTopic{Name: r.Topic})
-		}
+		i := topicSlot(&m.Topics, idx, r.Topic, wire.ListOffsetsTopic{Name: r.Topic})
 		m.Topics[i].Partitions = append(m.Topics[i].Partitions, wire.ListOffsetsPartition{
 			PartitionIndex: r.Partition, CurrentLeaderEpoch: r.CurrentLeaderEpoch, Timestamp: r.Timestamp,
 		})
 	}
-	resp, err := t.cl.Request(ctx, node, m)
+	lr, err := requestAs[*wire.ListOffsetsResponse](ctx, t.cl, node, m, "ListOffsets")
 	if err != nil {
 		return nil, err
-	}
-	lr, ok := resp.(*wire.ListOffsetsResponse)
-	if !ok {
-		return nil, fmt.Errorf("%w: ListOffsets answered with %T", client.ErrProtocol, resp)
 	}
 	out := map[TopicPartition]listResp{}
 	for _, t := range lr.Topics {
@@ -162,4 +139,36 @@ func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation Is
 		}
 	}
 	return out, nil
+}
+
+// topicSlot returns the position of topic's entry in *topics, the per-topic
+// list of a wire request, appending entry (a new topic's entry without
+// partitions) when idx does not know topic yet. idx maps each topic to its
+// position, so entries keep the order topics are first seen in and each
+// topic's partitions gather under one entry.
+func topicSlot[T any](topics *[]T, idx map[string]int, topic string, entry T) int {
+	i, ok := idx[topic]
+	if !ok {
+		i = len(*topics)
+		idx[topic] = i
+		*topics = append(*topics, entry)
+	}
+	return i
+}
+
+// requestAs sends req to node and returns the response as R, the response
+// type req's API answers with. api names the API in the error (wrapping
+// client.ErrProtocol) returned when the response has another type; errors
+// from the client are returned as they are.
+func requestAs[R wire.Response](ctx context.Context, cl cluster, node int32, req wire.Request, api string) (R, error) {
+	var zero R
+	resp, err := cl.Request(ctx, node, req)
+	if err != nil {
+		return zero, err
+	}
+	r, ok := resp.(R)
+	if !ok {
+		return zero, fmt.Errorf("%w: %s answered with %T", client.ErrProtocol, api, resp)
+	}
+	return r, nil
 }

@@ -3,7 +3,6 @@ package consumer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
@@ -159,23 +158,14 @@ func (t wireTransport) offsetsForLeaderEpoch(ctx context.Context, node int32, re
 	m := &wire.OffsetForLeaderEpochRequest{ReplicaID: -1}
 	idx := map[string]int{}
 	for _, r := range reqs {
-		i, ok := idx[r.Topic]
-		if !ok {
-			i = len(m.Topics)
-			idx[r.Topic] = i
-			m.Topics = append(m.Topics, wire.OffsetForLeaderTopic{Topic: r.Topic})
-		}
+		i := topicSlot(&m.Topics, idx, r.Topic, wire.OffsetForLeaderTopic{Topic: r.Topic})
 		m.Topics[i].Partitions = append(m.Topics[i].Partitions, wire.OffsetForLeaderPartition{
 			Partition: r.Partition, CurrentLeaderEpoch: r.CurrentLeaderEpoch, LeaderEpoch: r.LeaderEpoch,
 		})
 	}
-	resp, err := t.cl.Request(ctx, node, m)
+	er, err := requestAs[*wire.OffsetForLeaderEpochResponse](ctx, t.cl, node, m, "OffsetForLeaderEpoch")
 	if err != nil {
 		return nil, err
-	}
-	er, ok := resp.(*wire.OffsetForLeaderEpochResponse)
-	if !ok {
-		return nil, fmt.Errorf("%w: OffsetForLeaderEpoch answered with %T", client.ErrProtocol, resp)
 	}
 	out := map[TopicPartition]epochResp{}
 	for _, t := range er.Topics {
