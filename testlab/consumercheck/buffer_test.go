@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -30,7 +31,7 @@ func TestBufferBound(t *testing.T) {
 	for part := range int32(parts) {
 		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
 	}
-	if err := c.Assign(ctxFor(t, 30*time.Second), ps); err != nil {
+	if err := c.Assign(labtest.Ctx(t, 30*time.Second), ps); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -14,13 +15,13 @@ import (
 // independent franz-go consumer and returns offset → value.
 func readAllFranz(t *testing.T, b *bed, topic string, end int64) ([]int64, map[int64]string) {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.boot...),
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Boot...),
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	ctx := ctxFor(t, 30*time.Second)
+	ctx := labtest.Ctx(t, 30*time.Second)
 	var offs []int64
 	vals := map[int64]string{}
 	last := int64(-1)
@@ -65,7 +66,7 @@ func TestCompactedTopic(t *testing.T) {
 	}
 	// Segments roll by time only when a record arrives: keep appending a
 	// tick until the cleaner has removed offset 0 (round 0 of k00).
-	ctx := ctxFor(t, 3*time.Minute)
+	ctx := labtest.Ctx(t, 3*time.Minute)
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -80,7 +81,7 @@ func TestCompactedTopic(t *testing.T) {
 		case <-tick.C:
 		}
 	}
-	ends, err := b.adm.ListEndOffsets(ctx, topic)
+	ends, err := b.Adm.ListEndOffsets(ctx, topic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestCompactedTopic(t *testing.T) {
 	// Receive until the position reaches the log end (gaps and empty
 	// batches must not stall it).
 	var gotOffs []int64
-	rctx := ctxFor(t, 15*time.Second)
+	rctx := labtest.Ctx(t, 15*time.Second)
 	for c.Assignment()[0].Position.Offset < end {
 		rs, err := c.Receive(rctx)
 		if err != nil {

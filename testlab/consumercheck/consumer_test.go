@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -23,7 +24,7 @@ func TestReadBackEachCompression(t *testing.T) {
 	}
 	for name, codec := range codecs {
 		t.Run(name, func(t *testing.T) {
-			b := &bed{t: t, boot: b.boot, adm: b.adm, kcl: b.kcl}
+			b := &bed{b.For(t)}
 			topic := b.topic(1, nil)
 			p := b.producer(kgo.ProducerBatchCompression(codec), kgo.ProducerLinger(50*time.Millisecond))
 			const n = 300
@@ -52,7 +53,7 @@ func TestReadBackEachCompression(t *testing.T) {
 			// Async produce so that records share (compressed) batches.
 			done := make(chan error, n)
 			for _, r := range recs {
-				p.Produce(ctxFor(t, 30*time.Second), r, func(_ *kgo.Record, err error) { done <- err })
+				p.Produce(labtest.Ctx(t, 30*time.Second), r, func(_ *kgo.Record, err error) { done <- err })
 			}
 			for range n {
 				if err := <-done; err != nil {
@@ -60,7 +61,7 @@ func TestReadBackEachCompression(t *testing.T) {
 				}
 			}
 			c := b.consumer(consumer.Config{})
-			if err := c.Assign(ctxFor(t, 30*time.Second), []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
+			if err := c.Assign(labtest.Ctx(t, 30*time.Second), []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 				t.Fatal(err)
 			}
 			got := receiveN(t, c, n)
@@ -93,7 +94,7 @@ func TestManyPartitions(t *testing.T) {
 	for part := range int32(parts) {
 		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
 	}
-	if err := c.Assign(ctxFor(t, 30*time.Second), ps); err != nil {
+	if err := c.Assign(labtest.Ctx(t, 30*time.Second), ps); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("assigned in %v", time.Since(start))
@@ -130,7 +131,7 @@ func TestAssignmentControls(t *testing.T) {
 		b.seq(p, topic, part, "a", 10)
 	}
 	c := b.consumer(consumer.Config{MaxWait: 100 * time.Millisecond})
-	ctx := ctxFor(t, 60*time.Second)
+	ctx := labtest.Ctx(t, 60*time.Second)
 
 	// assign p0 from the beginning: 0..9 of p0 only.
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp(0), Position: consumer.AtBeginning()}}); err != nil {
@@ -210,7 +211,7 @@ func TestReadCommitted(t *testing.T) {
 	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
 	plain := b.producer()
 	txn := b.producer(kgo.TransactionalID(topic+"-txn"), kgo.TransactionTimeout(60*time.Second))
-	ctx := ctxFor(t, 60*time.Second)
+	ctx := labtest.Ctx(t, 60*time.Second)
 
 	var committed, all []string
 	write := func(p *kgo.Client, prefix string, n int) []string {
@@ -315,7 +316,7 @@ func TestDeleteRecordsPastPosition(t *testing.T) {
 	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
 	p := b.producer()
 	b.seq(p, topic, 0, "r", 20)
-	ctx := ctxFor(t, 60*time.Second)
+	ctx := labtest.Ctx(t, 60*time.Second)
 
 	none := b.consumer(consumer.Config{OffsetReset: consumer.ResetNone})
 	earliest := b.consumer(consumer.Config{OffsetReset: consumer.ResetEarliest})
@@ -333,7 +334,7 @@ func TestDeleteRecordsPastPosition(t *testing.T) {
 	}
 	os := kadm.Offsets{}
 	os.Add(kadm.Offset{Topic: topic, Partition: 0, At: 12})
-	resps, err := b.adm.DeleteRecords(ctx, os)
+	resps, err := b.Adm.DeleteRecords(ctx, os)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +347,7 @@ func TestDeleteRecordsPastPosition(t *testing.T) {
 		}
 	}
 
-	_, err = none.Receive(ctxFor(t, 30*time.Second))
+	_, err = none.Receive(labtest.Ctx(t, 30*time.Second))
 	var oor *consumer.OffsetOutOfRangeError
 	if !errors.As(err, &oor) || !errors.Is(err, wire.ErrOffsetOutOfRange) {
 		t.Fatalf("ResetNone Receive = %v, want *OffsetOutOfRangeError", err)

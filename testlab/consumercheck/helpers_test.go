@@ -11,74 +11,51 @@ import (
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
-	"github.com/gregor-kafka/gregor/internal/kafkatest"
-	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// bed is one test's view of the shared cluster.
-type bed struct {
-	t    *testing.T
-	boot []string
-	adm  *kadm.Client
-	kcl  *kgo.Client
-}
+// bed is one test's view of a cluster, with the consumer checks' helpers.
+type bed struct{ *labtest.Bed }
 
 func newBed(t *testing.T) *bed {
 	t.Helper()
-	cl := kafkatest.Shared(t)
-	boot := cl.Bootstrap(kafkatest.Plaintext)
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kcl.Close)
-	return &bed{t: t, boot: boot, adm: kadm.NewClient(kcl), kcl: kcl}
-}
-
-func ctxFor(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
+	return &bed{labtest.Shared(t)}
 }
 
 // topic creates a uniquely named topic with n partitions.
 func (b *bed) topic(n int32, configs map[string]*string) string {
-	b.t.Helper()
-	name := kafkatest.UniqueName(b.t, "cc")
-	if _, err := b.adm.CreateTopic(ctxFor(b.t, 30*time.Second), n, 1, configs, name); err != nil {
-		b.t.Fatalf("create topic %s: %v", name, err)
-	}
-	return name
+	b.T.Helper()
+	return b.Topic(labtest.Ctx(b.T, 30*time.Second), "cc", n, 1, configs)
 }
 
 // producer returns an independent franz-go producer writing to explicit
 // partitions.
 func (b *bed) producer(opts ...kgo.Opt) *kgo.Client {
-	b.t.Helper()
-	opts = append([]kgo.Opt{kgo.SeedBrokers(b.boot...), kgo.RecordPartitioner(kgo.ManualPartitioner())}, opts...)
+	b.T.Helper()
+	opts = append([]kgo.Opt{kgo.SeedBrokers(b.Boot...), kgo.RecordPartitioner(kgo.ManualPartitioner())}, opts...)
 	p, err := kgo.NewClient(opts...)
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
-	b.t.Cleanup(p.Close)
+	b.T.Cleanup(p.Close)
 	return p
 }
 
 // produce writes recs synchronously and returns them with offsets and
 // timestamps as the broker assigned them.
 func (b *bed) produce(p *kgo.Client, recs ...*kgo.Record) []*kgo.Record {
-	b.t.Helper()
-	res := p.ProduceSync(ctxFor(b.t, 30*time.Second), recs...)
+	b.T.Helper()
+	res := p.ProduceSync(labtest.Ctx(b.T, 30*time.Second), recs...)
 	if err := res.FirstErr(); err != nil {
-		b.t.Fatalf("produce: %v", err)
+		b.T.Fatalf("produce: %v", err)
 	}
 	return recs
 }
 
 // seq produces n simple records to topic/partition with values "<prefix>-i".
 func (b *bed) seq(p *kgo.Client, topic string, partition int32, prefix string, n int) []*kgo.Record {
-	b.t.Helper()
+	b.T.Helper()
 	recs := make([]*kgo.Record, n)
 	for i := range recs {
 		recs[i] = &kgo.Record{Topic: topic, Partition: partition, Value: fmt.Appendf(nil, "%s-%d", prefix, i)}
@@ -88,22 +65,13 @@ func (b *bed) seq(p *kgo.Client, topic string, partition int32, prefix string, n
 
 // consumer returns a gregor consumer on its own gregor client.
 func (b *bed) consumer(cfg consumer.Config) *consumer.Consumer {
-	b.t.Helper()
-	cl, err := client.New(client.Config{Bootstrap: b.boot})
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	if err := cl.Ready(ctxFor(b.t, 30*time.Second)); err != nil {
-		b.t.Fatalf("client ready: %v", err)
-	}
+	b.T.Helper()
+	cl := b.Client(labtest.Ctx(b.T, 30*time.Second), client.Config{})
 	c, err := consumer.New(cl, cfg)
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
-	b.t.Cleanup(func() {
-		c.Close()
-		cl.Close()
-	})
+	b.T.Cleanup(func() { c.Close() })
 	return c
 }
 
@@ -111,7 +79,7 @@ func (b *bed) consumer(cfg consumer.Config) *consumer.Consumer {
 // once the n are in (checked by the caller with expectNothing).
 func receiveN(t *testing.T, c *consumer.Consumer, n int) []consumer.Record {
 	t.Helper()
-	ctx := ctxFor(t, 30*time.Second)
+	ctx := labtest.Ctx(t, 30*time.Second)
 	var out []consumer.Record
 	for len(out) < n {
 		rs, err := c.Receive(ctx)

@@ -1,15 +1,12 @@
 package consumercheck
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
-	"github.com/gregor-kafka/gregor/internal/kafkatest"
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 )
 
 // TestFollowsLeaderChange starts its own 1+3 cluster, reads two replicated
@@ -17,38 +14,16 @@ import (
 // consumer follows the new leaders: every record written afterwards (by
 // franz-go) arrives exactly once, in order, with no gap.
 func TestFollowsLeaderChange(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	cluster, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers, Log: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cluster.Close()
-	boot := cluster.Bootstrap(kafkatest.Plaintext)
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kcl.Close()
-	b := &bed{t: t, boot: boot, adm: kadm.NewClient(kcl), kcl: kcl}
-	topic := kafkatest.UniqueName(t, "cc-leader")
+	ctx, cluster, lb := labtest.ThreeBrokers(t, 8*time.Minute)
+	b := &bed{lb}
 	minISR := "2"
-	if _, err := b.adm.CreateTopic(ctx, 2, 3, map[string]*string{"min.insync.replicas": &minISR}, topic); err != nil {
-		t.Fatal(err)
-	}
+	topic := b.Topic(ctx, "cc-leader", 2, 3, map[string]*string{"min.insync.replicas": &minISR})
 	p := b.producer()
 	for part := range int32(2) {
 		b.seq(p, topic, part, "before", 50)
 	}
 
-	gcl, err := client.New(client.Config{Bootstrap: boot, RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gcl.Close()
-	if err := gcl.Ready(ctx); err != nil {
-		t.Fatal(err)
-	}
+	gcl := b.Client(ctx, client.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond})
 	c, err := consumer.New(gcl, consumer.Config{MaxWait: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

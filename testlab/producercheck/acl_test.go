@@ -9,6 +9,7 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -27,20 +28,20 @@ func TestWriteDeniedByACL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gcl.Close()
-	if err := gcl.Ready(ctxFor(t, 30*time.Second)); err != nil {
+	if err := gcl.Ready(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	p, err := producer.New(gcl, producer.Config{DeliveryTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close(ctxFor(t, 10*time.Second))
+	defer p.Close(labtest.Ctx(t, 10*time.Second))
 	start := time.Now()
 	d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte("denied")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := d.Wait(ctxFor(t, 30*time.Second))
+	r, err := d.Wait(labtest.Ctx(t, 30*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,12 +71,12 @@ func TestWriteGrantedAfterDenial(t *testing.T) {
 		t.Helper()
 		base := []string{"--bootstrap-server", strings.Join(cl.Bootstrap(kafkatest.Plaintext), ","), "--add",
 			"--allow-principal", "User:" + kafkatest.AliceUser}
-		if out, err := cl.RunTool(ctxFor(t, 60*time.Second), "org.apache.kafka.tools.AclCommand", append(base, args...)...); err != nil {
+		if out, err := cl.RunTool(labtest.Ctx(t, 60*time.Second), "org.apache.kafka.tools.AclCommand", append(base, args...)...); err != nil {
 			t.Fatalf("AclCommand %v: %v\n%s", args, err, out)
 		}
 		// Brokers apply an ACL from the metadata log a moment after the
 		// controller commits it: wait until a broker lists it.
-		ctx := ctxFor(t, 60*time.Second)
+		ctx := labtest.Ctx(t, 60*time.Second)
 		for {
 			out, err := cl.RunTool(ctx, "org.apache.kafka.tools.AclCommand", "--bootstrap-server",
 				strings.Join(cl.Bootstrap(kafkatest.Plaintext), ","), "--list", "--topic", args[len(args)-1])
@@ -97,21 +98,21 @@ func TestWriteGrantedAfterDenial(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gcl.Close()
-	if err := gcl.Ready(ctxFor(t, 30*time.Second)); err != nil {
+	if err := gcl.Ready(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	p, err := producer.New(gcl, producer.Config{DeliveryTimeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close(ctxFor(t, 10*time.Second))
+	defer p.Close(labtest.Ctx(t, 10*time.Second))
 	send := func(value string) producer.Result {
 		t.Helper()
 		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte(value)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := d.Wait(ctxFor(t, 40*time.Second))
+		r, err := d.Wait(labtest.Ctx(t, 40*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}

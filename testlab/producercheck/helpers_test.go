@@ -7,76 +7,45 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// bed is one test's view of the shared cluster.
-type bed struct {
-	t    *testing.T
-	boot []string
-	adm  *kadm.Client
-}
+// bed is one test's view of a cluster, with the producer checks' helpers.
+type bed struct{ *labtest.Bed }
 
 func newBed(t *testing.T) *bed {
 	t.Helper()
-	cl := kafkatest.Shared(t)
-	boot := cl.Bootstrap(kafkatest.Plaintext)
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kcl.Close)
-	return &bed{t: t, boot: boot, adm: kadm.NewClient(kcl)}
-}
-
-func ctxFor(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
+	return &bed{labtest.Shared(t)}
 }
 
 // topic creates a uniquely named topic with n partitions.
 func (b *bed) topic(n int32) string {
-	b.t.Helper()
-	name := kafkatest.UniqueName(b.t, "pc")
-	if _, err := b.adm.CreateTopic(ctxFor(b.t, 30*time.Second), n, 1, nil, name); err != nil {
-		b.t.Fatalf("create topic %s: %v", name, err)
-	}
-	return name
+	b.T.Helper()
+	return b.Topic(labtest.Ctx(b.T, 30*time.Second), "pc", n, 1, nil)
 }
 
 // producer returns a gregor producer on its own gregor client.
 func (b *bed) producer(cfg producer.Config) (*producer.Producer, *client.Client) {
-	b.t.Helper()
-	cl, err := client.New(client.Config{Bootstrap: b.boot})
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	if err := cl.Ready(ctxFor(b.t, 30*time.Second)); err != nil {
-		b.t.Fatalf("client ready: %v", err)
-	}
+	b.T.Helper()
+	cl := b.Client(labtest.Ctx(b.T, 30*time.Second), client.Config{})
 	p, err := producer.New(cl, cfg)
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
-	b.t.Cleanup(func() {
-		p.Close(ctxFor(b.t, 10*time.Second))
-		cl.Close()
-	})
+	b.T.Cleanup(func() { p.Close(labtest.Ctx(b.T, 10*time.Second)) })
 	return p, cl
 }
 
 // readAll consumes topic from the start with franz-go until want records
 // arrived (then for a short grace period, to catch extras) or 30s pass.
 func (b *bed) readAll(topic string, want int) []*kgo.Record {
-	b.t.Helper()
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(b.boot...), kgo.ConsumeTopics(topic),
+	b.T.Helper()
+	kcl, err := kgo.NewClient(kgo.SeedBrokers(b.Boot...), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchIsolationLevel(kgo.ReadUncommitted()))
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
 	defer kcl.Close()
 	var out []*kgo.Record
@@ -94,7 +63,7 @@ func (b *bed) readAll(topic string, want int) []*kgo.Record {
 		cancel()
 		fs.EachError(func(t string, p int32, err error) {
 			if ctx.Err() == nil {
-				b.t.Logf("fetch %s/%d: %v", t, p, err)
+				b.T.Logf("fetch %s/%d: %v", t, p, err)
 			}
 		})
 		out = append(out, fs.Records()...)

@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 )
 
 // TestKillLeaderWhileProducing starts its own 1+3 cluster, produces
@@ -22,34 +20,12 @@ import (
 // at its acknowledged offset, in admission order per partition; a record
 // reported NotSent is absent; PossiblySent records appear at most once.
 func TestKillLeaderWhileProducing(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cluster, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers, Log: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cluster.Close()
-	boot := cluster.Bootstrap(kafkatest.Plaintext)
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kcl.Close()
-	b := &bed{t: t, boot: boot, adm: kadm.NewClient(kcl)}
-	topic := kafkatest.UniqueName(t, "pc-kill")
+	ctx, cluster, lb := labtest.ThreeBrokers(t, 10*time.Minute)
+	b := &bed{lb}
 	minISR := "2"
-	if _, err := b.adm.CreateTopic(ctx, 3, 3, map[string]*string{"min.insync.replicas": &minISR}, topic); err != nil {
-		t.Fatal(err)
-	}
+	topic := b.Topic(ctx, "pc-kill", 3, 3, map[string]*string{"min.insync.replicas": &minISR})
 
-	gcl, err := client.New(client.Config{Bootstrap: boot, RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond, RequestTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gcl.Close()
-	if err := gcl.Ready(ctx); err != nil {
-		t.Fatal(err)
-	}
+	gcl := b.Client(ctx, client.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond, RequestTimeout: 10 * time.Second})
 	p, err := producer.New(gcl, producer.Config{DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second, RetryBackoff: 100 * time.Millisecond, Linger: 2 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -25,7 +26,7 @@ func TestRoundTrip(t *testing.T) {
 			for _, parts := range []int32{1, 6} {
 				name := fmt.Sprintf("%s/keyed=%v/partitions=%d", codec, keyed, parts)
 				t.Run(name, func(t *testing.T) {
-					b := &bed{t: t, boot: b.boot, adm: b.adm}
+					b := &bed{b.For(t)}
 					topic := b.topic(parts)
 					p, _ := b.producer(producer.Config{Compression: codec, Linger: 10 * time.Millisecond, BatchMaxRecords: 64, MaxRetries: new(5)})
 					const n = 300
@@ -46,13 +47,13 @@ func TestRoundTrip(t *testing.T) {
 							m.Headers = []wire.Header{{Key: "seq", Value: fmt.Appendf(nil, "%d", i)}, {Key: "null", Value: nil}, {Key: "empty", Value: []byte{}}, {Key: "dup", Value: []byte("a")}, {Key: "dup", Value: []byte("b")}}
 						}
 						msgs[i] = m
-						d, err := p.Send(ctxFor(t, 30*time.Second), m)
+						d, err := p.Send(labtest.Ctx(t, 30*time.Second), m)
 						if err != nil {
 							t.Fatalf("Send %d: %v", i, err)
 						}
 						ds[i] = d
 					}
-					if err := p.Flush(ctxFor(t, 60*time.Second)); err != nil {
+					if err := p.Flush(labtest.Ctx(t, 60*time.Second)); err != nil {
 						t.Fatalf("Flush: %v", err)
 					}
 					acked := map[string]int{}
@@ -145,7 +146,7 @@ func TestCancelBeforeSend(t *testing.T) {
 	if !errors.Is(r.Err, producer.ErrRecordCancelled) || r.Certainty != client.NotSent {
 		t.Fatalf("cancelled terminal %+v", r)
 	}
-	if err := p.Flush(ctxFor(t, 30*time.Second)); err != nil {
+	if err := p.Flush(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	got := b.readAll(topic, 5)
@@ -193,7 +194,7 @@ func TestCancelAfterSend(t *testing.T) {
 	if tooLate == 0 {
 		t.Fatal("never observed TooLate")
 	}
-	if err := p.Flush(ctxFor(t, 30*time.Second)); err != nil {
+	if err := p.Flush(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	for i, d := range acked {
@@ -227,7 +228,7 @@ func TestBackpressureAndMetrics(t *testing.T) {
 	if !errors.Is(err, client.ErrBackpressure) {
 		t.Fatalf("11th TrySend: %v", err)
 	}
-	if err := p.Flush(ctxFor(t, 30*time.Second)); err != nil {
+	if err := p.Flush(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	m := cl.Metrics().Producer
