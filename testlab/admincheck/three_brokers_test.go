@@ -88,6 +88,21 @@ func TestThreeBrokers(t *testing.T) {
 	if _, err := obs.CreateTopic(ctxFor(t, time.Minute), 1, 3, nil, ctopic); err != nil {
 		t.Fatal(err)
 	}
+	// CreateTopics returns before every broker serves the topic; a commit
+	// sent to a coordinator that does not know it yet gets
+	// UNKNOWN_TOPIC_OR_PARTITION. Wait (bounded) until every broker's own
+	// metadata shows it.
+	deadline := time.Now().Add(30 * time.Second)
+	for got := fmt.Sprint(onEvery(ctopic)); got != "[1 1 1]"; got = fmt.Sprint(onEvery(ctopic)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("observer: brokers still show %s partitions of %s after 30s", got, ctopic)
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+	}
 	for i := 0; i < 12; i++ {
 		g := fmt.Sprintf("%s-%d", base, i)
 		var os kadm.Offsets
