@@ -100,6 +100,8 @@ test: deps kafka-local
 	  ( cd $$m && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | \
 	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)' ) || rc=1; \
 	done; \
+	echo "=== allocation targets without -race (the race detector allocates)"; \
+	$(GO) test -count=1 -run 'SteadyStateAllocations' ./client/ || rc=1; \
 	echo "=== testlab scenarios through the adapter (make run's suite)"; \
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
 	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \
