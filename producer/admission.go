@@ -131,11 +131,11 @@ func (p *Producer) room(size int) error {
 // batch) and returns its Delivery. Called with p.mu held and room checked.
 func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 	d := p.slab.get()
-	d.p = p
 	ts := now.UnixMilli()
 	if !m.Timestamp.IsZero() {
 		ts = m.Timestamp.UnixMilli()
 	}
+	d.p, d.ts, d.part = p, ts, m.Partition
 	t := p.topic(m.Topic)
 	partition := m.Partition
 	if partition < 0 && t.numParts > 0 {

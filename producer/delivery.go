@@ -2,7 +2,6 @@ package producer
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -56,41 +55,61 @@ func (o CancelOutcome) String() string {
 // closedChan is returned by Done once a record is terminal.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
+// outcome is a terminal shared by records: every record of an acknowledged
+// batch, of a failed batch, or one cancelled record. Immutable once a
+// Delivery points to it.
+type outcome struct {
+	topic      string
+	partition  int32 // -1: the record's requested partition (Delivery.part)
+	baseOffset int64 // acknowledged: the batch's first offset, -1 unknown
+	appendTime int64 // acknowledged: LogAppendTime in ms, -1 when the topic uses CreateTime
+	recordTS   bool  // failed: Result.Timestamp is the record's (else 0)
+	err        error
+	cert       client.Certainty
+}
+
 // Delivery is the handle of one admitted record. Every admitted record
 // reaches exactly one terminal outcome (delivered, failed or cancelled),
 // reported once through its Result and never changed afterwards, whether or
 // not the caller reads it. Safe for concurrent use. Deliveries are
-// allocated in slabs, so holding one keeps a few hundred bytes of its
-// neighbours alive.
+// allocated in slabs of 512 (48 bytes each), so holding one keeps its
+// neighbours' slab alive.
 type Delivery struct {
-	state   atomic.Uint32 // pending, then terminal once res is written (res is immutable after), then observed
-	watched atomic.Bool   // Done was called: finish must close done
-	idx     int32         // index of the record in b.recs (producer's lock)
-	closed  bool          // done was closed (mu)
-	mu      sync.Mutex    // guards done and closed
-	done    chan struct{}
-	res     Result
-
-	// Owned by the producer's lock.
-	p *Producer
-	b *batch // the batch holding the record; nil once terminal
+	state atomic.Uint32 // phase (pending, terminal, observed) | watchedBit
+	idx   int32         // index of the record in b.recs (producer's lock)
+	p     *Producer
+	b     *batch   // the batch holding the record (producer's lock); nil once terminal
+	o     *outcome // the terminal, written before the phase becomes terminal
+	ts    int64    // the record's timestamp, Unix ms
+	delta int32    // acknowledged: offset - o.baseOffset
+	part  int32    // the requested partition (-1: partitioner)
 }
 
-// Delivery states (Delivery.state).
+// Delivery states (Delivery.state): a phase in the low bits and watchedBit.
 const (
 	statePending  uint32 = iota // no terminal yet
 	stateTerminal               // terminal, not yet read by Result or Wait (counted in TerminalBacklog)
 	stateObserved               // terminal and read
+
+	phaseMask  uint32 = 3
+	watchedBit uint32 = 4 // Done was called: finish must close the record's channel in Producer.watch
 )
 
 // isTerminal reports whether the record has its terminal outcome.
-func (d *Delivery) isTerminal() bool { return d.state.Load() != statePending }
+func (d *Delivery) isTerminal() bool { return d.state.Load()&phaseMask != statePending }
 
 // observe marks the terminal as read by the caller, leaving the producer's
 // TerminalBacklog once.
 func (d *Delivery) observe() {
-	if d.state.Load() == stateTerminal && d.state.CompareAndSwap(stateTerminal, stateObserved) {
-		d.p.backlog.Add(-1)
+	for {
+		old := d.state.Load()
+		if old&phaseMask != stateTerminal {
+			return
+		}
+		if d.state.CompareAndSwap(old, old&^phaseMask|stateObserved) {
+			d.p.backlog.Add(-1)
+			return
+		}
 	}
 }
 
@@ -100,18 +119,23 @@ func (d *Delivery) Done() <-chan struct{} {
 	if d.isTerminal() {
 		return closedChan
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.done == nil {
-		d.done = make(chan struct{})
+	p := d.p
+	p.watchMu.Lock()
+	defer p.watchMu.Unlock()
+	ch := p.watch[d]
+	if ch == nil {
+		ch = make(chan struct{})
+		if p.watch == nil {
+			p.watch = map[*Delivery]chan struct{}{}
+		}
+		p.watch[d] = ch
 	}
-	d.watched.Store(true)
-	// finish may have stored terminal before it could see watched.
-	if d.isTerminal() && !d.closed {
-		d.closed = true
-		close(d.done)
+	if old := d.state.Or(watchedBit); old&phaseMask != statePending {
+		// finish ran before the bit was set and did not look for ch.
+		delete(p.watch, d)
+		return closedChan
 	}
-	return d.done
+	return ch
 }
 
 // Result returns the terminal outcome and true, or a zero Result and false
@@ -123,7 +147,29 @@ func (d *Delivery) Result() (Result, bool) {
 		return Result{}, false
 	}
 	d.observe()
-	return d.res, true
+	return d.result(), true
+}
+
+// result builds the terminal Result from the shared outcome. d is terminal.
+func (d *Delivery) result() Result {
+	o := d.o
+	r := Result{Topic: o.topic, Partition: o.partition, Offset: -1, Err: o.err, Certainty: o.cert}
+	if r.Partition < 0 {
+		r.Partition = d.part
+	}
+	switch {
+	case o.err == nil:
+		if o.baseOffset >= 0 {
+			r.Offset = o.baseOffset + int64(d.delta)
+		}
+		r.Timestamp = d.ts
+		if o.appendTime >= 0 {
+			r.Timestamp = o.appendTime
+		}
+	case o.recordTS:
+		r.Timestamp = d.ts
+	}
+	return r
 }
 
 // Wait waits for the terminal outcome until ctx ends. When ctx ends first it
@@ -155,30 +201,28 @@ func (d *Delivery) Cancel() CancelOutcome {
 	return d.p.cancel(d)
 }
 
-// finish sets the terminal outcome. The producer calls it exactly once per
-// record, under its lock (so never concurrently for one Delivery); it
-// reports whether the record was not yet terminal. The record joins the
-// producer's TerminalBacklog until Result or Wait returns it.
-func (d *Delivery) finish(r Result) bool {
-	if d.isTerminal() {
-		return false
-	}
-	d.res = r
-	d.p.backlog.Add(1) // before the state is visible, so observe never runs first
-	d.state.Store(stateTerminal)
-	if d.watched.Load() { // sequentially consistent with Done's Store/Load pair
-		d.mu.Lock()
-		if d.done != nil && !d.closed {
-			d.closed = true
-			close(d.done)
+// finish sets the terminal outcome o (delta: the record's offset from
+// o.baseOffset). The producer calls it at most once per record, under its
+// lock, after adding the record to its TerminalBacklog (so observe never
+// runs first). The record stays in the backlog until Result or Wait
+// returns it.
+func (d *Delivery) finish(o *outcome, delta int32) {
+	d.o, d.delta, d.b = o, delta, nil
+	if old := d.state.Or(stateTerminal); old&watchedBit != 0 {
+		p := d.p
+		p.watchMu.Lock()
+		if ch := p.watch[d]; ch != nil {
+			close(ch)
+			delete(p.watch, d)
 		}
-		d.mu.Unlock()
+		p.watchMu.Unlock()
 	}
-	return true
 }
 
 // deliverySlab hands out Deliveries from slabs so admission costs no
-// allocation per record once amortized.
+// allocation per record once amortized. A slab (512 × 48 bytes) is a small
+// object the heap recycles warm; the Delivery itself is kept small because
+// the first write to a fresh slab dominated admission's cost.
 type deliverySlab struct {
 	slab []Delivery
 }

@@ -13,24 +13,29 @@ import (
 // finish, every Done channel is closed and the terminal is set once.
 func TestDeliveryDoneRacesFinish(t *testing.T) {
 	for i := 0; i < 2000; i++ {
-		d := &Delivery{p: &Producer{}}
+		p := &Producer{}
+		d := &Delivery{p: p}
 		var wg sync.WaitGroup
 		chans := make([]<-chan struct{}, 4)
 		for j := range chans {
 			wg.Add(1)
 			go func() { defer wg.Done(); chans[j] = d.Done() }()
 		}
-		first := d.finish(Result{Offset: 7})
-		second := d.finish(Result{Offset: 8})
+		p.activeRecords = 2
+		p.finishRecord(&rec{d: d}, &outcome{baseOffset: 7, appendTime: -1}, 0)
+		p.finishRecord(&rec{d: d}, &outcome{baseOffset: 8, appendTime: -1}, 0)
 		wg.Wait()
-		if !first || second {
-			t.Fatalf("finish reported %v then %v", first, second)
+		if p.activeRecords != 1 || p.backlog.Load() != 1 {
+			t.Fatalf("two finishes of one record: %d active, backlog %d; want 1 and 1", p.activeRecords, p.backlog.Load())
 		}
 		for _, c := range chans {
 			<-c // hangs (test timeout) if a channel was never closed
 		}
 		if r, ok := d.Result(); !ok || r.Offset != 7 {
 			t.Fatalf("result %+v %v", r, ok)
+		}
+		if len(p.watch) != 0 {
+			t.Fatalf("%d watch channels left", len(p.watch))
 		}
 		if CancelOutcome(0).String() != "unknown" || CancelledNotSent.String() != "cancelled_not_sent" || TooLate.String() != "too_late" || AlreadyTerminal.String() != "already_terminal" {
 			t.Fatal("CancelOutcome strings")

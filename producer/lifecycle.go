@@ -8,19 +8,18 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 )
 
-// finishRecord gives record r of batch b its terminal and releases what it
-// reserved. Called with p.mu held.
-func (p *Producer) finishRecord(b *batch, r *rec, res Result) {
+// finishRecord gives record r of batch b the terminal o (delta: its offset
+// from o.baseOffset) and releases what it reserved. Called with p.mu held.
+func (p *Producer) finishRecord(r *rec, o *outcome, delta int32) {
 	d := r.d
-	if d == nil {
+	if d == nil || d.isTerminal() {
 		return
 	}
 	r.d = nil
-	d.b = nil
-	if d.finish(res) {
-		p.activeRecords--
-		p.activeBytes -= int64(r.size)
-	}
+	p.backlog.Add(1) // before the terminal is visible, so observe never runs first
+	d.finish(o, delta)
+	p.activeRecords--
+	p.activeBytes -= int64(r.size)
 }
 
 // cancel implements Delivery.Cancel.
@@ -46,7 +45,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	if b.part != nil {
 		partition = b.part.partition
 	}
-	p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: partition, Offset: -1, Timestamp: r.ts, Err: ErrRecordCancelled, Certainty: client.NotSent})
+	p.finishRecord(r, &outcome{topic: b.topic.name, partition: partition, baseOffset: -1, recordTS: true, err: ErrRecordCancelled, cert: client.NotSent}, 0)
 	p.admitWaiters()
 	return CancelledNotSent
 }
@@ -170,16 +169,9 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 			err = &BatchError{Topic: topic, Partition: partition, Attempts: b.attempts, Err: err}
 		}
 	}
+	o := &outcome{topic: topic, partition: partition, baseOffset: -1, err: err, cert: cert}
 	for i := range b.recs {
-		r := &b.recs[i]
-		if r.d == nil {
-			continue
-		}
-		pt := partition
-		if b.part == nil {
-			pt = r.partition
-		}
-		p.finishRecord(b, r, Result{Topic: topic, Partition: pt, Offset: -1, Err: err, Certainty: cert})
+		p.finishRecord(&b.recs[i], o, 0)
 	}
 	b.live = 0
 	p.admitWaiters()

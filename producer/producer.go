@@ -94,6 +94,11 @@ type Producer struct {
 	// (Delivery.Result or Wait): the TerminalBacklog gauge.
 	backlog atomic.Int64
 
+	// watch holds the channel of each non-terminal Delivery whose Done was
+	// called (rare: most callers poll Result or Wait once terminal).
+	watchMu sync.Mutex
+	watch   map[*Delivery]chan struct{}
+
 	clockBase time.Time // see now
 }
 

@@ -169,22 +169,21 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 
 // succeed gives every record of b its offset and removes b.
 func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
-	i := int64(0)
+	o := &outcome{topic: b.topic.name, partition: part.partition, baseOffset: res.baseOffset, appendTime: res.appendTime}
+	if o.baseOffset < 0 {
+		o.baseOffset = -1
+	}
+	if o.appendTime < 0 {
+		o.appendTime = -1
+	}
+	delta := int32(0)
 	for k := range b.recs {
 		r := &b.recs[k]
 		if r.cancelled {
 			continue
 		}
-		off := int64(-1)
-		if res.baseOffset >= 0 {
-			off = res.baseOffset + i
-		}
-		ts := r.ts
-		if res.appendTime >= 0 {
-			ts = res.appendTime
-		}
-		i++
-		p.finishRecord(b, r, Result{Topic: b.topic.name, Partition: part.partition, Offset: off, Timestamp: ts})
+		p.finishRecord(r, o, delta)
+		delta++
 	}
 	b.live = 0
 	part.lastRecs, part.lastStream = len(b.recs), len(b.stream)
