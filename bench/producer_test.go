@@ -70,6 +70,7 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 		Linger:               benchLinger,
 		BatchMaxBytes:        benchBatchMaxBytes,
 		MaxInFlightPerBroker: benchInFlight,
+		RequestMaxBytes:      benchRequestMaxBytes,
 		RetainedBytes:        benchBufferBytes,
 		InFlightRecords:      benchBufferRecords,
 	})
@@ -102,11 +103,15 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 
 	b.ReportAllocs()
 	b.SetBytes(int64(c.valueSize))
+	reqs0 := cl.Metrics().Producer.ProduceRequests
 	b.ResetTimer()
 	start := readUsage()
 	produce(b.N, true)
 	b.StopTimer()
 	report(b, start, b.N)
+	if reqs := cl.Metrics().Producer.ProduceRequests - reqs0; reqs > 0 {
+		b.ReportMetric(float64(b.N)/float64(reqs), "recs/req")
+	}
 	for _, d := range check {
 		r, ok := d.Result()
 		if !ok {
@@ -136,6 +141,8 @@ func benchFranzProduce(b *testing.B, topic string, c produceCase) {
 		// rejected with idempotence, so benchInFlight is implied.
 		kgo.MaxBufferedBytes(benchBufferBytes),
 		kgo.MaxBufferedRecords(benchBufferRecords),
+		kgo.BrokerMaxWriteBytes(benchRequestMaxBytes),
+		kgo.WithHooks(&produceWrites),
 	)
 	if err != nil {
 		b.Fatal(err)
@@ -169,9 +176,26 @@ func benchFranzProduce(b *testing.B, topic string, c produceCase) {
 
 	b.ReportAllocs()
 	b.SetBytes(int64(c.valueSize))
+	reqs0 := produceWrites.n.Load()
 	b.ResetTimer()
 	start := readUsage()
 	produce(b.N)
 	b.StopTimer()
 	report(b, start, b.N)
+	if reqs := produceWrites.n.Load() - reqs0; reqs > 0 {
+		b.ReportMetric(float64(b.N)/float64(reqs), "recs/req")
+	}
+}
+
+// produceWrites counts the ProduceRequests franz-go writes (a kgo hook), for
+// the recs/req metric gregor takes from its producer metrics.
+var produceWrites produceWriteCounter
+
+type produceWriteCounter struct{ n atomic.Int64 }
+
+// OnBrokerWrite implements kgo.HookBrokerWrite.
+func (c *produceWriteCounter) OnBrokerWrite(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, err error) {
+	if key == 0 && err == nil {
+		c.n.Add(1)
+	}
 }

@@ -22,6 +22,12 @@ const (
 	benchInFlight      = 5                    // max.in.flight.requests.per.connection
 	benchBufferBytes   = 32 << 20             // buffer.memory
 	benchBufferRecords = 1_000_000            // buffered (active) records
+	// benchRequestMaxBytes bounds one ProduceRequest, set explicitly for
+	// both: franz-go's default (BrokerMaxWriteBytes 100 MiB) lets it send
+	// several 1 MB batches per request, gregor's default (the Java client's
+	// max.request.size, 1 MiB) one; 32 MiB is the most gregor accepts with
+	// 32 MiB RetainedBytes.
+	benchRequestMaxBytes = benchBufferBytes
 )
 
 // bootstrap returns the PLAINTEXT bootstrap addresses of the shared test bed
@@ -158,6 +164,7 @@ func newGregorClient(b *testing.B) *client.Client {
 // process and is not counted), heap allocation counters and the wall clock.
 type usage struct {
 	cpu     time.Duration
+	sys     time.Duration // the kernel's part of cpu
 	mallocs uint64
 	bytes   uint64
 	wall    time.Time
@@ -170,6 +177,7 @@ func readUsage() usage {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return usage{
 		cpu:     time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		sys:     time.Duration(ru.Stime.Nano()),
 		mallocs: ms.Mallocs,
 		bytes:   ms.TotalAlloc,
 		wall:    time.Now(),
@@ -177,14 +185,16 @@ func readUsage() usage {
 }
 
 // report adds per-record metrics for the interval from start to now, over
-// records records: records/s, client CPU ns/record, heap B/record and
-// allocs/record (fractional, unlike -benchmem's integer allocs/op).
+// records records: records/s, client CPU ns/record (and its kernel part,
+// sys-ns/rec), heap B/record and allocs/record (fractional, unlike
+// -benchmem's integer allocs/op).
 func report(b *testing.B, start usage, records int) {
 	end := readUsage()
 	n := float64(records)
 	wall := end.wall.Sub(start.wall).Seconds()
 	b.ReportMetric(n/wall, "records/s")
 	b.ReportMetric(float64(end.cpu-start.cpu)/n, "cpu-ns/rec")
+	b.ReportMetric(float64(end.sys-start.sys)/n, "sys-ns/rec")
 	b.ReportMetric(float64(end.bytes-start.bytes)/n, "B/rec")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/n, "allocs/rec")
 }
