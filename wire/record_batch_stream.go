@@ -55,6 +55,21 @@ func AppendRecord(dst []byte, offsetDelta int32, timestampDelta int64, key, valu
 // attributes through the last record, as in AppendBatch, which produces the
 // same bytes for the same records.
 func (e *BatchEncoder) FinishBatch(dst, buf []byte, h *BatchHeader, numRecords int32, maxTimestamp int64) ([]byte, error) {
+	return e.finishBatch(dst, buf, h, numRecords, maxTimestamp, 0, false)
+}
+
+// FinishBatchCRC is FinishBatch for an uncompressed batch (h.Compression
+// none) whose records' CRC-32C, recordsCRC = UpdateCRC32C(0,
+// buf[BatchHeaderLen:]), the caller kept while appending them: the
+// checksum is combined from it and the header (CombineCRC32C) without
+// reading the records again. A wrong recordsCRC makes a batch the broker
+// rejects as CORRUPT_MESSAGE. Compressed batches are checksummed over their
+// compressed bytes, so for them recordsCRC is ignored.
+func (e *BatchEncoder) FinishBatchCRC(dst, buf []byte, h *BatchHeader, numRecords int32, maxTimestamp int64, recordsCRC uint32) ([]byte, error) {
+	return e.finishBatch(dst, buf, h, numRecords, maxTimestamp, recordsCRC, true)
+}
+
+func (e *BatchEncoder) finishBatch(dst, buf []byte, h *BatchHeader, numRecords int32, maxTimestamp int64, recordsCRC uint32, haveCRC bool) ([]byte, error) {
 	if numRecords <= 0 {
 		return dst, ErrEmptyBatch
 	}
@@ -82,7 +97,13 @@ func (e *BatchEncoder) FinishBatch(dst, buf []byte, h *BatchHeader, numRecords i
 	}
 	putBatchHeader(batch, attrs, h, numRecords, maxTimestamp)
 	binary.BigEndian.PutUint32(batch[batchLengthOffset:], uint32(len(batch)-logOverhead))
-	binary.BigEndian.PutUint32(batch[batchCRCOffset:], crc32.Checksum(batch[batchAttributesOffset:], castagnoli))
+	var crc uint32
+	if haveCRC && h.Compression == CompressionNone {
+		crc = CombineCRC32C(crc32.Checksum(batch[batchAttributesOffset:batchHeaderLen], castagnoli), recordsCRC, len(batch)-batchHeaderLen)
+	} else {
+		crc = crc32.Checksum(batch[batchAttributesOffset:], castagnoli)
+	}
+	binary.BigEndian.PutUint32(batch[batchCRCOffset:], crc)
 	if h.Compression == CompressionNone {
 		return buf, nil
 	}
