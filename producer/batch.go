@@ -43,6 +43,7 @@ type batch struct {
 	est   int // estimated encoded bytes (uncompressed)
 
 	stream    []byte // header room, then the records (offset deltas = index in recs until compacted)
+	crc       uint32 // CRC-32C of stream[wire.BatchHeaderLen:] when the pools keep running CRCs
 	baseTS    int64  // timestamp deltas in stream are from this
 	maxTS     int64
 	cancelled int // records cancelled since the stream was last compacted
@@ -92,6 +93,11 @@ func messageSize(m *Message) int {
 type batchPools struct {
 	bytes slicePool[byte]
 	recs  slicePool[rec]
+	// runningCRC: batches are sent uncompressed, so each keeps the CRC-32C
+	// of its records up to date as they are appended, while their bytes
+	// are in the cache; sending then combines it with the header's
+	// (wire.BatchEncoder.FinishBatchCRC) instead of reading a cold batch.
+	runningCRC bool
 }
 
 // add encodes m's record into the batch (its one copy).
@@ -99,6 +105,7 @@ func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int,
 	b.begin(pl, ts, size)
 	start := len(b.stream)
 	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)
+	b.appended(pl, start)
 	b.push(pl, rec{d: d, ts: ts, size: size, partition: partition, start: int32(start), end: int32(len(b.stream))})
 }
 
@@ -109,8 +116,16 @@ func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
 	b.begin(pl, r.ts, r.size)
 	start := len(b.stream)
 	b.stream = reframe(b.stream, src.stream[r.start:r.end], int32(len(b.recs)), src.baseTS-b.baseTS)
+	b.appended(pl, start)
 	r.start, r.end = int32(start), int32(len(b.stream))
 	b.push(pl, r)
+}
+
+// appended extends the running CRC with the stream's bytes from start.
+func (b *batch) appended(pl *batchPools, start int) {
+	if pl.runningCRC {
+		b.crc = wire.UpdateCRC32C(b.crc, b.stream[start:])
+	}
 }
 
 // begin prepares the stream for a record of about size bytes at time ts.
@@ -163,7 +178,8 @@ func (b *batch) compact(pl *batchPools) {
 		n++
 	}
 	pl.bytes.put(b.stream)
-	b.stream, b.baseTS, b.cancelled = ns, newBase, 0
+	b.stream, b.baseTS, b.cancelled, b.crc = ns, newBase, 0, 0
+	b.appended(pl, wire.BatchHeaderLen)
 }
 
 // reframe appends one encoded v2 record to dst with a new offset delta and

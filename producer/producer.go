@@ -200,6 +200,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
+	p.pools.runningCRC = s.Compression == wire.CompressionNone
 	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
 	return p, nil
 }

@@ -460,7 +460,13 @@ func (p *Producer) encode(b *batch) error {
 		BaseSequence:  b.baseSeq,
 		BaseTimestamp: b.baseTS,
 	}
-	out, err := p.enc.FinishBatch(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS)
+	var out []byte
+	var err error
+	if p.pools.runningCRC {
+		out, err = p.enc.FinishBatchCRC(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS, b.crc)
+	} else {
+		out, err = p.enc.FinishBatch(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS)
+	}
 	if err != nil {
 		return err
 	}
