@@ -165,6 +165,7 @@ func newGregorClient(b *testing.B) *client.Client {
 type usage struct {
 	cpu     time.Duration
 	sys     time.Duration // the kernel's part of cpu
+	faults  int64         // minor page faults (first touches of fresh memory)
 	mallocs uint64
 	bytes   uint64
 	wall    time.Time
@@ -178,6 +179,7 @@ func readUsage() usage {
 	return usage{
 		cpu:     time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
 		sys:     time.Duration(ru.Stime.Nano()),
+		faults:  ru.Minflt,
 		mallocs: ms.Mallocs,
 		bytes:   ms.TotalAlloc,
 		wall:    time.Now(),
@@ -186,7 +188,7 @@ func readUsage() usage {
 
 // report adds per-record metrics for the interval from start to now, over
 // records records: records/s, client CPU ns/record (and its kernel part,
-// sys-ns/rec), heap B/record and allocs/record (fractional, unlike
+// sys-ns/rec), minor page faults per 1000 records, heap B/record and allocs/record (fractional, unlike
 // -benchmem's integer allocs/op).
 func report(b *testing.B, start usage, records int) {
 	end := readUsage()
@@ -195,6 +197,7 @@ func report(b *testing.B, start usage, records int) {
 	b.ReportMetric(n/wall, "records/s")
 	b.ReportMetric(float64(end.cpu-start.cpu)/n, "cpu-ns/rec")
 	b.ReportMetric(float64(end.sys-start.sys)/n, "sys-ns/rec")
+	b.ReportMetric(float64(end.faults-start.faults)*1000/n, "faults/krec")
 	b.ReportMetric(float64(end.bytes-start.bytes)/n, "B/rec")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/n, "allocs/rec")
 }
