@@ -52,7 +52,7 @@ func multModP(a, b uint32) uint32 {
 // x8nModP returns x^(8·n) modulo the CRC-32C polynomial (n bytes of zeros
 // shift a CRC by this factor), by squaring: x^(2^k) for k = 3, 4, ...
 func x8nModP(n int) uint32 {
-	p := uint32(1) << 31 // x^0
+	p := uint32(1) << 31  // x^0
 	sq := uint32(1) << 23 // x^8
 	for ; n != 0; n >>= 1 {
 		if n&1 != 0 {
