@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"testing"
 )
@@ -129,5 +130,34 @@ func TestCompressionSupported(t *testing.T) {
 		if (err != nil) != tc.fail || (err != nil && !errors.Is(err, ErrUnsupportedCompressionType)) {
 			t.Errorf("%v api %d v%d: %v", tc.c, tc.api, tc.v, err)
 		}
+	}
+}
+
+// TestLZ4FrameAsJavaWritesIt: lz4 output is one LZ4 frame with 64 KiB
+// blocks and no content checksum (FLG bit 2 clear; BD block size code 4),
+// the framing of the Java client's KafkaLZ4BlockOutputStream, and it
+// decompresses back to the input.
+func TestLZ4FrameAsJavaWritesIt(t *testing.T) {
+	c, err := NewCompressor(CompressionLevels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := bytes.Repeat([]byte("kafka records compress well "), 10000)
+	out, err := c.Compress(nil, CompressionLZ4, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 7 || binary.LittleEndian.Uint32(out) != 0x184D2204 {
+		t.Fatalf("not an LZ4 frame: % x", out[:min(len(out), 8)])
+	}
+	if flg := out[4]; flg&0x04 != 0 {
+		t.Fatalf("FLG %08b: content checksum set", flg)
+	}
+	if bd := out[5]; bd>>4&7 != 4 {
+		t.Fatalf("BD %08b: block size code %d, want 4 (64 KiB)", bd, bd>>4&7)
+	}
+	got, err := NewDecompressor(1<<30).Decompress(nil, CompressionLZ4, out, len(src))
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("round trip: %v (%d bytes, want %d)", err, len(got), len(src))
 	}
 }
