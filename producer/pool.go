@@ -12,6 +12,7 @@ type slicePool[T any] struct {
 	maxBytes int64
 	elemSize int64
 	noClear  bool // elements hold no pointers: recycled slices need no clearing
+	misses   int  // slices allocated because no pooled one fitted (tests)
 }
 
 // get returns an empty slice with capacity of at least n.
@@ -24,6 +25,7 @@ func (sp *slicePool[T]) get(n int) []T {
 		sp.pooled -= int64(cap(s)) * sp.elemSize
 		return s[:0]
 	}
+	sp.misses++
 	return make([]T, 0, 1<<c)
 }
 
