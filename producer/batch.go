@@ -43,7 +43,8 @@ type batch struct {
 	est   int // estimated encoded bytes (uncompressed)
 
 	stream    []byte // header room, then the records (offset deltas = index in recs until compacted)
-	crc       uint32 // CRC-32C of stream[wire.BatchHeaderLen:] when the pools keep running CRCs
+	crc       uint32 // CRC-32C of stream[wire.BatchHeaderLen:crcEnd] when the pools keep running CRCs
+	crcEnd    int    // end of the stream bytes crc covers (0: none yet)
 	baseTS    int64  // timestamp deltas in stream are from this
 	maxTS     int64
 	cancelled int // records cancelled since the stream was last compacted
@@ -105,7 +106,7 @@ func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int,
 	b.begin(pl, ts, size)
 	start := len(b.stream)
 	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)
-	b.appended(pl, start)
+	b.appended(pl)
 	b.push(pl, rec{d: d, ts: ts, size: size, partition: partition, start: int32(start), end: int32(len(b.stream))})
 }
 
@@ -116,16 +117,28 @@ func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
 	b.begin(pl, r.ts, r.size)
 	start := len(b.stream)
 	b.stream = reframe(b.stream, src.stream[r.start:r.end], int32(len(b.recs)), src.baseTS-b.baseTS)
-	b.appended(pl, start)
+	b.appended(pl)
 	r.start, r.end = int32(start), int32(len(b.stream))
 	b.push(pl, r)
 }
 
-// appended extends the running CRC with the stream's bytes from start.
-func (b *batch) appended(pl *batchPools, start int) {
-	if pl.runningCRC {
-		b.crc = wire.UpdateCRC32C(b.crc, b.stream[start:])
+// crcChunk is how many appended bytes the running CRC waits for: a few
+// small records at a time, still in the L1 cache, and long enough for
+// hash/crc32's fastest (three-way) Castagnoli path.
+const crcChunk = 4096
+
+// appended extends the running CRC once crcChunk bytes were appended.
+func (b *batch) appended(pl *batchPools) {
+	if pl.runningCRC && len(b.stream)-max(b.crcEnd, wire.BatchHeaderLen) >= crcChunk {
+		b.updateCRC()
 	}
+}
+
+// updateCRC extends the running CRC to the end of the stream.
+func (b *batch) updateCRC() {
+	from := max(b.crcEnd, wire.BatchHeaderLen)
+	b.crc = wire.UpdateCRC32C(b.crc, b.stream[from:])
+	b.crcEnd = len(b.stream)
 }
 
 // begin prepares the stream for a record of about size bytes at time ts.
@@ -178,8 +191,8 @@ func (b *batch) compact(pl *batchPools) {
 		n++
 	}
 	pl.bytes.put(b.stream)
-	b.stream, b.baseTS, b.cancelled, b.crc = ns, newBase, 0, 0
-	b.appended(pl, wire.BatchHeaderLen)
+	b.stream, b.baseTS, b.cancelled, b.crc, b.crcEnd = ns, newBase, 0, 0, 0
+	b.appended(pl)
 }
 
 // reframe appends one encoded v2 record to dst with a new offset delta and

@@ -131,7 +131,10 @@ func (d *Delivery) Done() <-chan struct{} {
 		p.watch[d] = ch
 	}
 	if old := d.state.Or(watchedBit); old&phaseMask != statePending {
-		// finish ran before the bit was set and did not look for ch.
+		// finish has run. Whoever finds ch in the map under watchMu closes
+		// it: finish may still be waiting for the lock (an earlier Done set
+		// the bit and got ch) and will then find it gone.
+		close(ch)
 		delete(p.watch, d)
 		return closedChan
 	}

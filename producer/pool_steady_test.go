@@ -7,8 +7,11 @@ import (
 )
 
 // TestPoolsSteadyState: once warm, producing 1 KiB records in full 1 MB
-// batches reuses pooled buffers: no batch stream or record table is
-// allocated after the first rounds (fresh buffers cost page faults).
+// batches reuses pooled buffers (fresh buffers cost page faults). Each
+// round is about 6 batches, so without pooling the 5 measured rounds would
+// allocate about 30 streams; with it, only a new peak of batches alive at
+// once (which depends on goroutine timing) can add one, and at most 6 are
+// alive in a round.
 func TestPoolsSteadyState(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	p := newTestProducer(t, f, Config{Linger: time.Millisecond, BatchMaxBytes: 1_000_000})
@@ -36,7 +39,7 @@ func TestPoolsSteadyState(t *testing.T) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t.Logf("misses: bytes %d -> %d, recs %d -> %d", b0, p.pools.bytes.misses, r0, p.pools.recs.misses)
-	if p.pools.bytes.misses != b0 || p.pools.recs.misses != r0 {
+	if p.pools.bytes.misses-b0 > 3 || p.pools.recs.misses-r0 > 3 {
 		t.Fatalf("steady state allocated %d byte buffers and %d record tables", p.pools.bytes.misses-b0, p.pools.recs.misses-r0)
 	}
 }

@@ -463,6 +463,7 @@ func (p *Producer) encode(b *batch) error {
 	var out []byte
 	var err error
 	if p.pools.runningCRC {
+		b.updateCRC()
 		out, err = p.enc.FinishBatchCRC(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS, b.crc)
 	} else {
 		out, err = p.enc.FinishBatch(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS)
