@@ -145,7 +145,7 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 	if partition >= 0 {
 		part := p.part(t, partition)
 		b = p.openBatch(part, size, now)
-		b.add(&p.pools, m, d, ts, size, m.Partition)
+		b.add(&p.pools, m, d, ts, size)
 		b.lastAdmit = now
 		if p.full(b) {
 			p.wakeup()
@@ -156,7 +156,7 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 			p.wakeup()
 		}
 		b = t.unassigned
-		b.add(&p.pools, m, d, ts, size, -1)
+		b.add(&p.pools, m, d, ts, size)
 		b.lastAdmit = now
 	}
 	p.activeRecords++

@@ -28,6 +28,7 @@ func TestConfigValidation(t *testing.T) {
 		{"batch records above in-flight", Config{BatchMaxRecords: 10, InFlightRecords: 5}, false},
 		{"batch bytes above request", Config{BatchMaxBytes: 2000, RequestMaxBytes: 1000}, false},
 		{"request above retained", Config{RequestMaxBytes: 2000, RetainedBytes: 1000, BatchMaxBytes: 100}, false},
+		{"request of 2 GiB", Config{RequestMaxBytes: 1 << 31, RetainedBytes: 1 << 32, BatchMaxBytes: 100}, false},
 		{"negative timeout", Config{DeliveryTimeout: -1}, false},
 		{"bad codec", Config{Compression: 9}, false},
 		{"bad zstd level", Config{Compression: wire.CompressionZstd, CompressionLevel: 99}, false},

@@ -7,13 +7,14 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// rec is the producer's bookkeeping for one admitted record of a batch.
+// rec is the producer's bookkeeping for one admitted record of a batch (24
+// bytes: record tables are written once per record and recycled, so they
+// stay small). The record's timestamp and requested partition live in its
+// Delivery, which is set while the record is live.
 type rec struct {
 	d          *Delivery
-	ts         int64 // Unix ms
-	size       int   // bytes reserved from RetainedBytes
+	size       int32 // bytes reserved from RetainedBytes
 	start, end int32 // the record's encoded bytes in batch.stream
-	partition  int32 // requested partition (-1: partitioner) for unassigned records
 	cancelled  bool
 }
 
@@ -102,19 +103,19 @@ type batchPools struct {
 }
 
 // add encodes m's record into the batch (its one copy).
-func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int, partition int32) {
+func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int) {
 	b.begin(pl, ts, size)
 	start := len(b.stream)
 	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)
 	b.appended(pl)
-	b.push(pl, rec{d: d, ts: ts, size: size, partition: partition, start: int32(start), end: int32(len(b.stream))})
+	b.push(pl, rec{d: d, size: int32(size), start: int32(start), end: int32(len(b.stream))})
 }
 
 // moveFrom re-frames record i of batch src into b (used when an unassigned
 // record gets its partition).
 func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
 	r := src.recs[i]
-	b.begin(pl, r.ts, r.size)
+	b.begin(pl, r.d.ts, int(r.size))
 	start := len(b.stream)
 	b.stream = reframe(b.stream, src.stream[r.start:r.end], int32(len(b.recs)), src.baseTS-b.baseTS)
 	b.appended(pl)
@@ -162,7 +163,7 @@ func (b *batch) push(pl *batchPools, r rec) {
 	r.d.idx = int32(len(b.recs))
 	b.recs = append(b.recs, r)
 	b.live++
-	b.est += r.size
+	b.est += int(r.size)
 }
 
 // compact drops cancelled records from the stream, renumbering offset
@@ -181,10 +182,11 @@ func (b *batch) compact(pl *batchPools) {
 		if r.cancelled {
 			continue
 		}
+		ts := r.d.ts // live: not cancelled, and a batch's records end together
 		if first {
-			newBase, b.maxTS, first = r.ts, r.ts, false
+			newBase, b.maxTS, first = ts, ts, false
 		}
-		b.maxTS = max(b.maxTS, r.ts)
+		b.maxTS = max(b.maxTS, ts)
 		start := len(ns)
 		ns = reframe(ns, b.stream[r.start:r.end], n, b.baseTS-newBase)
 		r.start, r.end = int32(start), int32(len(ns))

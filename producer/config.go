@@ -2,6 +2,7 @@ package producer
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
@@ -56,7 +57,7 @@ type Config struct {
 	// with ErrRecordTooLarge. Default 1 MiB as in the Java client, or
 	// BatchMaxBytes when larger, so a request usually carries one full batch
 	// (plus whatever small batches of other partitions fit). Must be ≥
-	// BatchMaxBytes.
+	// BatchMaxBytes and < 2 GiB (a request's size is an int32 on the wire).
 	RequestMaxBytes int
 	// MaxInFlightPerBroker bounds ProduceRequests outstanding on one broker
 	// (max.in.flight.requests.per.connection). 1..5; default 5 (more than 5
@@ -188,6 +189,9 @@ func validate(cfg Config) (settings, error) {
 	}
 	if c.BatchMaxRecords > c.InFlightRecords {
 		return s, configError("BatchMaxRecords %d exceeds InFlightRecords %d", c.BatchMaxRecords, c.InFlightRecords)
+	}
+	if c.RequestMaxBytes > math.MaxInt32 {
+		return s, configError("RequestMaxBytes %d: a request's size is an int32", c.RequestMaxBytes)
 	}
 	if c.BatchMaxBytes > c.RequestMaxBytes {
 		return s, configError("BatchMaxBytes %d exceeds RequestMaxBytes %d", c.BatchMaxBytes, c.RequestMaxBytes)

@@ -40,8 +40,8 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	r.cancelled = true
 	b.cancelled++
 	b.live--
-	b.est -= r.size
-	partition := r.partition
+	b.est -= int(r.size)
+	partition := int32(-1) // unassigned: the Delivery's requested partition
 	if b.part != nil {
 		partition = b.part.partition
 	}

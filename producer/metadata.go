@@ -59,8 +59,8 @@ func (p *Producer) syncMetadata(now time.Time) {
 				if r.d == nil || r.cancelled {
 					continue
 				}
-				part := p.part(t, p.choose(t, recordKey(u.stream[r.start:r.end]), r.size))
-				b := p.openBatch(part, r.size, now)
+				part := p.part(t, p.choose(t, recordKey(u.stream[r.start:r.end]), int(r.size)))
+				b := p.openBatch(part, int(r.size), now)
 				if u.created.Before(b.created) {
 					b.created, b.deadline = u.created, u.deadline
 				}
