@@ -8,8 +8,8 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 )
 
-// finishRecord gives record r of batch b the terminal o (delta: its offset
-// from o.baseOffset) and releases what it reserved. Called with p.mu held.
+// finishRecord gives record r the terminal o (delta: its offset from
+// o.baseOffset) and releases what it reserved. Called with p.mu held.
 func (p *Producer) finishRecord(r *rec, o *outcome, delta int32) {
 	d := r.d
 	if d == nil || d.isTerminal() {

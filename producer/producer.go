@@ -144,8 +144,9 @@ type partState struct {
 	gapSeq       int32
 	gapUnknown   bool // the failed batch may have been written
 	listed       bool // in Producer.parts
-	lastRecs     int  // records and stream bytes of the last acknowledged batch,
-	lastStream   int  // to size the next one's buffers
+	lastRecs     int  // records, stream bytes and compressed bytes of the last
+	lastStream   int  // acknowledged batch, to size the next one's buffers
+	lastEncoded  int  // (lastEncoded 0: uncompressed or none yet)
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap

@@ -170,12 +170,6 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 // succeed gives every record of b its offset and removes b.
 func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 	o := &outcome{topic: b.topic.name, partition: part.partition, baseOffset: res.baseOffset, appendTime: res.appendTime}
-	if o.baseOffset < 0 {
-		o.baseOffset = -1
-	}
-	if o.appendTime < 0 {
-		o.appendTime = -1
-	}
 	delta := int32(0)
 	for k := range b.recs {
 		r := &b.recs[k]
@@ -186,7 +180,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		delta++
 	}
 	b.live = 0
-	part.lastRecs, part.lastStream = len(b.recs), len(b.stream)
+	part.lastRecs, part.lastStream, part.lastEncoded = len(b.recs), len(b.stream), len(b.encoded)
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}

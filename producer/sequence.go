@@ -84,7 +84,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 	b.numSeq = int32(b.live)
 	b.sequenced = true
 	b.encodedOK = false
-	if need := len(b.stream) + 64; p.cfg.Compression != wire.CompressionNone && cap(b.encoded) < need {
+	if need := encodedRoom(part, len(b.stream)); p.cfg.Compression != wire.CompressionNone && cap(b.encoded) < need {
 		p.pools.bytes.put(b.encoded)
 		b.encoded = p.pools.bytes.get(need)
 	}
@@ -93,4 +93,20 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 		next -= math.MaxInt32 + 1 // sequences wrap to 0 (Kafka DefaultRecordBatch.incrementSequence)
 	}
 	part.nextSeq = int32(next)
+}
+
+// encodedRoom is the capacity to reserve for compressing a stream of n
+// bytes: the partition's last compression ratio plus a quarter and 4 KiB,
+// at most n plus a frame's overhead. A full-size reservation per batch (a
+// second megabyte for a batch that compresses to a few kilobytes) exhausted
+// the buffer pool's budget, so buffers kept being allocated afresh; when the
+// estimate is short, compressing grows the buffer (an allocation, not an
+// error).
+func encodedRoom(part *partState, n int) int {
+	room := n + 64
+	if part.lastEncoded > 0 && part.lastStream > 0 {
+		est := int(int64(n) * int64(part.lastEncoded) / int64(part.lastStream))
+		room = min(room, est+est/4+4096)
+	}
+	return room
 }
