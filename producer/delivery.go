@@ -55,24 +55,23 @@ func (o CancelOutcome) String() string {
 // closedChan is returned by Done once a record is terminal.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// outcome is a terminal shared by records: every record of an acknowledged
-// batch, of a failed batch, or one cancelled record. Immutable once a
-// Delivery points to it.
+// outcome is the part of a terminal that records share: every record a
+// partition gets acknowledged (partState.acked, made once), every record of
+// a failed batch, or one cancelled record. Immutable once a Delivery points
+// to it.
 type outcome struct {
-	topic      string
-	partition  int32 // -1: the record's requested partition (Delivery.part)
-	baseOffset int64 // acknowledged: the batch's first offset, -1 unknown
-	appendTime int64 // acknowledged: LogAppendTime in ms, -1 when the topic uses CreateTime
-	recordTS   bool  // failed: Result.Timestamp is the record's (else 0)
-	err        error
-	cert       client.Certainty
+	topic     string
+	partition int32 // -1: the record's requested partition (Delivery.part)
+	recordTS  bool  // failed: Result.Timestamp is the record's (else 0)
+	err       error
+	cert      client.Certainty
 }
 
 // Delivery is the handle of one admitted record. Every admitted record
 // reaches exactly one terminal outcome (delivered, failed or cancelled),
 // reported once through its Result and never changed afterwards, whether or
 // not the caller reads it. Safe for concurrent use. Deliveries are
-// allocated in slabs of 512 (48 bytes each), so holding one keeps its
+// allocated in slabs of 512 (56 bytes each), so holding one keeps its
 // neighbours' slab alive.
 type Delivery struct {
 	state atomic.Uint32 // phase (pending, terminal, observed) | watchedBit
@@ -80,8 +79,8 @@ type Delivery struct {
 	p     *Producer
 	b     *batch   // the batch holding the record (producer's lock); nil once terminal
 	o     *outcome // the terminal, written before the phase becomes terminal
-	ts    int64    // the record's timestamp, Unix ms
-	delta int32    // acknowledged: offset - o.baseOffset
+	ts    int64    // the record's timestamp, Unix ms (acknowledged: the broker's LogAppendTime when the topic uses it)
+	off   int64    // acknowledged: the record's offset (-1 unknown)
 	part  int32    // the requested partition (-1: partitioner)
 }
 
@@ -162,13 +161,7 @@ func (d *Delivery) result() Result {
 	}
 	switch {
 	case o.err == nil:
-		if o.baseOffset >= 0 {
-			r.Offset = o.baseOffset + int64(d.delta)
-		}
-		r.Timestamp = d.ts
-		if o.appendTime >= 0 {
-			r.Timestamp = o.appendTime
-		}
+		r.Offset, r.Timestamp = d.off, d.ts
 	case o.recordTS:
 		r.Timestamp = d.ts
 	}
@@ -204,13 +197,17 @@ func (d *Delivery) Cancel() CancelOutcome {
 	return d.p.cancel(d)
 }
 
-// finish sets the terminal outcome o (delta: the record's offset from
-// o.baseOffset). The producer calls it at most once per record, under its
-// lock, after adding the record to its TerminalBacklog (so observe never
-// runs first). The record stays in the backlog until Result or Wait
-// returns it.
-func (d *Delivery) finish(o *outcome, delta int32) {
-	d.o, d.delta, d.b = o, delta, nil
+// finish sets the terminal: the shared outcome o and, when acknowledged,
+// the record's offset (off) and the broker's LogAppendTime (appendTime, -1
+// when the topic uses CreateTime). The producer calls it at most once per
+// record, under its lock, after adding the record to its TerminalBacklog
+// (so observe never runs first). The record stays in the backlog until
+// Result or Wait returns it.
+func (d *Delivery) finish(o *outcome, off, appendTime int64) {
+	d.o, d.off, d.b = o, off, nil
+	if appendTime >= 0 {
+		d.ts = appendTime
+	}
 	if old := d.state.Or(stateTerminal); old&watchedBit != 0 {
 		p := d.p
 		p.watchMu.Lock()
@@ -223,7 +220,7 @@ func (d *Delivery) finish(o *outcome, delta int32) {
 }
 
 // deliverySlab hands out Deliveries from slabs so admission costs no
-// allocation per record once amortized. A slab (512 × 48 bytes) is a small
+// allocation per record once amortized. A slab (512 × 56 bytes) is a small
 // object the heap recycles warm; the Delivery itself is kept small because
 // the first write to a fresh slab dominated admission's cost.
 type deliverySlab struct {

@@ -76,8 +76,9 @@
 //
 // Batch buffers (record streams, record tables, compressed batches) are recycled
 // through capacity-class pools bounded by RetainedBytes, and Delivery handles
-// (48 bytes) are allocated in slabs of 512, so steady-state admission and
-// encoding allocate nothing per record. An acknowledged or failed batch
-// shares one terminal among its records (one allocation per batch): a
-// Delivery points to it and keeps only its own timestamp and offset delta.
+// (56 bytes) are allocated in slabs of 512, so steady-state admission,
+// encoding and acknowledgement allocate nothing per record or per batch: an
+// acknowledged record's Delivery keeps its own offset and timestamp and
+// points to its partition's shared topic/partition terminal; a failed
+// batch shares one terminal (one allocation per failure).
 package producer

@@ -35,6 +35,9 @@ type fakeCluster struct {
 	seen     []seenBatch
 	// hintLeader: NOT_LEADER_OR_FOLLOWER responses name the leader (KIP-951).
 	hintLeader bool
+	// logAppendTime, when non-zero, is the LogAppendTimeMs of every
+	// successful append (a topic with message.timestamp.type=LogAppendTime).
+	logAppendTime int64
 	// frozen: metadata requests return the old snapshot.
 	frozen bool
 	// initEpoch is the epoch InitProducerId hands out.
@@ -258,6 +261,9 @@ func (f *fakeCluster) apply(broker int32, topic string, partition int32, records
 	}
 	code, off := l.appendBatch(&b)
 	res.ErrorCode, res.BaseOffset = code, off
+	if code == 0 && f.logAppendTime != 0 {
+		res.LogAppendTimeMs = f.logAppendTime
+	}
 	if flt.appendFirst {
 		res.ErrorCode, res.BaseOffset = flt.code, -1
 	}

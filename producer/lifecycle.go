@@ -8,16 +8,16 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 )
 
-// finishRecord gives record r the terminal o (delta: its offset from
-// o.baseOffset) and releases what it reserved. Called with p.mu held.
-func (p *Producer) finishRecord(r *rec, o *outcome, delta int32) {
+// finishRecord gives record r its terminal (see Delivery.finish) and
+// releases what it reserved. Called with p.mu held.
+func (p *Producer) finishRecord(r *rec, o *outcome, off, appendTime int64) {
 	d := r.d
 	if d == nil || d.isTerminal() {
 		return
 	}
 	r.d = nil
 	p.backlog.Add(1) // before the terminal is visible, so observe never runs first
-	d.finish(o, delta)
+	d.finish(o, off, appendTime)
 	p.activeRecords--
 	p.activeBytes -= int64(r.size)
 }
@@ -45,7 +45,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	if b.part != nil {
 		partition = b.part.partition
 	}
-	p.finishRecord(r, &outcome{topic: b.topic.name, partition: partition, baseOffset: -1, recordTS: true, err: ErrRecordCancelled, cert: client.NotSent}, 0)
+	p.finishRecord(r, &outcome{topic: b.topic.name, partition: partition, recordTS: true, err: ErrRecordCancelled, cert: client.NotSent}, -1, -1)
 	p.admitWaiters()
 	return CancelledNotSent
 }
@@ -169,9 +169,9 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 			err = &BatchError{Topic: topic, Partition: partition, Attempts: b.attempts, Err: err}
 		}
 	}
-	o := &outcome{topic: topic, partition: partition, baseOffset: -1, err: err, cert: cert}
+	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}
 	for i := range b.recs {
-		p.finishRecord(&b.recs[i], o, 0)
+		p.finishRecord(&b.recs[i], o, -1, -1)
 	}
 	b.live = 0
 	p.admitWaiters()

@@ -142,11 +142,12 @@ type partState struct {
 	backoffUntil time.Time // no sends before
 	gap          bool      // a sequenced batch failed; reset once earlier ones resolve
 	gapSeq       int32
-	gapUnknown   bool // the failed batch may have been written
-	listed       bool // in Producer.parts
-	lastRecs     int  // records, stream bytes and compressed bytes of the last
-	lastStream   int  // acknowledged batch, to size the next one's buffers
-	lastEncoded  int  // (lastEncoded 0: uncompressed or none yet)
+	gapUnknown   bool     // the failed batch may have been written
+	listed       bool     // in Producer.parts
+	lastRecs     int      // records, stream bytes and compressed bytes of the last
+	lastStream   int      // acknowledged batch, to size the next one's buffers
+	lastEncoded  int      // (lastEncoded 0: uncompressed or none yet)
+	acked        *outcome // the shared part of this partition's acknowledgements
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap

@@ -169,15 +169,21 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 
 // succeed gives every record of b its offset and removes b.
 func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
-	o := &outcome{topic: b.topic.name, partition: part.partition, baseOffset: res.baseOffset, appendTime: res.appendTime}
-	delta := int32(0)
+	if part.acked == nil {
+		part.acked = &outcome{topic: b.topic.name, partition: part.partition}
+	}
+	off := res.baseOffset
 	for k := range b.recs {
 		r := &b.recs[k]
 		if r.cancelled {
 			continue
 		}
-		p.finishRecord(r, o, delta)
-		delta++
+		if res.baseOffset >= 0 {
+			p.finishRecord(r, part.acked, off, res.appendTime)
+			off++
+		} else {
+			p.finishRecord(r, part.acked, -1, res.appendTime)
+		}
 	}
 	b.live = 0
 	part.lastRecs, part.lastStream, part.lastEncoded = len(b.recs), len(b.stream), len(b.encoded)
