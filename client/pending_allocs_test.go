@@ -63,4 +63,3 @@ func TestSteadyStateAllocations(t *testing.T) {
 		}
 	}
 }
-
