@@ -2,7 +2,7 @@
 # run.sh: run the end-to-end benchmarks against the shared test bed
 # (GREGOR_KAFKA_STATE or <repo>/.kafka/state.json; start one with
 # `make kafka-up`) and summarise them with benchstat into results/*.stat.
-# COUNT (default 6) sets -count.
+# COUNT (default 6) sets how many times each suite runs (interleaved, see below).
 set -euo pipefail
 cd "$(dirname "$0")"
 COUNT=${COUNT:-6}
