@@ -193,6 +193,17 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Err: errs[0]})
 				continue
 			}
+			// A fetch naming an older leader epoch than the partition's is
+			// fenced, as Kafka's Partition.checkCurrentLeaderEpoch does
+			// (also for a fetch already waiting when the leader changed).
+			if epoch, ok := f.epochs[tp]; ok && p.CurrentLeaderEpoch >= 0 && p.CurrentLeaderEpoch != epoch {
+				err := wire.ErrFencedLeaderEpoch
+				if p.CurrentLeaderEpoch > epoch {
+					err = wire.ErrUnknownLeaderEpoch
+				}
+				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Err: err})
+				continue
+			}
 			if d := f.diverge[tp]; d != nil {
 				delete(f.diverge, tp)
 				resp.Parts = append(resp.Parts, fetchRespPart{TopicPartition: tp, Diverging: d})
