@@ -1,6 +1,8 @@
 package roundtrip
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -124,8 +126,16 @@ func TestFindCoordinatorEveryVersion(t *testing.T) {
 func TestInitProducerIdEveryVersion(t *testing.T) {
 	e := newEnv(t)
 	for _, v := range e.versions(wire.KeyInitProducerId) {
-		r := request[*wire.InitProducerIdResponse](e, client.AnyBroker,
-			&wire.InitProducerIdRequest{TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1}, v)
+		var r *wire.InitProducerIdResponse
+		// A fresh broker answers COORDINATOR_LOAD_IN_PROGRESS (retriable)
+		// until its producer ID manager is ready: wait for another answer.
+		e.waitFor(fmt.Sprintf("InitProducerId v%d", v), func() (bool, string) {
+			r = request[*wire.InitProducerIdResponse](e, client.AnyBroker,
+				&wire.InitProducerIdRequest{TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1}, v)
+			var kerr *wire.KafkaError
+			retry := errors.As(wire.ErrorForCode(r.ErrorCode), &kerr) && kerr.Retriable
+			return !retry, fmt.Sprintf("%+v", r)
+		})
 		if r.ErrorCode != 0 || r.ProducerID < 0 || r.ProducerEpoch < 0 {
 			t.Errorf("v%d: %+v", v, r)
 		}

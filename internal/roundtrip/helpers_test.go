@@ -119,6 +119,18 @@ func (e *env) createTopic(prefix string, partitions int32) topic {
 		tp = topic{name: name, id: m.Topics[0].TopicID, leader: p.LeaderID, epoch: p.LeaderEpoch}
 		return true, ""
 	})
+	// Metadata can name the leader a moment before that broker's replica
+	// manager serves the partition (KRaft publishes the metadata cache
+	// first); a Produce in that window gets NOT_LEADER_OR_FOLLOWER. Wait
+	// until the leader answers a ListOffsets for partition 0.
+	e.waitFor("leader "+fmt.Sprint(tp.leader)+" serving "+name, func() (bool, string) {
+		r := request[*wire.ListOffsetsResponse](e, tp.leader, &wire.ListOffsetsRequest{ReplicaID: -1, TimeoutMs: 30000,
+			Topics: []wire.ListOffsetsTopic{{Name: name, Partitions: []wire.ListOffsetsPartition{{CurrentLeaderEpoch: -1, Timestamp: wire.ListOffsetsLatest}}}}}, 7)
+		if len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].ErrorCode != 0 {
+			return false, fmt.Sprintf("%+v", r.Topics)
+		}
+		return true, ""
+	})
 	return tp
 }
 
