@@ -172,17 +172,18 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 	if part.acked == nil {
 		part.acked = &outcome{topic: b.topic.name, partition: part.partition}
 	}
-	off := res.baseOffset
+	off := int64(-1) // unknown (a duplicate acknowledged without its offset)
+	if res.baseOffset >= 0 {
+		off = res.baseOffset
+	}
 	for k := range b.recs {
 		r := &b.recs[k]
 		if r.cancelled {
 			continue
 		}
-		if res.baseOffset >= 0 {
-			p.finishRecord(r, part.acked, off, res.appendTime)
+		p.finishRecord(r, part.acked, off, res.appendTime)
+		if off >= 0 {
 			off++
-		} else {
-			p.finishRecord(r, part.acked, -1, res.appendTime)
 		}
 	}
 	b.live = 0
