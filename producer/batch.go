@@ -50,6 +50,15 @@ type batch struct {
 	maxTS     int64
 	cancelled int // records cancelled since the stream was last compacted
 
+	// Streaming compression (batch_stream.go): zs compresses whole chunks
+	// of the stream as they fill; fed counts the record bytes it took
+	// (record start/end positions count them too: stream holds the header
+	// room and the records after them).
+	zs       *wire.StreamEncoder
+	fed      int
+	zsErr    error // compressing failed: encoding the batch fails with it
+	streamed bool  // encoded holds the whole batch; sending re-seals it
+
 	created   time.Time // first record's admission (linger starts here)
 	deadline  time.Time // first record's delivery deadline
 	lastAdmit time.Time // newest record's admission (see fatalFor)
@@ -95,6 +104,8 @@ func messageSize(m *Message) int {
 type batchPools struct {
 	bytes slicePool[byte]
 	recs  slicePool[rec]
+	// streams: encoders of batches compressed as they fill (lz4).
+	streams streamPool
 	// runningCRC: batches are sent uncompressed, so each keeps the CRC-32C
 	// of its records up to date as they are appended, while their bytes
 	// are in the cache; sending then combines it with the header's
@@ -105,22 +116,24 @@ type batchPools struct {
 // add encodes m's record into the batch (its one copy).
 func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int) {
 	b.begin(pl, ts, size)
-	start := len(b.stream)
+	start := b.streamLen()
 	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)
 	b.appended(pl)
-	b.push(pl, rec{d: d, size: int32(size), start: int32(start), end: int32(len(b.stream))})
+	b.push(pl, rec{d: d, size: int32(size), start: int32(start), end: int32(b.streamLen())})
+	b.feed()
 }
 
 // moveFrom re-frames record i of batch src into b (used when an unassigned
-// record gets its partition).
+// record gets its partition). src never streams: it has no partition.
 func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
 	r := src.recs[i]
 	b.begin(pl, r.d.ts, int(r.size))
-	start := len(b.stream)
+	start := b.streamLen()
 	b.stream = reframe(b.stream, src.stream[r.start:r.end], int32(len(b.recs)), src.baseTS-b.baseTS)
 	b.appended(pl)
-	r.start, r.end = int32(start), int32(len(b.stream))
+	r.start, r.end = int32(start), int32(b.streamLen())
 	b.push(pl, r)
+	b.feed()
 }
 
 // crcChunk is how many appended bytes the running CRC waits for: a few
@@ -171,6 +184,10 @@ func (b *batch) push(pl *batchPools, r rec) {
 // under the producer's lock before a batch's first send.
 func (b *batch) compact(pl *batchPools) {
 	if b.cancelled == 0 {
+		return
+	}
+	if err := b.unstream(pl, pl.streams.codec); err != nil {
+		b.zsErr = err // the batch fails when it is encoded
 		return
 	}
 	ns := pl.bytes.get(len(b.stream))[:wire.BatchHeaderLen]
@@ -233,6 +250,7 @@ func recordKey(rec []byte) []byte {
 
 // reset clears b for reuse, returning its buffers to the pools.
 func (b *batch) reset(pl *batchPools) {
+	b.dropStream(pl)
 	pl.bytes.put(b.stream)
 	pl.bytes.put(b.encoded)
 	pl.recs.put(b.recs)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // TestPoolsSteadyState: once warm, producing 1 KiB records in full 1 MB
@@ -11,10 +13,17 @@ import (
 // round is about 6 batches, so without pooling the 5 measured rounds would
 // allocate about 30 streams; with it, only a new peak of batches alive at
 // once (which depends on goroutine timing) can add one, and at most 6 are
-// alive in a round.
+// alive in a round. lz4 batches stream (a chunk at a time), with the same
+// bound.
 func TestPoolsSteadyState(t *testing.T) {
+	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
+		t.Run(codec.String(), func(t *testing.T) { testPoolsSteadyState(t, codec) })
+	}
+}
+
+func testPoolsSteadyState(t *testing.T, codec wire.Compression) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
-	p := newTestProducer(t, f, Config{Linger: time.Millisecond, BatchMaxBytes: 1_000_000})
+	p := newTestProducer(t, f, Config{Linger: time.Millisecond, BatchMaxBytes: 1_000_000, Compression: codec})
 	value := make([]byte, 1024)
 	m := &Message{Topic: "t", Partition: 0, Value: value}
 	round := func() {

@@ -203,6 +203,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
 	p.pools.runningCRC = s.Compression == wire.CompressionNone
+	p.pools.streams = streamPool{comp: comp, codec: s.Compression, on: wire.StreamSupported(s.Compression)}
 	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
 	return p, nil
 }
@@ -295,7 +296,13 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	wantStream := p.cfg.BatchMaxBytes + batchOverhead + 2*recordOverhead
 	wantRecs := min(p.cfg.BatchMaxRecords, p.cfg.BatchMaxBytes/max(size, 1)+1)
 	b.recs = p.pools.recs.getUpTo(part.lastRecs, wantRecs)
-	b.stream = p.pools.bytes.getUpTo(max(part.lastStream, batchOverhead+size+32), wantStream)
+	if b.startStream(&p.pools, part, wantStream) {
+		// The stream holds the chunk being filled and the record that
+		// completes it.
+		b.stream = p.pools.bytes.get(batchOverhead + wire.StreamChunk + size + 32)
+	} else {
+		b.stream = p.pools.bytes.getUpTo(max(part.lastStream, batchOverhead+size+32), wantStream)
+	}
 	part.batches = append(part.batches, b)
 	p.wakeup()
 	return b

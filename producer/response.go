@@ -187,7 +187,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		}
 	}
 	b.live = 0
-	part.lastRecs, part.lastStream, part.lastEncoded = len(b.recs), len(b.stream), len(b.encoded)
+	part.lastRecs, part.lastStream, part.lastEncoded = len(b.recs), b.streamLen(), len(b.encoded)
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}

@@ -411,6 +411,9 @@ func (p *Producer) send(r *inflightReq) {
 		r.req = req
 	}
 	p.mu.Lock()
+	for _, b := range r.batches {
+		b.releaseStream(&p.pools)
+	}
 	p.m.ProduceRequests++
 	p.m.ProduceBatches += uint64(len(r.batches))
 	p.m.ProduceRecords += uint64(records)
@@ -453,12 +456,27 @@ func (p *Producer) encode(b *batch) error {
 	if b.encodedOK {
 		return nil
 	}
+	if b.zsErr != nil {
+		return b.zsErr
+	}
 	h := wire.BatchHeader{
 		Compression:   p.cfg.Compression,
 		ProducerID:    b.pid,
 		ProducerEpoch: b.epoch,
 		BaseSequence:  b.baseSeq,
 		BaseTimestamp: b.baseTS,
+	}
+	if b.zs != nil || b.streamed {
+		if !b.streamed {
+			if err := b.finishStream(); err != nil {
+				return err
+			}
+		}
+		if err := wire.SealBatch(b.encoded, &h, b.numSeq, b.maxTS); err != nil {
+			return err
+		}
+		b.out, b.encodedOK = b.encoded, true
+		return nil
 	}
 	var out []byte
 	var err error

@@ -84,7 +84,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 	b.numSeq = int32(b.live)
 	b.sequenced = true
 	b.encodedOK = false
-	if need := encodedRoom(part, len(b.stream)); p.cfg.Compression != wire.CompressionNone && cap(b.encoded) < need {
+	if need := encodedRoom(part, len(b.stream)); p.cfg.Compression != wire.CompressionNone && b.zs == nil && !b.streamed && cap(b.encoded) < need {
 		p.pools.bytes.put(b.encoded)
 		b.encoded = p.pools.bytes.get(need)
 	}

@@ -217,21 +217,31 @@ func (c *Compressor) lz4Encoder(k *codecCache) (*lz4Encoder, error) {
 	e, _ := c.lz4.Get().(*lz4Encoder)
 	if e == nil {
 		e = &lz4Encoder{}
-		e.w = lz4.NewWriter(&e.out)
-		level := lz4.Fast
-		if c.levels.LZ4 > 0 {
-			level = lz4.CompressionLevel(1 << (8 + c.levels.LZ4))
+		w, err := c.newLZ4Writer(&e.out)
+		if err != nil {
+			return nil, err
 		}
-		// 64 KiB blocks and no content checksum, as the Java client's
-		// KafkaLZ4BlockOutputStream writes them: the record batch's CRC-32C
-		// already covers the compressed bytes, and the frame's xxh32 over
-		// the uncompressed data cost about as much CPU as compressing.
-		if err := e.w.Apply(lz4.BlockSizeOption(lz4.Block64Kb), lz4.CompressionLevelOption(level), lz4.ChecksumOption(false)); err != nil {
-			return nil, fmt.Errorf("wire: lz4 writer: %w", err)
-		}
+		e.w = w
 	}
 	k.lz4 = e
 	return e, nil
+}
+
+// newLZ4Writer returns an lz4 frame writer onto w at c's level.
+func (c *Compressor) newLZ4Writer(w io.Writer) (*lz4.Writer, error) {
+	zw := lz4.NewWriter(w)
+	level := lz4.Fast
+	if c.levels.LZ4 > 0 {
+		level = lz4.CompressionLevel(1 << (8 + c.levels.LZ4))
+	}
+	// 64 KiB blocks (StreamChunk) and no content checksum, as the Java
+	// client's KafkaLZ4BlockOutputStream writes them: the record batch's
+	// CRC-32C already covers the compressed bytes, and the frame's xxh32
+	// over the uncompressed data cost about as much CPU as compressing.
+	if err := zw.Apply(lz4.BlockSizeOption(lz4.Block64Kb), lz4.CompressionLevelOption(level), lz4.ChecksumOption(false)); err != nil {
+		return nil, fmt.Errorf("wire: lz4 writer: %w", err)
+	}
+	return zw, nil
 }
 
 func (c *Compressor) zstdEncoder(k *codecCache) (*zstd.Encoder, error) {

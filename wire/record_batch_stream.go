@@ -79,10 +79,6 @@ func (e *BatchEncoder) finishBatch(dst, buf []byte, h *BatchHeader, numRecords i
 	if h.Compression < CompressionNone || h.Compression > CompressionZstd {
 		return dst, fmt.Errorf("%w: codec %d", ErrUnsupportedCompressionType, int8(h.Compression))
 	}
-	attrs := int16(h.Compression) & AttrCompressionMask
-	if h.Transactional {
-		attrs |= AttrTransactional
-	}
 	var batch []byte
 	if h.Compression == CompressionNone {
 		batch = buf
@@ -95,19 +91,50 @@ func (e *BatchEncoder) finishBatch(dst, buf []byte, h *BatchHeader, numRecords i
 		}
 		batch = dst[start:]
 	}
+	sealBatch(batch, h, numRecords, maxTimestamp, recordsCRC, haveCRC && h.Compression == CompressionNone)
+	if h.Compression == CompressionNone {
+		return buf, nil
+	}
+	return dst, nil
+}
+
+// SealBatch writes the header, length and CRC-32C of a magic v2 record
+// batch whose records (compressed as h.Compression says, or not) follow
+// BatchHeaderLen reserved bytes in batch: for a batch compressed while its
+// records were appended (StreamEncoder), and to give a finished batch a new
+// producer ID, epoch or base sequence without compressing it again. The
+// records are not checked; numRecords must be positive.
+func SealBatch(batch []byte, h *BatchHeader, numRecords int32, maxTimestamp int64) error {
+	if numRecords <= 0 {
+		return ErrEmptyBatch
+	}
+	if len(batch) < batchHeaderLen {
+		return fmt.Errorf("wire: SealBatch buffer of %d bytes lacks the %d-byte header", len(batch), batchHeaderLen)
+	}
+	if h.Compression < CompressionNone || h.Compression > CompressionZstd {
+		return fmt.Errorf("%w: codec %d", ErrUnsupportedCompressionType, int8(h.Compression))
+	}
+	sealBatch(batch, h, numRecords, maxTimestamp, 0, false)
+	return nil
+}
+
+// sealBatch writes batch's header, length and checksum; with haveCRC the
+// checksum is combined from recordsCRC (the CRC-32C of the records after
+// the header) instead of reading the records.
+func sealBatch(batch []byte, h *BatchHeader, numRecords int32, maxTimestamp int64, recordsCRC uint32, haveCRC bool) {
+	attrs := int16(h.Compression) & AttrCompressionMask
+	if h.Transactional {
+		attrs |= AttrTransactional
+	}
 	putBatchHeader(batch, attrs, h, numRecords, maxTimestamp)
 	binary.BigEndian.PutUint32(batch[batchLengthOffset:], uint32(len(batch)-logOverhead))
 	var crc uint32
-	if haveCRC && h.Compression == CompressionNone {
+	if haveCRC {
 		crc = CombineCRC32C(crc32.Checksum(batch[batchAttributesOffset:batchHeaderLen], castagnoli), recordsCRC, len(batch)-batchHeaderLen)
 	} else {
 		crc = crc32.Checksum(batch[batchAttributesOffset:], castagnoli)
 	}
 	binary.BigEndian.PutUint32(batch[batchCRCOffset:], crc)
-	if h.Compression == CompressionNone {
-		return buf, nil
-	}
-	return dst, nil
 }
 
 // putBatchHeader writes the header fields of a v2 batch into b[:61] (length
