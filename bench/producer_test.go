@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"encoding/binary"
 	"fmt"
+	"os"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -15,24 +17,76 @@ import (
 // produceCase is one producer configuration, run by both clients.
 type produceCase struct {
 	valueSize  int
+	distinct   bool // every record's value has its own bytes (see values)
 	partitions int32
 	codec      wire.Compression
 }
 
 func (c produceCase) name() string {
-	return fmt.Sprintf("value=%d/parts=%d/codec=%s", c.valueSize, c.partitions, c.codec)
+	data := "shared"
+	if c.distinct {
+		data = "distinct"
+	}
+	return fmt.Sprintf("value=%d/data=%s/parts=%d/codec=%s", c.valueSize, data, c.partitions, c.codec)
 }
 
+// produceCases: 100 B and 1 KiB values, 1 and 12 partitions, none and lz4,
+// each record's value one shared slice; with GREGOR_BENCH_DISTINCT=1 also at
+// 1 KiB with distinct values (data=distinct), as an application producing
+// new data per record has them.
 func produceCases() []produceCase {
 	var cs []produceCase
 	for _, v := range []int{100, 1024} {
-		for _, p := range []int32{1, 12} {
-			for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
-				cs = append(cs, produceCase{valueSize: v, partitions: p, codec: codec})
+		for _, distinct := range []bool{false, true} {
+			if distinct && (v != 1024 || os.Getenv("GREGOR_BENCH_DISTINCT") != "1") {
+				continue
+			}
+			for _, p := range []int32{1, 12} {
+				for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
+					cs = append(cs, produceCase{valueSize: v, distinct: distinct, partitions: p, codec: codec})
+				}
 			}
 		}
 	}
 	return cs
+}
+
+// valueRingBytes is the size of the distinct values' ring: larger than the
+// caches (this machine's L3 is 260 MiB), so a value read long after it
+// was written comes from memory, as an application's freshly produced
+// data would be by the time a client that copies late gets to it.
+const valueRingBytes = 512 << 20
+
+// values returns the value of record i: one shared slice, or for distinct
+// cases the i-th slot of a ring of valueRingBytes (each slot the payload
+// with its slot number in front, built once per size).
+func (c produceCase) values() func(i int) []byte {
+	if !c.distinct {
+		v := payload(c.valueSize)
+		return func(int) []byte { return v }
+	}
+	ring := valueRing(c.valueSize)
+	n := len(ring) / c.valueSize
+	return func(i int) []byte {
+		j := i % n * c.valueSize
+		return ring[j : j+c.valueSize : j+c.valueSize]
+	}
+}
+
+var rings = map[int][]byte{}
+
+func valueRing(size int) []byte {
+	if r, ok := rings[size]; ok {
+		return r
+	}
+	p := payload(size)
+	r := make([]byte, valueRingBytes/size*size)
+	for j := 0; j+size <= len(r); j += size {
+		copy(r[j:], p)
+		binary.BigEndian.PutUint32(r[j:], uint32(j/size))
+	}
+	rings[size] = r
+	return r
 }
 
 // warmupRecords are produced and flushed before the timer starts, so the
@@ -80,7 +134,8 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	}
 	ctx := ctxFor(b, 5*time.Minute)
 	defer p.Close(ctx)
-	m := &producer.Message{Topic: topic, Partition: -1, Value: payload(c.valueSize)}
+	value := c.values()
+	m := &producer.Message{Topic: topic, Partition: -1}
 
 	// check samples deliveries (every 1024th and the last) so a failing
 	// producer cannot pass for a fast one; holding all would add the
@@ -98,6 +153,7 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	}
 	produce := func(n int, sample bool) {
 		for i := 0; i < n; i++ {
+			m.Value = value(i)
 			d, err := p.Send(ctx, m)
 			if err != nil {
 				b.Fatalf("Send: %v", err)
@@ -159,7 +215,7 @@ func benchFranzProduce(b *testing.B, topic string, c produceCase) {
 	}
 	defer cl.Close()
 	ctx := ctxFor(b, 5*time.Minute)
-	value := payload(c.valueSize)
+	value := c.values()
 
 	// One shared promise: no per-record closure. The record itself is
 	// allocated per call, as franz-go's API requires (it keeps the *Record
@@ -173,7 +229,7 @@ func benchFranzProduce(b *testing.B, topic string, c produceCase) {
 	}
 	produce := func(n int) {
 		for i := 0; i < n; i++ {
-			cl.Produce(ctx, &kgo.Record{Value: value}, promise)
+			cl.Produce(ctx, &kgo.Record{Value: value(i)}, promise)
 		}
 		if err := cl.Flush(ctx); err != nil {
 			b.Fatalf("Flush: %v", err)

@@ -66,21 +66,23 @@ func (p *Producer) Send(ctx context.Context, m *Message) (*Delivery, error) {
 		p.mu.Unlock()
 		return nil, errWaitFull
 	}
-	w := &waiter{m: m, size: size, ready: make(chan struct{})}
+	w := p.newWaiter(m, size)
 	p.waiters = append(p.waiters, w)
 	p.waitingBytes += int64(size)
 	p.mu.Unlock()
 
 	select {
 	case <-w.ready:
-		return w.d, w.err
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.recycleWaiter(w)
 	case <-ctx.Done():
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	select {
 	case <-w.ready: // admitted (or failed) meanwhile
-		return w.d, w.err
+		return p.recycleWaiter(w)
 	default:
 	}
 	w.gone = true
@@ -91,7 +93,9 @@ func (p *Producer) Send(ctx context.Context, m *Message) (*Delivery, error) {
 
 var errWaitAbandoned = &backpressureError{"waiting for room ended"}
 
-// waiter is a Send call waiting for room.
+// waiter is a Send call waiting for room. Its ready channel (capacity 1)
+// is signalled once per wait, so a waiter is recycled once its Send has
+// the outcome: a Send that waits for room allocates nothing.
 type waiter struct {
 	m     *Message
 	size  int
@@ -99,6 +103,32 @@ type waiter struct {
 	d     *Delivery
 	err   error
 	gone  bool // its caller stopped waiting
+}
+
+// maxFreeWaiters bounds the waiters kept for reuse.
+const maxFreeWaiters = 64
+
+// newWaiter returns a recycled (or new) waiter for m. Called with p.mu held.
+func (p *Producer) newWaiter(m *Message, size int) *waiter {
+	if n := len(p.freeWaiters); n > 0 {
+		w := p.freeWaiters[n-1]
+		p.freeWaiters[n-1] = nil
+		p.freeWaiters = p.freeWaiters[:n-1]
+		w.m, w.size = m, size
+		return w
+	}
+	return &waiter{m: m, size: size, ready: make(chan struct{}, 1)}
+}
+
+// recycleWaiter returns w's outcome and keeps w for reuse; its signal was
+// received and no list refers to it any more. Called with p.mu held.
+func (p *Producer) recycleWaiter(w *waiter) (*Delivery, error) {
+	d, err := w.d, w.err
+	*w = waiter{ready: w.ready}
+	if len(p.freeWaiters) < maxFreeWaiters {
+		p.freeWaiters = append(p.freeWaiters, w)
+	}
+	return d, err
 }
 
 // check validates m and returns its reserved size.
@@ -182,7 +212,7 @@ func (p *Producer) admitWaiters() {
 			}
 			w.d = p.admit(w.m, w.size, p.now())
 			p.waitingBytes -= int64(w.size)
-			close(w.ready)
+			w.ready <- struct{}{}
 		}
 		p.waiters[p.waitHead] = nil
 		p.waitHead++
@@ -207,7 +237,7 @@ func (p *Producer) failWaiters(err error) {
 		if !w.gone {
 			w.err = err
 			p.waitingBytes -= int64(w.size)
-			close(w.ready)
+			w.ready <- struct{}{}
 		}
 	}
 	clear(p.waiters)

@@ -182,6 +182,18 @@ func TestSendWaitsFIFO(t *testing.T) {
 	if got != "0abc" {
 		t.Fatalf("log order %q, want 0abc (FIFO admission)", got)
 	}
+	// The three admitted waiters are kept for reuse, emptied (a waiting
+	// Send allocates nothing once warm); the abandoned one is not.
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.freeWaiters) != 3 {
+		t.Fatalf("%d waiters recycled, want 3", len(p.freeWaiters))
+	}
+	for _, w := range p.freeWaiters {
+		if w.m != nil || w.d != nil || w.err != nil || w.gone || len(w.ready) != 0 || cap(w.ready) != 1 {
+			t.Fatalf("recycled waiter not reset: %+v", w)
+		}
+	}
 }
 
 func TestCancelBeforeSend(t *testing.T) {

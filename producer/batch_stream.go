@@ -61,7 +61,16 @@ func (b *batch) startStream(pl *batchPools, part *partState, want int) bool {
 		return false
 	}
 	b.zs = zs
-	zs.Begin(pl.bytes.get(encodedRoom(part, want)))
+	// A pooled buffer up to four times the estimate does: the estimate
+	// moves with each batch's fill and compression ratio, and buffers of
+	// a class next to it would otherwise go unused while new ones are made.
+	room := encodedRoom(part, want)
+	if part.lastEncoded == 0 {
+		// No ratio yet: start at two chunks and let the output grow, rather
+		// than reserve a full batch that compresses to a fraction of it.
+		room = min(room, 2*wire.StreamChunk)
+	}
+	zs.Begin(pl.bytes.getUpTo(room, 4*room))
 	return true
 }
 

@@ -9,12 +9,12 @@ import (
 )
 
 // TestPoolsSteadyState: once warm, producing 1 KiB records in full 1 MB
-// batches reuses pooled buffers (fresh buffers cost page faults). Each
-// round is about 6 batches, so without pooling the 5 measured rounds would
-// allocate about 30 streams; with it, only a new peak of batches alive at
-// once (which depends on goroutine timing) can add one, and at most 6 are
-// alive in a round. lz4 batches stream (a chunk at a time), with the same
-// bound.
+// batches reuses pooled buffers (fresh buffers cost page faults), also for
+// lz4 batches, which stream (a chunk at a time) and size their compressed
+// output from the last ratio. Linger is an hour, so batches are sealed by
+// size and every round's six are alike. Without pooling the 5 measured
+// rounds would allocate about 30 streams; with it, only a new peak of
+// batches alive at once (goroutine timing) can add one: 0 or 1 in 80 runs.
 func TestPoolsSteadyState(t *testing.T) {
 	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
 		t.Run(codec.String(), func(t *testing.T) { testPoolsSteadyState(t, codec) })
@@ -23,7 +23,7 @@ func TestPoolsSteadyState(t *testing.T) {
 
 func testPoolsSteadyState(t *testing.T, codec wire.Compression) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
-	p := newTestProducer(t, f, Config{Linger: time.Millisecond, BatchMaxBytes: 1_000_000, Compression: codec})
+	p := newTestProducer(t, f, Config{Linger: time.Hour, BatchMaxBytes: 1_000_000, Compression: codec})
 	value := make([]byte, 1024)
 	m := &Message{Topic: "t", Partition: 0, Value: value}
 	round := func() {
@@ -48,7 +48,7 @@ func testPoolsSteadyState(t *testing.T, codec wire.Compression) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t.Logf("misses: bytes %d -> %d, recs %d -> %d", b0, p.pools.bytes.misses, r0, p.pools.recs.misses)
-	if p.pools.bytes.misses-b0 > 3 || p.pools.recs.misses-r0 > 3 {
+	if p.pools.bytes.misses-b0 > 2 || p.pools.recs.misses-r0 > 2 {
 		t.Fatalf("steady state allocated %d byte buffers and %d record tables", p.pools.bytes.misses-b0, p.pools.recs.misses-r0)
 	}
 }

@@ -64,6 +64,7 @@ type Producer struct {
 	activeRecords int
 	activeBytes   int64
 	waiters       []*waiter
+	freeWaiters   []*waiter // recycled (see recycleWaiter)
 	waitHead      int
 	waitingBytes  int64
 
