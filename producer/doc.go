@@ -11,12 +11,17 @@
 // (wire.AppendRecord), into its partition's open batch (or, before the
 // topic's metadata is known, into the topic's unassigned batch) and reserves
 // its bytes against RetainedBytes and one slot of InFlightRecords.
-// It returns a *Delivery that reaches exactly one terminal Result.
+// It returns a *Delivery that reaches exactly one terminal Result. With lz4
+// a partition's batch compresses its records 64 KiB at a time as they
+// arrive (wire.StreamEncoder, as the Java client's MemoryRecordsBuilder),
+// so only the chunk being filled is kept uncompressed; the other codecs
+// compress a batch whole when it is first sent.
 //
 // One sender goroutine seals batches (full, Linger expired, Flush or Close),
 // assigns sequence numbers on a batch's first send, finishes it once
 // (wire.BatchEncoder.FinishBatch writes the header in place, or compresses;
-// retries resend the same bytes) and builds at most one
+// a streamed lz4 batch ends its frame and is sealed with wire.SealBatch;
+// retries resend the same bytes, a new sequence only re-stamps the header) and builds at most one
 // ProduceRequest per broker per pass, at most MaxInFlightPerBroker per
 // broker. A goroutine per broker hands requests to the client in order
 // (client.Enqueue keeps call order per broker), so a partition's sequences
