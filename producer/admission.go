@@ -166,6 +166,9 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 		ts = m.Timestamp.UnixMilli()
 	}
 	d.p, d.ts, d.part = p, ts, m.Partition
+	if p.cfg.PinTopicIDs && p.metadataChanged() {
+		p.syncMetadata(now) // pin the record to the topic ID the client knows now
+	}
 	t := p.topic(m.Topic)
 	partition := m.Partition
 	if partition < 0 && t.numParts > 0 {

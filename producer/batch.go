@@ -65,6 +65,7 @@ type batch struct {
 
 	// Sending.
 	topicID      wire.UUID // the topic's ID when the batch was last handed out
+	pinID        wire.UUID // the topic's ID when the batch was opened (Config.PinTopicIDs)
 	sentTo       int32     // broker of the last attempt
 	handed       bool      // handed to the client at least once: Cancel is TooLate
 	sequenced    bool

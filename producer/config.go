@@ -94,6 +94,18 @@ type Config struct {
 
 	// InitProducerIDTimeout bounds one InitProducerId attempt. Default 10s.
 	InitProducerIDTimeout time.Duration
+
+	// PinTopicIDs makes each record go only to the incarnation of its topic
+	// that metadata showed when the record joined a batch: topics are told
+	// apart by their topic IDs (KIP-516), which change when a topic is
+	// deleted and created again under the same name. A record whose topic's
+	// ID changed before it was written fails with ErrTopicIDChanged
+	// (NotSent, or PossiblySent if an attempt's outcome was unknown)
+	// instead of landing in the new topic; records admitted after the
+	// change go to the new incarnation. Default false: records follow the
+	// topic name, as the Java client's do. Metadata without topic IDs
+	// (brokers before Kafka 2.8) pins nothing.
+	PinTopicIDs bool
 }
 
 // Defaults (see the fields of Config).

@@ -36,6 +36,11 @@ var (
 	// with an unknown outcome; resending it with a new epoch could duplicate
 	// it (KIP-360). Certainty PossiblySent.
 	ErrSequenceReset = errors.New("gregor/producer: partition sequence reset after an unresolved batch")
+	// ErrTopicIDChanged: with Config.PinTopicIDs, the record's topic was
+	// deleted and created again (its topic ID changed, KIP-516) before the
+	// record was written; it was not sent to the new topic. The error names
+	// both IDs; its certainty says whether the old topic may have it.
+	ErrTopicIDChanged = errors.New("gregor/producer: topic ID changed (topic deleted and recreated)")
 )
 
 // wrapErr is a sentinel that also matches a client sentinel with errors.Is.

@@ -26,6 +26,8 @@ type fakeCluster struct {
 	leaders  map[string][]int32 // topic -> leader per partition
 	logs     map[string][]*fakeLog
 	nextPID  int64
+	// incarnation changes a topic's ID in metadata (a recreated topic).
+	incarnation map[string]byte
 	script   func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault
 	hold     chan struct{} // when non-nil, responses wait for it to close
 	dead     bool          // requests never complete until their context ends
@@ -114,6 +116,7 @@ func (f *fakeCluster) rebuildMetadata() {
 	for name, ls := range f.leaders {
 		tm := &client.TopicMetadata{Name: name}
 		tm.ID[0] = byte(len(name))
+		tm.ID[1] = f.incarnation[name] // bumped to model a deleted and recreated topic
 		for i, l := range ls {
 			tm.Partitions = append(tm.Partitions, client.PartitionMetadata{Partition: int32(i), Leader: l})
 		}

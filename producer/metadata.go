@@ -10,36 +10,49 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
+// applyTopic applies md's entry for t, if it has one: error, topic ID,
+// partition count, available partitions and leaders. Called with p.mu held.
+func (p *Producer) applyTopic(t *topicState, md *client.Metadata) {
+	tm := md.Topics[t.name]
+	if tm == nil {
+		return
+	}
+	t.metaErr, t.metaErrAt = tm.Err, md.Fetched
+	t.id = tm.ID
+	if tm.Err == nil && len(tm.Partitions) > 0 {
+		t.numParts = int32(len(tm.Partitions))
+		t.avail = t.avail[:0]
+		for _, pm := range tm.Partitions {
+			if pm.Leader >= 0 {
+				t.avail = append(t.avail, pm.Partition)
+			}
+		}
+	}
+	for _, ps := range t.parts {
+		if ps == nil {
+			continue
+		}
+		ps.leader = leaderIn(tm, ps.partition)
+	}
+}
+
+// metadataChanged reports whether the client holds a metadata snapshot the
+// producer has not applied (nor set aside as stale). Called with p.mu held.
+func (p *Producer) metadataChanged() bool {
+	md := p.cl.CachedMetadata()
+	return md != nil && md != p.lastMeta && md != p.staleMeta
+}
+
 // syncMetadata applies the client's cached metadata when it changed:
 // partition leaders, partition counts and topic IDs; then it partitions
 // records that waited for their topic's metadata, or expires them. Called
 // with p.mu held.
 func (p *Producer) syncMetadata(now time.Time) {
-	md := p.cl.CachedMetadata()
-	if md != nil && md != p.lastMeta && md != p.staleMeta {
+	if p.metadataChanged() {
+		md := p.cl.CachedMetadata()
 		p.lastMeta = md
 		for _, t := range p.topics {
-			tm := md.Topics[t.name]
-			if tm == nil {
-				continue
-			}
-			t.metaErr, t.metaErrAt = tm.Err, md.Fetched
-			t.id = tm.ID
-			if tm.Err == nil && len(tm.Partitions) > 0 {
-				t.numParts = int32(len(tm.Partitions))
-				t.avail = t.avail[:0]
-				for _, pm := range tm.Partitions {
-					if pm.Leader >= 0 {
-						t.avail = append(t.avail, pm.Partition)
-					}
-				}
-			}
-			for _, ps := range t.parts {
-				if ps == nil {
-					continue
-				}
-				ps.leader = leaderIn(tm, ps.partition)
-			}
+			p.applyTopic(t, md)
 		}
 	}
 	for _, t := range p.topics {

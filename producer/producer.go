@@ -226,6 +226,11 @@ func (p *Producer) topic(name string) *topicState {
 	if t == nil {
 		t = &topicState{name: name, sticky: stickyState{partition: -1}}
 		p.topics[name] = t
+		if p.lastMeta != nil {
+			// A topic first used after the last metadata sync takes what
+			// that snapshot says of it at once (as part does for leaders).
+			p.applyTopic(t, p.lastMeta)
+		}
 	}
 	p.lastTopic = t
 	return t
@@ -283,7 +288,7 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	if n := len(part.batches); n > 0 {
 		b := part.batches[n-1]
 		if b.state == batchOpen {
-			if len(b.recs) < p.cfg.BatchMaxRecords && (b.est+size <= p.cfg.BatchMaxBytes || len(b.recs) == 0) {
+			if len(b.recs) < p.cfg.BatchMaxRecords && (b.est+size <= p.cfg.BatchMaxBytes || len(b.recs) == 0) && p.pinAllows(b) {
 				return b
 			}
 			b.state = batchReady
@@ -291,6 +296,7 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 		}
 	}
 	b := p.newBatch(part.topic, part, now)
+	b.pinID = p.pinFor(part.topic)
 	// Start with room for a full batch when the pool holds such buffers
 	// (no new memory), else for as much as the last acknowledged batch
 	// needed: regrowing the stream record by record copies it each time.
@@ -307,6 +313,42 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	part.batches = append(part.batches, b)
 	p.wakeup()
 	return b
+}
+
+// pinFor is the topic ID a new batch of t is pinned to: its current ID
+// with Config.PinTopicIDs, else none.
+func (p *Producer) pinFor(t *topicState) wire.UUID {
+	if !p.cfg.PinTopicIDs {
+		return wire.UUID{}
+	}
+	return t.id
+}
+
+// pinAllows reports whether open batch b may take another record: it is
+// not pinned to a topic ID other than the topic's current one. A batch
+// opened before the topic's ID was known is pinned when it is next
+// considered for sending (pinUnpinned).
+func (p *Producer) pinAllows(b *batch) bool {
+	return b.pinID == (wire.UUID{}) || b.pinID == p.pinFor(b.topic)
+}
+
+// pinUnpinned pins b to its topic's ID once metadata shows one (records for
+// an explicit partition join a batch before the topic's metadata is known).
+func (p *Producer) pinUnpinned(b *batch) {
+	if b.pinID == (wire.UUID{}) {
+		b.pinID = p.pinFor(b.topic)
+	}
+}
+
+// idChanged returns ErrTopicIDChanged (naming both IDs) when b is pinned to
+// a topic ID that metadata no longer shows for its topic. Metadata without
+// an ID for the topic (it is being recreated, or the brokers predate topic
+// IDs) changes nothing.
+func idChanged(b *batch) error {
+	if b.pinID == (wire.UUID{}) || b.topic.id == (wire.UUID{}) || b.topic.id == b.pinID {
+		return nil
+	}
+	return fmt.Errorf("%w: %s was %v, now %v", ErrTopicIDChanged, b.topic.name, b.pinID, b.topic.id)
 }
 
 // full reports whether an open batch should be sent without lingering.

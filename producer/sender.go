@@ -197,6 +197,7 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 		if b.state == batchInFlight {
 			continue
 		}
+		p.pinUnpinned(b)
 		switch {
 		case b.live == 0 && !b.sequenced:
 			p.removeBatch(part, i)
@@ -205,6 +206,12 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 		case !now.Before(b.deadline):
 			p.markGap(part, b)
 			p.failBatch(b, p.timeoutErr(b), certaintyOf(b))
+			p.removeBatch(part, i)
+			p.recycle(b)
+			i--
+		case idChanged(b) != nil:
+			p.markGap(part, b)
+			p.failBatch(b, idChanged(b), certaintyOf(b))
 			p.removeBatch(part, i)
 			p.recycle(b)
 			i--
