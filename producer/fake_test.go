@@ -21,20 +21,20 @@ type fakeCluster struct {
 	t       *testing.T
 	version int16
 
-	mu       sync.Mutex
-	md       *client.Metadata
-	leaders  map[string][]int32 // topic -> leader per partition
-	logs     map[string][]*fakeLog
-	nextPID  int64
+	mu      sync.Mutex
+	md      *client.Metadata
+	leaders map[string][]int32 // topic -> leader per partition
+	logs    map[string][]*fakeLog
+	nextPID int64
 	// incarnation changes a topic's ID in metadata (a recreated topic).
 	incarnation map[string]byte
-	script   func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault
-	hold     chan struct{} // when non-nil, responses wait for it to close
-	dead     bool          // requests never complete until their context ends
-	requests int
-	invalid  int
-	onInval  func()
-	seen     []seenBatch
+	script      func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault
+	hold        chan struct{} // when non-nil, responses wait for it to close
+	dead        bool          // requests never complete until their context ends
+	requests    int
+	invalid     int
+	onInval     func()
+	seen        []seenBatch
 	// hintLeader: NOT_LEADER_OR_FOLLOWER responses name the leader (KIP-951).
 	hintLeader bool
 	// logAppendTime, when non-zero, is the LogAppendTimeMs of every
