@@ -79,14 +79,7 @@ func TestStreamedBatchCancel(t *testing.T) {
 // re-stamped (its CRC too: the fake broker checks it).
 func TestStreamedBatchResealedAfterReset(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
-	faults := 0
-	f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
-		if b.BaseSequence == 40 && b.ProducerEpoch == 0 && faults == 0 {
-			faults++
-			return fault{code: wire.ErrUnknownProducerID.Code}
-		}
-		return fault{}
-	}
+	faults := unknownProducerIDOnce(f, 40)
 	p := newTestProducer(t, f, Config{Compression: wire.CompressionLZ4, BatchMaxRecords: 40, MaxRetries: new(3), RetryBackoff: -1, Linger: time.Hour})
 	var ds []*Delivery
 	send := func(from, to int) {
@@ -100,8 +93,8 @@ func TestStreamedBatchResealedAfterReset(t *testing.T) {
 	if err := p.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if faults != 1 {
-		t.Fatalf("script faulted %d times", faults)
+	if *faults != 1 {
+		t.Fatalf("script faulted %d times", *faults)
 	}
 	log := f.log("t", 0)
 	if len(log) != 80 {

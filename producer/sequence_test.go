@@ -111,16 +111,24 @@ func TestOutOfOrderSequenceBumpsEpoch(t *testing.T) {
 	}
 }
 
-func TestUnknownProducerIDResetsSequence(t *testing.T) {
-	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+// unknownProducerIDOnce makes f answer UNKNOWN_PRODUCER_ID once, to the
+// first batch at base sequence seq under epoch 0; it returns the number of
+// answers so given.
+func unknownProducerIDOnce(f *fakeCluster, seq int32) *int {
 	n := 0
 	f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
-		if b.BaseSequence == 4 && b.ProducerEpoch == 0 && n == 0 {
+		if b.BaseSequence == seq && b.ProducerEpoch == 0 && n == 0 {
 			n++
 			return fault{code: wire.ErrUnknownProducerID.Code}
 		}
 		return fault{}
 	}
+	return &n
+}
+
+func TestUnknownProducerIDResetsSequence(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	unknownProducerIDOnce(f, 4)
 	p := newTestProducer(t, f, Config{BatchMaxRecords: 4, MaxRetries: new(3), RetryBackoff: -1, Linger: -1})
 	ds := sendN(t, p, "t", 0, 4, 0)
 	waitResult(t, ds[3])
