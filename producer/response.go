@@ -125,12 +125,7 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 	exhausted := func() bool {
 		return (p.cfg.retries >= 0 && b.attempts > p.cfg.retries) || !now.Before(b.deadline)
 	}
-	final := func() {
-		p.markGap(part, b)
-		p.failBatch(b, err, certaintyOf(b))
-		p.removeBatchPtr(part, b)
-		p.recycle(b)
-	}
+	final := func() { p.endBatch(part, b, err) }
 	if errors.Is(err, wire.ErrOutOfOrderSequenceNumber) || errors.Is(err, wire.ErrUnknownProducerID) {
 		if !head {
 			// Behind an unresolved predecessor: resend in order once it resolves.

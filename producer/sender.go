@@ -204,16 +204,10 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 			p.recycle(b)
 			i--
 		case !now.Before(b.deadline):
-			p.markGap(part, b)
-			p.failBatch(b, p.timeoutErr(b), certaintyOf(b))
-			p.removeBatch(part, i)
-			p.recycle(b)
+			p.endBatch(part, b, p.timeoutErr(b))
 			i--
 		case idChanged(b) != nil:
-			p.markGap(part, b)
-			p.failBatch(b, idChanged(b), certaintyOf(b))
-			p.removeBatch(part, i)
-			p.recycle(b)
+			p.endBatch(part, b, idChanged(b))
 			i--
 		default:
 			if !b.handed {
@@ -271,6 +265,15 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 		return b
 	}
 	return nil
+}
+
+// endBatch fails part's batch b with err and the certainty its attempts
+// leave, and drops it; a sequenced batch leaves a gap (markGap).
+func (p *Producer) endBatch(part *partState, b *batch, err error) {
+	p.markGap(part, b)
+	p.failBatch(b, err, certaintyOf(b))
+	p.removeBatchPtr(part, b)
+	p.recycle(b)
 }
 
 func (p *Producer) removeBatch(part *partState, i int) {
