@@ -157,18 +157,19 @@ func (b *batch) unstream(pl *batchPools, codec wire.Compression) error {
 		return nil
 	}
 	zs := b.zs
-	out, err := zs.Finish()
-	pl.streams.put(zs)
 	b.zs = nil
+	defer pl.streams.put(zs)
+	out, err := zs.Finish()
 	if err == nil && b.zsErr != nil {
 		err = b.zsErr
 	}
 	if err != nil {
 		return fmt.Errorf("gregor/producer: streaming %s compression: %w", codec, err)
 	}
+	records := zs.Records(out)
 	ns := pl.bytes.get(b.streamLen())[:wire.BatchHeaderLen]
 	if b.fed > 0 {
-		if ns, err = wire.NewDecompressor(b.fed).Decompress(ns, codec, zs.Records(out), b.fed); err != nil {
+		if ns, err = wire.NewDecompressor(b.fed).Decompress(ns, codec, records, b.fed); err != nil {
 			pl.bytes.put(out)
 			return fmt.Errorf("gregor/producer: reading back streamed %s records: %w", codec, err)
 		}
