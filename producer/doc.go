@@ -12,10 +12,11 @@
 // topic's metadata is known, into the topic's unassigned batch) and reserves
 // its bytes against RetainedBytes and one slot of InFlightRecords.
 // It returns a *Delivery that reaches exactly one terminal Result. With lz4
-// a partition's batch compresses its records 64 KiB at a time as they
-// arrive (wire.StreamEncoder, as the Java client's MemoryRecordsBuilder),
-// so only the chunk being filled is kept uncompressed; the other codecs
-// compress a batch whole when it is first sent.
+// and records of 512 bytes or more on average, a partition's batch
+// compresses its records 64 KiB at a time as they arrive
+// (wire.StreamEncoder, as the Java client's MemoryRecordsBuilder), so only
+// the chunk being filled is kept uncompressed; otherwise a batch is
+// compressed whole when it is first sent.
 //
 // One sender goroutine seals batches (full, Linger expired, Flush or Close),
 // assigns sequence numbers on a batch's first send, finishes it once

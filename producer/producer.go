@@ -303,7 +303,7 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	wantStream := p.cfg.BatchMaxBytes + batchOverhead + 2*recordOverhead
 	wantRecs := min(p.cfg.BatchMaxRecords, p.cfg.BatchMaxBytes/max(size, 1)+1)
 	b.recs = p.pools.recs.getUpTo(part.lastRecs, wantRecs)
-	if b.startStream(&p.pools, part, wantStream) {
+	if streamWorthIt(part, size) && b.startStream(&p.pools, part, wantStream) {
 		// The stream holds the chunk being filled and the record that
 		// completes it.
 		b.stream = p.pools.bytes.get(batchOverhead + wire.StreamChunk + size + 32)
