@@ -112,3 +112,30 @@ func TestStreamedBatchResealedAfterReset(t *testing.T) {
 		t.Fatalf("record 40: epoch %d seq %d, want 1/0", log[40].epoch, log[40].seq)
 	}
 }
+
+// TestStreamWorthIt: batches stream when their records average
+// streamMinRecordBytes or more, judged by the partition's last
+// acknowledged batch, else by the record opening the batch; an lz4 batch
+// of 100-byte records does not stream.
+func TestStreamWorthIt(t *testing.T) {
+	for _, c := range []struct {
+		lastStream, lastRecs, size int
+		want                       bool
+	}{
+		{0, 0, streamMinRecordBytes - 1, false},
+		{0, 0, streamMinRecordBytes, true},
+		{100 * streamMinRecordBytes, 100, 10, true},       // last batch's records were large
+		{100 * streamMinRecordBytes, 101, 1 << 20, false}, // ... or small, whatever this one is
+	} {
+		part := &partState{lastStream: c.lastStream, lastRecs: c.lastRecs}
+		if got := streamWorthIt(part, c.size); got != c.want {
+			t.Errorf("%+v: %v", c, got)
+		}
+	}
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	p := newTestProducer(t, f, Config{Linger: time.Hour, Compression: wire.CompressionLZ4})
+	mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: make([]byte, 100)})
+	if streaming, _ := openBatchState(p, "t"); streaming {
+		t.Fatal("a batch of 100-byte records streams")
+	}
+}
