@@ -11,6 +11,12 @@
 // checks every length against the bytes that remain before it allocates and
 // records the first error instead of panicking.
 //
+// A producer builds record batches without re-encoding: AppendRecord encodes
+// each record once into a stream with BatchHeaderLen bytes of header room,
+// and BatchEncoder.FinishBatch (or FinishBatchCRC, with a running CRC-32C)
+// completes it, in place when uncompressed; with lz4 a StreamEncoder
+// compresses the records as they arrive, and SealBatch stamps the header.
+//
 // Source of truth for every field and version: Apache Kafka's message
 // definitions (clients/src/main/resources/common/message/*.json).
 package wire
