@@ -56,7 +56,7 @@ type batch struct {
 	// room and the records after them).
 	zs       *wire.StreamEncoder
 	fed      int
-	zsErr    error // compressing failed: encoding the batch fails with it
+	zsErr    error // reading compressed records back failed (unstream): encoding the batch fails with it
 	streamed bool  // encoded holds the whole batch; sending re-seals it
 
 	created   time.Time // first record's admission (linger starts here)

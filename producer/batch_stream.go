@@ -24,8 +24,8 @@ type streamPool struct {
 	free  []*wire.StreamEncoder
 }
 
-// maxFreeStreams bounds the encoders kept for reuse (each holds a 64 KiB
-// block buffer and a hash table).
+// maxFreeStreams bounds the encoders kept for reuse (each holds an lz4
+// hash table).
 const maxFreeStreams = 64
 
 // get returns an encoder, or nil when the codec does not stream.
@@ -102,19 +102,14 @@ func (b *batch) startStream(pl *batchPools, part *partState, want int) bool {
 func (b *batch) streamLen() int { return b.fed + len(b.stream) }
 
 // feed compresses the stream's whole chunks, keeping the rest (less than a
-// chunk) in front of the stream. A failure (none is expected from an
-// in-memory lz4 stream) keeps the records uncompressed and fails the
-// batch's encoding.
+// chunk) in front of the stream.
 func (b *batch) feed() {
 	n := len(b.stream) - wire.BatchHeaderLen
-	if b.zs == nil || b.zsErr != nil || n < wire.StreamChunk {
+	if b.zs == nil || n < wire.StreamChunk {
 		return
 	}
 	k := n / wire.StreamChunk * wire.StreamChunk
-	if err := b.zs.Write(b.stream[wire.BatchHeaderLen : wire.BatchHeaderLen+k]); err != nil {
-		b.zsErr = err
-		return
-	}
+	b.zs.Write(b.stream[wire.BatchHeaderLen : wire.BatchHeaderLen+k])
 	rest := copy(b.stream[wire.BatchHeaderLen:], b.stream[wire.BatchHeaderLen+k:])
 	b.stream = b.stream[:wire.BatchHeaderLen+rest]
 	b.fed += k
@@ -124,23 +119,11 @@ func (b *batch) feed() {
 // then holds the batch (header room first), ready for wire.SealBatch. Called
 // by the sender, which owns the sealed batch; releaseStream gives the
 // encoder back under the lock.
-func (b *batch) finishStream() error {
-	if b.zsErr != nil {
-		return b.zsErr
-	}
-	if err := b.zs.Write(b.stream[wire.BatchHeaderLen:]); err != nil {
-		b.zsErr = err
-		return err
-	}
-	out, err := b.zs.Finish()
-	if err != nil {
-		b.zsErr = err
-		return err
-	}
+func (b *batch) finishStream() {
+	b.zs.Write(b.stream[wire.BatchHeaderLen:])
 	b.fed += len(b.stream) - wire.BatchHeaderLen
 	b.stream = b.stream[:wire.BatchHeaderLen]
-	b.encoded, b.streamed = out, true
-	return nil
+	b.encoded, b.streamed = b.zs.Finish(), true
 }
 
 // releaseStream returns a finished batch's encoder and spent stream
@@ -163,9 +146,7 @@ func (b *batch) dropStream(pl *batchPools) {
 		return
 	}
 	if !b.streamed {
-		if out, err := b.zs.Finish(); err == nil {
-			pl.bytes.put(out)
-		}
+		pl.bytes.put(b.zs.Finish())
 	}
 	pl.streams.put(b.zs)
 	b.zs = nil
@@ -182,16 +163,11 @@ func (b *batch) unstream(pl *batchPools, codec wire.Compression) error {
 	zs := b.zs
 	b.zs = nil
 	defer pl.streams.put(zs)
-	out, err := zs.Finish()
-	if err == nil && b.zsErr != nil {
-		err = b.zsErr
-	}
-	if err != nil {
-		return fmt.Errorf("gregor/producer: streaming %s compression: %w", codec, err)
-	}
+	out := zs.Finish()
 	records := zs.Records(out)
 	ns := pl.bytes.get(b.streamLen())[:wire.BatchHeaderLen]
 	if b.fed > 0 {
+		var err error
 		if ns, err = wire.NewDecompressor(b.fed).Decompress(ns, codec, records, b.fed); err != nil {
 			pl.bytes.put(out)
 			return fmt.Errorf("gregor/producer: reading back streamed %s records: %w", codec, err)

@@ -478,9 +478,7 @@ func (p *Producer) encode(b *batch) error {
 	}
 	if b.zs != nil || b.streamed {
 		if !b.streamed {
-			if err := b.finishStream(); err != nil {
-				return err
-			}
+			b.finishStream()
 		}
 		if err := wire.SealBatch(b.encoded, &h, b.numSeq, b.maxTS); err != nil {
 			return err

@@ -20,8 +20,8 @@ const StreamChunk = 64 << 10
 // byte for byte what BatchEncoder.FinishBatch writes for the same records
 // (the records are cut into the same blocks).
 //
-// Only lz4 streams (StreamSupported): its state is a 64 KiB block and a
-// hash table, so a producer can keep one per open batch; gzip and zstd
+// Only lz4 streams (StreamSupported): its state is a hash table, so a
+// producer can keep one per open batch; gzip and zstd
 // encoders keep windows of up to a megabyte each, and a snappy batch is one
 // raw block, so those compress the whole batch when it is sent.
 //
@@ -99,15 +99,15 @@ func (s *StreamEncoder) Begin(dst []byte) {
 // Write compresses p, the next encoded records (AppendRecord) of the batch,
 // in blocks of StreamChunk bytes. Every call but the last should carry a
 // multiple of StreamChunk bytes: a shorter piece ends a block early (still
-// a valid frame, but not the blocks of a one-shot compression).
-func (s *StreamEncoder) Write(p []byte) error {
+// a valid frame, but not the blocks of a one-shot compression). It cannot
+// fail: a block that does not compress is stored.
+func (s *StreamEncoder) Write(p []byte) {
 	for len(p) > 0 {
 		n := min(len(p), StreamChunk)
 		s.block(p[:n])
 		p = p[n:]
 		s.fed += n
 	}
-	return nil
 }
 
 // block appends src as one frame block: compressed when that is shorter,
@@ -138,10 +138,10 @@ func (s *StreamEncoder) Fed() int { return s.fed }
 // extended by the batch: BatchHeaderLen bytes of header room, then the
 // compressed records. Seal it with SealBatch before sending. The encoder
 // lets go of the buffer: Begin starts the next batch.
-func (s *StreamEncoder) Finish() ([]byte, error) {
+func (s *StreamEncoder) Finish() []byte {
 	out := append(s.out, 0, 0, 0, 0) // end mark
 	s.out = nil
-	return out, nil
+	return out
 }
 
 // Records returns the start of the compressed records in a buffer Finish

@@ -64,21 +64,14 @@ func testStreamEncoder(t *testing.T, comp *Compressor, enc *StreamEncoder, size 
 		if k > StreamChunk && n%2 == 0 {
 			k = StreamChunk // one chunk at a time, or several at once
 		}
-		if err := enc.Write(recs[:k]); err != nil {
-			t.Fatal(err)
-		}
+		enc.Write(recs[:k])
 		recs = recs[k:]
 	}
-	if err := enc.Write(recs); err != nil {
-		t.Fatal(err)
-	}
+	enc.Write(recs)
 	if enc.Fed() != len(stream)-BatchHeaderLen {
 		t.Fatalf("Fed %d, want %d", enc.Fed(), len(stream)-BatchHeaderLen)
 	}
-	got, err := enc.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := enc.Finish()
 	if string(got[:6]) != "prefix" {
 		t.Fatal("dst prefix lost")
 	}
@@ -125,9 +118,9 @@ func TestStreamEncoderAllocatesNothing(t *testing.T) {
 	buf := make([]byte, 0, 1<<20)
 	allocs := testing.AllocsPerRun(50, func() {
 		enc.Begin(buf[:0])
-		_ = enc.Write(recs[:4*StreamChunk])
-		_ = enc.Write(recs[4*StreamChunk:])
-		out, _ := enc.Finish()
+		enc.Write(recs[:4*StreamChunk])
+		enc.Write(recs[4*StreamChunk:])
+		out := enc.Finish()
 		buf = out[:0]
 	})
 	if allocs != 0 {
@@ -143,20 +136,13 @@ func TestStreamEncoderBeginDiscards(t *testing.T) {
 		t.Fatal(err)
 	}
 	enc.Begin(nil)
-	if err := enc.Write(bytes.Repeat([]byte("junk"), StreamChunk/4)); err != nil {
-		t.Fatal(err)
-	}
+	enc.Write(bytes.Repeat([]byte("junk"), StreamChunk/4))
 	stream := AppendRecord(make([]byte, BatchHeaderLen), 0, 0, nil, []byte("v"), nil)
 	h := BatchHeader{Compression: CompressionLZ4, ProducerID: 1}
 	want, _ := NewBatchEncoder(nil).FinishBatch(nil, stream, &h, 1, 0)
 	enc.Begin(nil)
-	if err := enc.Write(stream[BatchHeaderLen:]); err != nil {
-		t.Fatal(err)
-	}
-	got, err := enc.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc.Write(stream[BatchHeaderLen:])
+	got := enc.Finish()
 	if err := SealBatch(got, &h, 1, 0); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("after Begin: err %v, equal %v", err, bytes.Equal(got, want))
 	}
