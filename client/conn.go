@@ -55,10 +55,17 @@ type conn struct {
 	queue    pendingQueue // written (or being written), oldest first
 	closed   bool
 	closeErr error
+	idle     chan struct{} // made by awaitIdle, closed when the queue empties
+
+	// reauthAt is when the connection re-authenticates (KIP-368), in unix
+	// nanoseconds; 0 for never. Set during negotiation, before the
+	// connection is shared, and afterwards only under the writer path.
+	reauthAt int64
 
 	dead       chan struct{} // closed when the connection fails or closes
 	readerDone chan struct{}
 	lastUsed   atomic.Int64 // unix nanoseconds of the last write or read
+	opened     atomic.Bool  // negotiation finished (counted in ConnMetrics.Opened)
 }
 
 func newConn(cl *Client, nc net.Conn, addr string, broker int32) *conn {
@@ -153,7 +160,21 @@ func (cn *conn) send(p *pending) error {
 	defer func() { <-cn.wlock }()
 	t1 := time.Now()
 	m.lat[stageWriterAdmission].observe(t1.Sub(t0))
+	if cn.reauthAt != 0 && t1.UnixNano() >= cn.reauthAt {
+		if err := cn.reauthenticate(); err != nil {
+			<-cn.slots
+			return p.notSent(err)
+		}
+	}
+	return cn.write(p, t1)
+}
 
+// write encodes p, queues it and writes it. The caller holds the writer
+// path (wlock) and, unless p.noSlot, an in-flight slot, which write gives
+// back when p is not written. t1 is when the writer path was taken.
+func (cn *conn) write(p *pending, t1 time.Time) error {
+	m := &p.cl.m
+	ctx := p.ctx
 	if cn.corrID == math.MaxInt32 {
 		cn.corrID = 0
 	}
@@ -172,7 +193,7 @@ func (cn *conn) send(p *pending) error {
 	if cn.closed {
 		err := cn.closeErr
 		cn.mu.Unlock()
-		<-cn.slots
+		cn.releaseSlot(p)
 		return p.notSent(err)
 	}
 	p.inQueue = true
@@ -191,7 +212,7 @@ func (cn *conn) send(p *pending) error {
 		// ignored it): nothing is written yet, so withdraw p and keep the
 		// connection, rather than have the write fail on its deadline.
 		if cn.withdraw(p) {
-			<-cn.slots
+			cn.releaseSlot(p)
 			return p.notSent(ctxError(err))
 		}
 	}
@@ -213,7 +234,7 @@ func (cn *conn) send(p *pending) error {
 			}
 		}
 		if n == 0 && cn.withdraw(p) {
-			<-cn.slots
+			cn.releaseSlot(p)
 			cn.fail(fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err))
 			return p.notSent(cause)
 		}
@@ -222,6 +243,14 @@ func (cn *conn) send(p *pending) error {
 	}
 	cn.lastUsed.Store(time.Now().UnixNano())
 	return nil
+}
+
+// releaseSlot gives back p's in-flight slot (none for a re-authentication
+// request, which is written while the connection is otherwise idle).
+func (cn *conn) releaseSlot(p *pending) {
+	if !p.noSlot {
+		<-cn.slots
+	}
 }
 
 // writeFrame writes the frame buf with splices inserted (one writev when the
@@ -385,8 +414,12 @@ func (cn *conn) readLoop() {
 		}
 		cn.queue.popFront()
 		p.inQueue, p.answered = false, true
+		if cn.idle != nil && cn.queue.len() == 0 {
+			close(cn.idle) // a re-authentication waits for this
+			cn.idle = nil
+		}
 		cn.mu.Unlock()
-		<-cn.slots
+		cn.releaseSlot(p)
 		cn.lastUsed.Store(time.Now().UnixNano())
 
 		// The reader now holds the connection's reference to p: it
@@ -456,6 +489,9 @@ func (cn *conn) fail(cause error) {
 	cn.mu.Unlock()
 	close(cn.dead)
 	_ = cn.nc.Close()
+	if cn.opened.Load() {
+		cn.cl.m.connsClosed.Add(1)
+	}
 	if !errors.Is(cause, ErrClosed) {
 		cn.cl.cfg.Logger.Debug("gregor: connection closed", "addr", cn.addr, "broker", cn.broker, "cause", cause, "outstanding", len(q))
 	}

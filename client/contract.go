@@ -23,7 +23,9 @@ type Config struct {
 	ClientID string
 	// TLS enables TLS when non-nil (security.protocol SSL / SASL_SSL).
 	TLS *tls.Config
-	// SASL enables SASL authentication when non-nil.
+	// SASL enables SASL authentication when non-nil. Connections
+	// re-authenticate before the session lifetime the broker sets ends
+	// (KIP-368; see the package documentation).
 	SASL *SASL
 	// DialTimeout bounds one TCP (and TLS) connect. Default 10s.
 	DialTimeout time.Duration

@@ -51,6 +51,8 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32) (*conn, er
 		<-cn.readerDone
 		return nil, err
 	}
+	cn.opened.Store(true)
+	c.m.connsOpened.Add(1)
 	c.cfg.Logger.Debug("gregor: connected", "addr", addr, "broker", broker, "tls", c.cfg.TLS != nil, "sasl", c.saslMechanism())
 	return cn, nil
 }
@@ -134,7 +136,7 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 	}
 	cn.versions = versions
 	if c.cfg.SASL != nil {
-		if err := c.authenticate(ctx, cn); err != nil {
+		if err := c.authenticate(ctx, cn, cn.roundTrip); err != nil {
 			return err
 		}
 	}

@@ -26,6 +26,18 @@
 // connection and fails every request on it (ErrProtocol or ErrTransport,
 // PossiblySent); the next request dials a new connection.
 //
+// When the broker limits a SASL session's lifetime (connections.max.reauth.ms;
+// SaslAuthenticate v1+ reports it), the connection re-authenticates in band
+// before it ends (KIP-368): the first request due after a random 85–95% of
+// the lifetime waits, holding the writer path, until every written request
+// is answered, then SaslHandshake and SaslAuthenticate run again and the
+// request follows, on the same connection and in order. A broker closes a
+// connection used after its session ended, failing what was in flight on it
+// as PossiblySent; re-authenticating keeps that from happening. A failed
+// re-authentication closes the connection (nothing is in flight then) and
+// fails the waiting request NotSent. MetricsSnapshot.Conns counts
+// connections opened, closed and re-authenticated.
+//
 // # Deadlines and certainty
 //
 // A call's deadline is its context's, or RequestTimeout from the call when

@@ -9,6 +9,17 @@ type MetricsSnapshot struct {
 	Mailbox  MailboxMetrics
 	Latency  LatencyMetrics
 	Producer ProducerMetrics
+	Conns    ConnMetrics
+}
+
+// ConnMetrics counts broker connections over the client's life.
+type ConnMetrics struct {
+	// Opened counts connections that finished negotiation (ApiVersions,
+	// SASL); Closed counts those that failed or were closed since.
+	Opened, Closed uint64
+	// Reauthentications counts SASL re-authentications on open
+	// connections before the broker's session lifetime ended (KIP-368).
+	Reauthentications uint64
 }
 
 // CallMetrics counts public calls (requests) by outcome.

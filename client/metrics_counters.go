@@ -69,6 +69,8 @@ type counters struct {
 
 	lat [numStages]latencyCounter
 
+	connsOpened, connsClosed, reauths atomic.Uint64
+
 	prodMu  sync.Mutex
 	prodSrc map[uint64]func(*ProducerMetrics)
 	prodSeq uint64
@@ -117,6 +119,7 @@ func (c *Client) Metrics() MetricsSnapshot {
 		ResponseCapacity: m.fail[classResponseCapacity].Load(),
 		RouteCapacity:    m.fail[classRouteCapacity].Load(),
 	}
+	s.Conns = ConnMetrics{Opened: m.connsOpened.Load(), Closed: m.connsClosed.Load(), Reauthentications: m.reauths.Load()}
 	s.Mailbox = MailboxMetrics{
 		CapacityPerLane:  c.cfg.MaxInFlightPerBroker,
 		QueuedWork:       int(max(m.queuedWork.Load(), 0)),

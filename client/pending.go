@@ -44,6 +44,7 @@ type pending struct {
 	written  time.Time // set before the first byte is written
 	internal bool      // connection setup (ApiVersions, SASL): no metrics at all
 	counted  bool      // completion counts the call's outcome (Enqueue)
+	noSlot   bool      // written without an in-flight slot (re-authentication)
 
 	ctx      context.Context // the caller's: its cancellation and deadline end the request
 	deadline time.Time       // the effective deadline (see deadline.go); zero for none

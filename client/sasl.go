@@ -4,24 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/xdg-go/scram"
 )
 
-// authenticate runs SASL on a freshly negotiated connection: SaslHandshake v1
-// naming the mechanism, then SaslAuthenticate rounds (KIP-152) carrying PLAIN
-// (RFC 4616) or SCRAM-SHA-256/512 (RFC 5802, KIP-84) messages. Credentials
-// go only into the SaslAuthenticate bytes; errors and logs never hold them.
-// A refusal is ErrAuthentication.
-func (c *Client) authenticate(ctx context.Context, cn *conn) error {
+// roundTripper sends one connection-setup request on a connection and waits
+// for its response: conn.roundTrip, or conn.lockedRoundTrip for a
+// re-authentication, whose caller already holds the writer path.
+type roundTripper func(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error)
+
+// authenticate runs SASL on a freshly negotiated connection, or again on an
+// open one (KIP-368): SaslHandshake v1 naming the mechanism, then
+// SaslAuthenticate rounds (KIP-152) carrying PLAIN (RFC 4616) or
+// SCRAM-SHA-256/512 (RFC 5802, KIP-84) messages, each sent with rt.
+// Credentials go only into the SaslAuthenticate bytes; errors and logs never
+// hold them. A refusal is ErrAuthentication. When the broker's last
+// SaslAuthenticate response (v1+) gives the session a lifetime, cn.reauthAt
+// is set to re-authenticate before it ends (see reauthTime).
+func (c *Client) authenticate(ctx context.Context, cn *conn, rt roundTripper) error {
 	s := c.cfg.SASL
 	mech := string(s.Mechanism)
 	hinfo, err := cn.checkVersion(wire.KeySaslHandshake, 1)
 	if err != nil {
 		return withClass(classNegotiation, fmt.Errorf("SASL needs SaslHandshake v1: %w", err))
 	}
-	r, err := cn.roundTrip(ctx, &wire.SaslHandshakeRequest{Mechanism: mech}, hinfo, 1)
+	r, err := rt(ctx, &wire.SaslHandshakeRequest{Mechanism: mech}, hinfo, 1)
 	if err != nil {
 		return err
 	}
@@ -33,12 +42,15 @@ func (c *Client) authenticate(ctx context.Context, cn *conn) error {
 	if err != nil {
 		return withClass(classNegotiation, err)
 	}
+	cn.reauthAt = 0
 	round := func(msg []byte) ([]byte, error) {
-		r, err := cn.roundTrip(ctx, &wire.SaslAuthenticateRequest{AuthBytes: msg}, ainfo, av)
+		sent := time.Now()
+		r, err := rt(ctx, &wire.SaslAuthenticateRequest{AuthBytes: msg}, ainfo, av)
 		if err != nil {
 			return nil, err
 		}
 		ar := r.(*wire.SaslAuthenticateResponse)
+		cn.reauthAt = reauthTime(sent, ar.SessionLifetimeMs)
 		if kerr := wire.ErrorForCode(ar.ErrorCode); kerr != nil {
 			detail := ""
 			if ar.ErrorMessage != nil {

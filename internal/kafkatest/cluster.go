@@ -34,6 +34,7 @@ type Cluster struct {
 	controllerPort int
 	nodes          []*node // controller first when dedicated
 	log            func(string, ...any)
+	brokerConfig   map[string]string // Options.BrokerConfig
 
 	attached bool // from a state file: Close is a no-op, Stop/Kill/Restart refused
 	detached bool // JVMs outlive this process (kafka-local up)
@@ -75,7 +76,7 @@ func start(ctx context.Context, o Options, detached bool) (*Cluster, error) {
 	}
 	var lastErr error
 	for attempt := 1; attempt <= 3; attempt++ {
-		c := &Cluster{shape: o.Shape, java: java, libDir: lib, log: logf, detached: detached}
+		c := &Cluster{shape: o.Shape, java: java, libDir: lib, log: logf, detached: detached, brokerConfig: o.BrokerConfig}
 		err := c.tryStart(ctx, o.Dir)
 		if err == nil {
 			return c, nil

@@ -118,6 +118,14 @@ func (c *Cluster) nodeConfig(n *node) props {
 		p.set("ssl.keystore.type", "PEM")
 		p.set("ssl.keystore.location", c.keystore)
 		p.set("ssl.client.auth", "none")
+		keys := make([]string, 0, len(c.brokerConfig))
+		for k := range c.brokerConfig {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p.set(k, c.brokerConfig[k])
+		}
 	}
 	return p
 }

@@ -59,6 +59,10 @@ type Options struct {
 	Dir string
 	// Log receives progress lines (nil: discard).
 	Log func(format string, args ...any)
+	// BrokerConfig adds or overrides broker properties (server.properties
+	// keys, e.g. "connections.max.reauth.ms"), applied after the test
+	// bed's own settings.
+	BrokerConfig map[string]string
 }
 
 // The methods below are the contract of *Cluster.

@@ -1,0 +1,99 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// reauthTime is when a connection whose SASL session the broker limited to
+// lifetimeMs milliseconds (SaslAuthenticate v1+, broker setting
+// connections.max.reauth.ms; KIP-368) re-authenticates: at a random 85–95%
+// of the lifetime after sent, the moment the final SaslAuthenticate request
+// was sent, as the Java client does (the margin covers network latency and
+// clock drift, the jitter spreads many connections' re-authentications), in
+// unix nanoseconds. 0 (never) when the session has no lifetime.
+func reauthTime(sent time.Time, lifetimeMs int64) int64 {
+	if lifetimeMs <= 0 {
+		return 0
+	}
+	use := time.Duration(float64(lifetimeMs) * (0.85 + 0.10*rand.Float64()) * float64(time.Millisecond))
+	return sent.Add(use).UnixNano()
+}
+
+// reauthenticate runs SASL again on the open connection before the broker's
+// session ends (KIP-368), called by the writer-path holder about to write
+// the first request due after cn.reauthAt. Keeping the writer path, it waits
+// until every written request is answered (the broker does not take a
+// re-authentication while requests are in flight), then sends SaslHandshake
+// and SaslAuthenticate as at connect; later requests wait behind it on the
+// writer path, so they keep their order. Both steps are bounded by
+// RequestTimeout. A failure closes the connection, when nothing is in
+// flight, and is returned for the request that was about to be written:
+// that request is NotSent.
+func (cn *conn) reauthenticate() error {
+	ctx, cancel := context.WithTimeout(context.Background(), cn.cl.cfg.RequestTimeout)
+	defer cancel()
+	t0 := time.Now()
+	err := cn.awaitIdle(ctx)
+	if err == nil {
+		err = cn.cl.authenticate(ctx, cn, cn.lockedRoundTrip)
+	}
+	if err != nil {
+		err = fmt.Errorf("re-authenticating with %s (KIP-368): %w", cn.addr, err)
+		cn.fail(err)
+		return err
+	}
+	cn.cl.m.reauths.Add(1)
+	cn.cl.cfg.Logger.Debug("gregor: re-authenticated", "addr", cn.addr, "broker", cn.broker, "took", time.Since(t0))
+	return nil
+}
+
+// awaitIdle waits until no written request is unanswered on cn. The caller
+// holds the writer path, so none is added meanwhile.
+func (cn *conn) awaitIdle(ctx context.Context) error {
+	cn.mu.Lock()
+	if cn.closed {
+		cn.mu.Unlock()
+		return cn.deadErr()
+	}
+	n := cn.queue.len()
+	if n == 0 {
+		cn.mu.Unlock()
+		return nil
+	}
+	idle := make(chan struct{})
+	cn.idle = idle
+	cn.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-cn.dead:
+		return cn.deadErr()
+	case <-ctx.Done():
+		cn.mu.Lock()
+		cn.idle = nil
+		n = cn.queue.len()
+		cn.mu.Unlock()
+		return fmt.Errorf("%w: %d requests to %s still unanswered after RequestTimeout %v", ErrTransport, n, cn.addr, cn.cl.cfg.RequestTimeout)
+	}
+}
+
+// lockedRoundTrip is roundTrip for a caller that holds the writer path
+// (re-authentication): the request is written at once, without an
+// in-flight slot, since nothing else is in flight.
+func (cn *conn) lockedRoundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
+	p := cn.cl.getPending(ctx, req, info, v, cn.broker, true)
+	p.cn, p.noSlot = cn, true
+	if err := cn.write(p, time.Now()); err != nil {
+		p.unref()
+		return nil, err
+	}
+	p.wait()
+	resp, err := p.resp, p.err
+	p.unref()
+	return resp, err
+}

@@ -1,0 +1,106 @@
+package client
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// reauthLifetime is the SASL session lifetime of TestIntegrationReauthentication's broker.
+const reauthLifetime = 3 * time.Second
+
+// TestIntegrationReauthentication runs on its own broker whose SASL sessions
+// last 3s (connections.max.reauth.ms, KIP-368). Clients keep their
+// connections busy for 7s (pipelined Metadata and ApiVersions requests from
+// eight goroutines) with PLAIN and SCRAM-SHA-512 over SASL_PLAINTEXT and
+// SCRAM-SHA-256 over SASL_SSL: every request succeeds, no connection closes
+// and each client re-authenticates at least twice. A control connection that
+// skips re-authentication, as a client without KIP-368 would, is closed by
+// the broker when used after its session ends: the broker does enforce the
+// lifetime, so the clients above kept their connections only by
+// re-authenticating.
+func TestIntegrationReauthentication(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cluster, err := kafkatest.Start(ctx, kafkatest.Options{Log: t.Logf,
+		BrokerConfig: map[string]string{"connections.max.reauth.ms": "3000"}})
+	if err != nil {
+		t.Fatalf("kafkatest: no Kafka: %v", err)
+	}
+	t.Cleanup(func() { _ = cluster.Close() })
+
+	cases := []struct {
+		name     string
+		listener kafkatest.Listener
+		sasl     *SASL
+	}{
+		{"plain", kafkatest.SASLPlaintext, &SASL{SASLPlain, kafkatest.AdminUser, kafkatest.AdminPassword}},
+		{"scram-sha-512", kafkatest.SASLPlaintext, &SASL{SASLScramSHA512, kafkatest.AliceUser, kafkatest.AlicePassword}},
+		{"ssl-scram-sha-256", kafkatest.SASLSSL, &SASL{SASLScramSHA256, kafkatest.AdminUser, kafkatest.AdminPassword}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{Bootstrap: cluster.Bootstrap(tc.listener), SASL: tc.sasl, ExpectedClusterID: cluster.ClusterID()}
+			if tc.listener == kafkatest.SASLSSL {
+				cfg.TLS = tlsConfig(t, cluster.CAPEM())
+			}
+			c := newTestClient(t, cfg)
+			ctx := testCtx(t, time.Minute)
+			end := time.Now().Add(reauthLifetime*2 + time.Second)
+			const workers = 8
+			errs := make(chan error, workers)
+			for w := range workers {
+				go func() {
+					for time.Now().Before(end) {
+						var req wire.Request = &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{}}
+						if w%2 == 1 {
+							req = &wire.ApiVersionsRequest{ClientSoftwareName: "gregor-test", ClientSoftwareVersion: "1"}
+						}
+						if _, err := c.Request(ctx, 1, req); err != nil {
+							errs <- err
+							return
+						}
+					}
+					errs <- nil
+				}()
+			}
+			for range workers {
+				if err := <-errs; err != nil {
+					t.Fatalf("request while sessions expire: %v", err)
+				}
+			}
+			m := c.Metrics()
+			t.Logf("%s: %d requests, connections %+v", tc.name, m.Calls.Succeeded, m.Conns)
+			if m.Calls.Failed != 0 || m.Conns.Closed != 0 || m.Conns.Reauthentications < 2 {
+				t.Fatalf("calls %+v, connections %+v: want no failure, no connection closed, >= 2 re-authentications", m.Calls, m.Conns)
+			}
+		})
+	}
+	t.Run("control-without-reauthentication", func(t *testing.T) {
+		t.Parallel()
+		c := newTestClient(t, Config{Bootstrap: cluster.Bootstrap(kafkatest.SASLPlaintext),
+			SASL: &SASL{SASLPlain, kafkatest.AdminUser, kafkatest.AdminPassword}})
+		ctx := testCtx(t, time.Minute)
+		authed := time.Now()
+		if _, err := c.Request(ctx, 1, &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, cn := range c.pool.live() {
+			cn.wlock <- struct{}{} // reauthAt belongs to the writer path
+			cn.reauthAt = 0
+			<-cn.wlock
+		}
+		waitFor(t, "the session to expire", 10*time.Second, func() bool { return time.Since(authed) > reauthLifetime+300*time.Millisecond })
+		// Metadata is read-only: the client retries it on a new connection.
+		if _, err := c.Request(ctx, 1, &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{}}); err != nil {
+			t.Fatalf("Metadata after the expired connection closed: %v", err)
+		}
+		if m := c.Metrics().Conns; m.Closed == 0 || m.Reauthentications != 0 {
+			t.Fatalf("connections %+v: want the broker to have closed the expired connection", m)
+		}
+	})
+}

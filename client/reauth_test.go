@@ -1,0 +1,215 @@
+package client
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+func TestReauthTime(t *testing.T) {
+	sent := time.Unix(1000, 0)
+	if got := reauthTime(sent, 0); got != 0 {
+		t.Fatalf("no lifetime: reauthTime = %d, want 0 (never)", got)
+	}
+	lo, hi := sent.Add(time.Hour).UnixNano(), int64(0)
+	for range 2000 {
+		at := reauthTime(sent, 1000)
+		if at < sent.Add(850*time.Millisecond).UnixNano() || at > sent.Add(950*time.Millisecond).UnixNano() {
+			t.Fatalf("reauthTime %v after sent, want within 85-95%% of 1s", time.Duration(at-sent.UnixNano()))
+		}
+		lo, hi = min(lo, at), max(hi, at)
+	}
+	// The jitter spreads connections: 2000 draws cover most of the window.
+	if spread := time.Duration(hi - lo); spread < 80*time.Millisecond {
+		t.Fatalf("2000 draws spread over %v, want most of the 100ms window", spread)
+	}
+}
+
+// saslBroker makes fc answer SASL PLAIN: SaslAuthenticate gives the session
+// a lifetime (KIP-368) and refuses when refuse says so. It records, for
+// every SaslHandshake after a connection's first, how many CreateTopics
+// requests were unanswered on that connection when it arrived.
+type saslBroker struct {
+	lifetime time.Duration
+
+	mu        sync.Mutex
+	refuse    bool
+	handshake map[int32]int // per connection
+	open      map[int32]int // CreateTopics received and not answered, per connection
+	atReauth  []int         // open count at each re-authentication's SaslHandshake
+	held      []heldReq     // CreateTopics held by hold
+	hold      func(name string) bool
+}
+
+func newSASLBroker(fc *fakeCluster, lifetime time.Duration) *saslBroker {
+	sb := &saslBroker{lifetime: lifetime, handshake: map[int32]int{}, open: map[int32]int{}}
+	fc.setHandle(func(c *fakeConn, r *fakeReq) bool {
+		sb.mu.Lock()
+		defer sb.mu.Unlock()
+		switch r.hdr.Key {
+		case wire.KeySaslHandshake:
+			sb.handshake[r.conn]++
+			if sb.handshake[r.conn] > 1 {
+				sb.atReauth = append(sb.atReauth, sb.open[r.conn])
+			}
+			c.respond(r, &wire.SaslHandshakeResponse{Mechanisms: []string{"PLAIN"}})
+		case wire.KeySaslAuthenticate:
+			resp := &wire.SaslAuthenticateResponse{SessionLifetimeMs: sb.lifetime.Milliseconds()}
+			if sb.refuse {
+				msg := "refused by the test"
+				resp = &wire.SaslAuthenticateResponse{ErrorCode: wire.ErrSASLAuthenticationFailed.Code, ErrorMessage: &msg}
+			}
+			c.respond(r, resp)
+		case wire.KeyCreateTopics:
+			req := r.req.(*wire.CreateTopicsRequest)
+			if sb.hold != nil && sb.hold(req.Topics[0].Name) {
+				sb.open[r.conn]++
+				sb.held = append(sb.held, heldReq{c, r})
+				return true
+			}
+			c.respond(r, echoCreateTopics(req))
+		default:
+			return false
+		}
+		return true
+	})
+	return sb
+}
+
+type heldReq struct {
+	c *fakeConn
+	r *fakeReq
+}
+
+// release answers the held requests.
+func (sb *saslBroker) release() {
+	sb.mu.Lock()
+	held := sb.held
+	sb.held = nil
+	for _, h := range held {
+		sb.open[h.r.conn]--
+	}
+	sb.mu.Unlock()
+	for _, h := range held {
+		h.c.respond(h.r, echoCreateTopics(h.r.req.(*wire.CreateTopicsRequest)))
+	}
+}
+
+// keysOn lists the API keys fc received on connection conn of broker 1, in
+// order, leaving out Metadata (the client's own bootstrap lookups).
+func keysOn(fc *fakeCluster, conn int32) []wire.APIKey {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	var keys []wire.APIKey
+	for _, r := range fc.log {
+		if r.conn == conn && r.hdr.Key != wire.KeyMetadata {
+			keys = append(keys, r.hdr.Key)
+		}
+	}
+	return keys
+}
+
+func saslConfig(fc *fakeCluster) Config {
+	cfg := fc.config()
+	cfg.SASL = &SASL{Mechanism: SASLPlain, Username: "u", Password: "p"}
+	return cfg
+}
+
+// TestReauthenticateBeforeSessionEnds: once 85-95% of the session lifetime
+// the broker gave has passed, the next request waits until the connection's
+// written requests are answered, the connection re-authenticates in band,
+// and the request follows on the same connection (KIP-368).
+func TestReauthenticateBeforeSessionEnds(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	sb := newSASLBroker(fc, 300*time.Millisecond)
+	sb.hold = func(name string) bool { return name == "held" }
+	c := newTestClient(t, saslConfig(fc))
+	ctx := testCtx(t, 10*time.Second)
+
+	authed := time.Now()
+	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
+		t.Fatal(err)
+	}
+	held, err := c.Enqueue(ctx, 1, createTopics("held"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the held request at the broker", 5*time.Second, func() bool { return len(fc.requests(wire.KeyCreateTopics)) == 2 })
+	// The session's 300ms (re-authentication due 255-285ms after the
+	// connection authenticated) runs out while "held" is in flight.
+	waitFor(t, "the session lifetime to pass", 5*time.Second, func() bool { return time.Since(authed) > 300*time.Millisecond })
+	after := make(chan error, 1)
+	go func() {
+		_, err := c.Request(ctx, 1, createTopics("after"))
+		after <- err
+	}()
+	cn := c.pool.live()[0]
+	waitFor(t, "the re-authentication to wait for the held request", 5*time.Second, func() bool {
+		cn.mu.Lock()
+		defer cn.mu.Unlock()
+		return cn.idle != nil
+	})
+	if got := len(fc.requests(wire.KeySaslHandshake)); got != 1 {
+		t.Fatalf("SaslHandshake sent %d times while a request was in flight, want 1 (at connect)", got)
+	}
+	sb.release()
+	if err := <-after; err != nil {
+		t.Fatalf("request after re-authentication: %v", err)
+	}
+	if _, err := held.Result(); err != nil {
+		t.Fatalf("held request: %v", err)
+	}
+
+	want := []wire.APIKey{wire.KeyApiVersions, wire.KeySaslHandshake, wire.KeySaslAuthenticate,
+		wire.KeyCreateTopics, wire.KeyCreateTopics,
+		wire.KeySaslHandshake, wire.KeySaslAuthenticate, wire.KeyCreateTopics}
+	if got := keysOn(fc, 1); !slices.Equal(got, want) {
+		t.Fatalf("connection 1 carried %v, want %v", got, want)
+	}
+	sb.mu.Lock()
+	atReauth := sb.atReauth
+	sb.mu.Unlock()
+	if len(atReauth) != 1 || atReauth[0] != 0 {
+		t.Fatalf("requests in flight at each re-authentication: %v, want [0]", atReauth)
+	}
+	m := c.Metrics().Conns
+	if m.Opened != 1 || m.Closed != 0 || m.Reauthentications != 1 {
+		t.Fatalf("connection metrics %+v, want 1 opened, 0 closed, 1 re-authentication", m)
+	}
+}
+
+// TestReauthenticationRefused: a refused re-authentication closes the
+// connection (nothing is in flight then) and fails the request that was
+// about to be written as NotSent; the next request connects afresh.
+func TestReauthenticationRefused(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	sb := newSASLBroker(fc, 100*time.Millisecond)
+	c := newTestClient(t, saslConfig(fc))
+	ctx := testCtx(t, 10*time.Second)
+	authed := time.Now()
+	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
+		t.Fatal(err)
+	}
+	sb.mu.Lock()
+	sb.refuse = true
+	sb.mu.Unlock()
+	waitFor(t, "the session lifetime to pass", 5*time.Second, func() bool { return time.Since(authed) > 100*time.Millisecond })
+	_, err := c.Enqueue(ctx, 1, createTopics("b"))
+	expectFailure(t, "request due after the session", err, ErrAuthentication, NotSent)
+	for _, r := range fc.requests(wire.KeyCreateTopics) {
+		if name := r.req.(*wire.CreateTopicsRequest).Topics[0].Name; name == "b" {
+			t.Fatal("the broker received the request whose re-authentication failed")
+		}
+	}
+	sb.mu.Lock()
+	sb.refuse = false
+	sb.mu.Unlock()
+	recovers(t, c, fc, 1, 2)
+	m := c.Metrics().Conns
+	if m.Opened != 2 || m.Closed != 1 || m.Reauthentications != 0 {
+		t.Fatalf("connection metrics %+v, want 2 opened, 1 closed, 0 re-authentications", m)
+	}
+}
