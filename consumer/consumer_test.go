@@ -3,6 +3,7 @@ package consumer
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -265,5 +266,46 @@ func TestCloseCancelsFetchInFlight(t *testing.T) {
 	}
 	if m := c.Metrics(); m.FetchesInFlight != 0 || m.AssignedPartitions != 0 {
 		t.Fatalf("after Close: %+v", m)
+	}
+}
+
+// TestCloseEndsFetchSessions: Close asks each broker to drop the fetch
+// session the consumer holds with it (KIP-227 final epoch), also when an
+// incremental Fetch of that session was in flight.
+func TestCloseEndsFetchSessions(t *testing.T) {
+	f := newFakeBroker(t)
+	tpB := TopicPartition{"t", 9}
+	f.append(tp0, dataBatch(0, 3))
+	f.append(tpB, dataBatch(0, 2))
+	f.leaders[tpB] = 2
+	c, err := newConsumer(f, f, Config{MaxWait: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}, {tpB, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	receiveN(t, c, 5)
+	waitFor(t, "incremental fetches in flight to both brokers", func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return len(f.sessions) == 2 && c.Metrics().FetchesInFlight == 2
+	})
+	f.mu.Lock()
+	var open [][2]int32
+	for _, r := range f.fetches {
+		if !r.plan.Full && !slices.Contains(open, [2]int32{r.node, r.plan.SessionID}) {
+			open = append(open, [2]int32{r.node, r.plan.SessionID})
+		}
+	}
+	f.mu.Unlock()
+	c.Close()
+	slices.SortFunc(open, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+	slices.SortFunc(f.closed, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+	if len(open) != 2 || !slices.Equal(f.closed, open) {
+		t.Fatalf("closed sessions %v, want the sessions in use %v", f.closed, open)
+	}
+	if len(f.sessions) != 0 {
+		t.Fatalf("broker still holds sessions %v", f.sessions)
 	}
 }

@@ -27,7 +27,10 @@
 // after a short backoff; session errors restart the session.
 // OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
 // partition stops and Receive reports an *OffsetOutOfRangeError. A broker's
-// throttle_time_ms delays the next Fetch to it (KIP-219).
+// throttle_time_ms delays the next Fetch to it (KIP-219). Close asks each
+// broker to drop the consumer's session (a Fetch with the final epoch -1),
+// so it does not hold one of the broker's shared session-cache slots until
+// evicted as idle.
 //
 // # Truncation (KIP-320)
 //

@@ -52,6 +52,8 @@ type fakeBroker struct {
 	fetches       []fetchReq
 	invalidations int
 	onFetch       func(*fetchReq)
+	// closed lists the sessions the consumer closed, as [node, id].
+	closed [][2]int32
 }
 
 func newFakeBroker(t *testing.T) *fakeBroker {
@@ -144,6 +146,17 @@ func (f *fakeBroker) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs
 		out[r.TopicPartition] = epochResp{LeaderEpoch: r.LeaderEpoch, EndOffset: f.logs[r.TopicPartition].end()}
 	}
 	return out, nil
+}
+
+func (f *fakeBroker) closeSession(ctx context.Context, node, id int32) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = append(f.closed, [2]int32{node, id})
+	if _, ok := f.sessions[id]; !ok {
+		return wire.ErrFetchSessionIDNotFound
+	}
+	delete(f.sessions, id)
+	return nil
 }
 
 func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {

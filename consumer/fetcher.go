@@ -97,6 +97,7 @@ func (c *Consumer) fetchLoop() {
 			clear(c.inflight)
 			c.reserved = 0
 			c.mu.Unlock()
+			c.closeSessions(sessions)
 			return
 		case <-c.wake:
 		case <-timerC:

@@ -1,7 +1,9 @@
 package consumer
 
 import (
+	"context"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
@@ -110,4 +112,30 @@ func (s *fetchSession) succeeded(plan fetchPlan, sessionID int32) {
 func (s *fetchSession) failed() {
 	s.id, s.epoch = 0, initialSessionEpoch
 	s.sent, s.pending = map[TopicPartition]sessionPart{}, nil
+}
+
+// sessionCloseTimeout bounds how long Close spends closing fetch sessions.
+const sessionCloseTimeout = 2 * time.Second
+
+// closeSessions asks every broker the consumer holds a fetch session with to
+// drop it (closeSession, concurrently, within sessionCloseTimeout in all).
+// A session left behind would keep one of the broker's cache slots, which
+// all clients share (max.incremental.fetch.session.cache.slots, default
+// 1000), until the broker evicts it as idle; a failure here is ignored for
+// that reason. Called by the fetch loop once no Fetch is in flight.
+func (c *Consumer) closeSessions(sessions map[int32]*fetchSession) {
+	ctx, cancel := context.WithTimeout(context.Background(), sessionCloseTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for node, s := range sessions {
+		if s.id == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = c.tr.closeSession(ctx, node, s.id)
+		}()
+	}
+	wg.Wait()
 }

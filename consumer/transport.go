@@ -19,11 +19,14 @@ type transport interface {
 	listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error)
 	// offsetsForLeaderEpoch sends one OffsetForLeaderEpochRequest to node.
 	offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error)
+	// closeSession asks node to drop fetch session id (KIP-227), once: no
+	// retry.
+	closeSession(ctx context.Context, node, id int32) error
 }
 
 // wireTransport is the transport over a client.
 type wireTransport struct {
-	cl cluster
+	cl *client.Client
 }
 
 // fetchRequest encodes a planned fetch as a FetchRequest. Topics carry both
@@ -114,6 +117,25 @@ func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, er
 		return nil, err
 	}
 	return mapFetchResponse(req, m)
+}
+
+// closeSession sends a Fetch naming session id with the final epoch and no
+// partitions, which the broker answers at once after removing the session
+// (KIP-227). It is enqueued, so a failure is not retried.
+func (t wireTransport) closeSession(ctx context.Context, node, id int32) error {
+	req := fetchRequest(&fetchReq{plan: fetchPlan{SessionID: id, SessionEpoch: finalSessionEpoch, Full: true}})
+	p, err := t.cl.Enqueue(ctx, node, req)
+	if err != nil {
+		return err
+	}
+	resp, err := p.Result()
+	if err != nil {
+		return err
+	}
+	if m, ok := resp.(*wire.FetchResponse); ok {
+		return wire.ErrorForCode(m.ErrorCode)
+	}
+	return fmt.Errorf("%w: Fetch answered with %T", client.ErrProtocol, resp)
 }
 
 func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error) {
