@@ -22,9 +22,14 @@
 // only partitions whose position changed are listed, partitions with
 // buffered data are forgotten until delivered). A partition is not fetched
 // while it is paused, has undelivered data, or the buffered bytes reach
-// Config.MaxBufferedBytes. NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH,
-// UNKNOWN_TOPIC_ID and other retriable errors refresh metadata and retry
-// after a short backoff; session errors restart the session.
+// Config.MaxBufferedBytes. When NOT_LEADER_OR_FOLLOWER or
+// FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
+// (CurrentLeader, Fetch v16+, KIP-951) and the client knows that broker,
+// the partition is fetched from it at once (after validating the position,
+// KIP-320), while metadata still names the old leader, and no metadata is
+// refreshed (Metrics.LeaderHints). Other retriable errors (also those
+// without a hint, or the same hint twice) refresh metadata and retry after a
+// short backoff; session errors restart the session.
 // OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
 // partition stops and Receive reports an *OffsetOutOfRangeError. A broker's
 // throttle_time_ms delays the next Fetch to it (KIP-219). Close asks each

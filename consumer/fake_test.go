@@ -54,6 +54,9 @@ type fakeBroker struct {
 	onFetch       func(*fetchReq)
 	// closed lists the sessions the consumer closed, as [node, id].
 	closed [][2]int32
+	// stale makes Metadata report an older {leader, epoch} for a
+	// partition than leaders and epochs (which fetches see).
+	stale map[TopicPartition][2]int32
 }
 
 func newFakeBroker(t *testing.T) *fakeBroker {
@@ -92,7 +95,8 @@ func (f *fakeBroker) Request(ctx context.Context, broker int32, req wire.Request
 func (f *fakeBroker) Metadata(ctx context.Context, topics []string) (*client.Metadata, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	md := &client.Metadata{Topics: map[string]*client.TopicMetadata{}}
+	md := &client.Metadata{Topics: map[string]*client.TopicMetadata{},
+		Brokers: []client.Broker{{NodeID: 1}, {NodeID: 2}, {NodeID: 3}}}
 	for tp, leader := range f.leaders {
 		tm := md.Topics[tp.Topic]
 		if tm == nil {
@@ -102,6 +106,9 @@ func (f *fakeBroker) Metadata(ctx context.Context, topics []string) (*client.Met
 		epoch, ok := f.epochs[tp]
 		if !ok {
 			epoch = 5
+		}
+		if old, ok := f.stale[tp]; ok {
+			leader, epoch = old[0], old[1]
 		}
 		tm.Partitions = append(tm.Partitions, client.PartitionMetadata{Partition: tp.Partition, Leader: leader, LeaderEpoch: epoch})
 	}

@@ -61,6 +61,15 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 		case p.Err != nil:
 			switch c.partitionErrorAction(p.Err) {
 			case actRetry:
+				if h := p.Leader; h != nil && h.Epoch > st.leaderEpoch && (st.hint == nil || *st.hint != *h) && (errors.Is(p.Err, wire.ErrNotLeaderOrFollower) || errors.Is(p.Err, wire.ErrFencedLeaderEpoch)) {
+					// KIP-951: the broker named the newer leader; go
+					// there at once, without a metadata round trip. (The
+					// same hint twice: it did not help; refresh.)
+					st.hint = h
+					c.m.LeaderHints++
+					c.poke()
+					continue
+				}
 				invalidate = true
 				st.backoff = now.Add(retryBackoff)
 			case actReset:

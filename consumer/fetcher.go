@@ -1,7 +1,9 @@
 package consumer
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"sort"
 	"time"
 
@@ -44,6 +46,7 @@ type fetchRespPart struct {
 	Aborted          []abortedTxn
 	Records          []byte
 	Diverging        *divergingEpoch
+	Leader           *leaderHint // CurrentLeader with an error (v12+, KIP-951), nil for none
 }
 
 // fetchResp is what the consumer uses of a FetchResponse.
@@ -119,6 +122,7 @@ type candidate struct {
 	offset    int64
 	lastEpoch int32
 	gen       uint64
+	hint      *leaderHint
 }
 
 // planAndSend resets partitions that need it, then sends a Fetch to every
@@ -146,7 +150,7 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 			}
 			continue
 		}
-		cands = append(cands, candidate{tp, st.offset, st.lastEpoch, st.gen})
+		cands = append(cands, candidate{tp, st.offset, st.lastEpoch, st.gen, st.hint})
 		topicSet[tp.Topic] = struct{}{}
 	}
 	busy := make(map[int32]bool, len(c.inflight))
@@ -174,7 +178,7 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 
 	// Group by leader.
 	byLeader := map[int32][]candidate{}
-	var noLeader []candidate
+	var noLeader, caughtUp []candidate
 	var fatal []candidate
 	var fatalErr []error
 	epochs := map[TopicPartition]int32{}
@@ -190,13 +194,26 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 			continue
 		}
 		pm := findPartition(tm, cd.tp.Partition)
-		if pm == nil || pm.Leader < 0 {
+		leader, epoch, ok := leaderOf(md, pm, cd.hint)
+		if !ok {
 			noLeader = append(noLeader, cd)
 			continue
 		}
-		epochs[cd.tp] = pm.LeaderEpoch
+		if cd.hint != nil && epoch != cd.hint.Epoch {
+			caughtUp = append(caughtUp, cd)
+		}
+		epochs[cd.tp] = epoch
 		ids[cd.tp] = tm.ID
-		byLeader[pm.Leader] = append(byLeader[pm.Leader], cd)
+		byLeader[leader] = append(byLeader[leader], cd)
+	}
+	if len(caughtUp) > 0 {
+		c.mu.Lock()
+		for _, cd := range caughtUp {
+			if st := c.parts[cd.tp]; st != nil && st.hint == cd.hint {
+				st.hint = nil // metadata shows the hinted epoch (or newer) now
+			}
+		}
+		c.mu.Unlock()
 	}
 	if len(noLeader) > 0 {
 		c.cl.InvalidateMetadata()
@@ -296,6 +313,23 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		go c.doFetch(req, results)
 	}
 	return earliest
+}
+
+// leaderOf returns the leader and leader epoch to use for a partition:
+// metadata's (pm; nil when metadata has none), or the newer ones a Fetch
+// response named (hint, KIP-951) while metadata shows an older epoch and
+// names the hinted broker (so the client can reach it). ok is false when
+// neither gives a leader.
+func leaderOf(md *client.Metadata, pm *client.PartitionMetadata, hint *leaderHint) (leader, epoch int32, ok bool) {
+	if hint != nil && (pm == nil || pm.LeaderEpoch < hint.Epoch) {
+		if _, known := slices.BinarySearchFunc(md.Brokers, hint.Leader, func(b client.Broker, id int32) int { return cmp.Compare(b.NodeID, id) }); known {
+			return hint.Leader, hint.Epoch, true
+		}
+	}
+	if pm == nil || pm.Leader < 0 {
+		return -1, -1, false
+	}
+	return pm.Leader, pm.LeaderEpoch, true
 }
 
 func findPartition(tm *client.TopicMetadata, p int32) *client.PartitionMetadata {

@@ -18,6 +18,7 @@ type Metrics struct {
 	OffsetResets      uint64 // positions moved by OffsetReset or truncation
 	Validations       uint64 // positions checked with OffsetForLeaderEpoch after a leader change (KIP-320)
 	MetadataRefreshes uint64 // times the consumer invalidated metadata
+	LeaderHints       uint64 // new leaders taken from Fetch responses without a metadata refresh (KIP-951)
 }
 
 // Metrics returns a snapshot of the consumer's counters and gauges.

@@ -21,6 +21,10 @@ type partState struct {
 	// which the position is validated (validate) before fetching on.
 	leaderEpoch int32
 	validate    bool
+	// hint is the newer leader a Fetch response named with
+	// NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH (KIP-951), used until
+	// metadata shows that epoch; nil for none.
+	hint *leaderHint
 
 	paused   bool
 	inflight bool      // listed in a Fetch in flight
@@ -36,6 +40,12 @@ type partState struct {
 	err     error
 
 	buf *chunk // fetched, filtered records waiting for delivery
+}
+
+// leaderHint is a partition's leader and leader epoch as a broker reported
+// them in a Fetch response (CurrentLeader, KIP-951).
+type leaderHint struct {
+	Leader, Epoch int32
 }
 
 // chunk is the deliverable result of one partition of one Fetch response.

@@ -96,6 +96,9 @@ func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) 
 				LogStartOffset:   p.LogStartOffset,
 				Records:          p.Records,
 			}
+			if fp.Err != nil && p.CurrentLeader.LeaderID >= 0 && p.CurrentLeader.LeaderEpoch >= 0 {
+				fp.Leader = &leaderHint{p.CurrentLeader.LeaderID, p.CurrentLeader.LeaderEpoch}
+			}
 			if p.DivergingEpoch.Epoch >= 0 && p.DivergingEpoch.EndOffset >= 0 {
 				fp.Diverging = &divergingEpoch{p.DivergingEpoch.Epoch, p.DivergingEpoch.EndOffset}
 			}

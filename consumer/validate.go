@@ -41,6 +41,7 @@ func (c *Consumer) runValidations() {
 		lastEpoch   int32
 		leaderEpoch int32
 		gen         uint64
+		hint        *leaderHint
 	}
 	now := time.Now()
 	c.mu.Lock()
@@ -48,7 +49,7 @@ func (c *Consumer) runValidations() {
 	for _, tp := range c.order {
 		st := c.parts[tp]
 		if st.validate && !st.inflight && !now.Before(st.backoff) {
-			todo[tp] = snap{st.offset, st.lastEpoch, st.leaderEpoch, st.gen}
+			todo[tp] = snap{st.offset, st.lastEpoch, st.leaderEpoch, st.gen, st.hint}
 		}
 	}
 	c.mu.Unlock()
@@ -78,11 +79,12 @@ func (c *Consumer) runValidations() {
 			if tm != nil && tm.Err == nil {
 				pm = findPartition(tm, tp.Partition)
 			}
-			if pm == nil || pm.Leader < 0 {
+			leader, epoch, ok := leaderOf(md, pm, s.hint)
+			if !ok {
 				failed[tp] = true
 				continue
 			}
-			byLeader[pm.Leader] = append(byLeader[pm.Leader], epochReq{tp, pm.LeaderEpoch, s.lastEpoch})
+			byLeader[leader] = append(byLeader[leader], epochReq{tp, epoch, s.lastEpoch})
 		}
 		for node, reqs := range byLeader {
 			res, err := c.tr.offsetsForLeaderEpoch(ctx, node, reqs)

@@ -7,12 +7,16 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
+	"github.com/twmb/franz-go/pkg/kadm"
 )
 
-// TestFollowsLeaderChange starts its own 1+3 cluster, reads two replicated
-// partitions, stops the broker leading partition 0 and checks that the
-// consumer follows the new leaders: every record written afterwards (by
-// franz-go) arrives exactly once, in order, with no gap.
+// TestFollowsLeaderChange starts its own 1+3 cluster and reads two
+// replicated partitions. It moves partition 1's leadership to another live
+// broker by a preferred-leader election (moveLeaderByElection: the consumer
+// follows the leader the old one names, KIP-951), then stops the broker
+// leading partition 0 and checks that the consumer follows the new leaders:
+// every record written afterwards (by franz-go) arrives exactly once, in
+// order, with no gap.
 func TestFollowsLeaderChange(t *testing.T) {
 	ctx, cluster, lb := labtest.ThreeBrokers(t, 8*time.Minute)
 	b := &bed{lb}
@@ -41,6 +45,9 @@ func TestFollowsLeaderChange(t *testing.T) {
 		wantOffsets(t, got, topic, part, span(0, 50))
 	}
 
+	moveLeaderByElection(t, b, gcl, c, topic, 1)
+	next := []int64{50, 100} // partition 1 got 50 more while its leader moved
+
 	leader, epoch, err := gcl.Leader(ctx, topic, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -54,9 +61,10 @@ func TestFollowsLeaderChange(t *testing.T) {
 	}
 	got = receiveN(t, c, 100)
 	for part := range int32(2) {
-		wantOffsets(t, got, topic, part, span(50, 100))
+		wantOffsets(t, got, topic, part, span(next[part], next[part]+50))
 	}
 	expectNothing(t, c, 500*time.Millisecond)
+	gcl.InvalidateMetadata() // the consumer may have followed leader hints and refreshed nothing
 	newLeader, newEpoch, err := gcl.Leader(ctx, topic, 0)
 	t.Logf("partition 0 now led by %d at epoch %d (%v); consumer metrics %+v", newLeader, newEpoch, err, c.Metrics())
 	if err == nil && newLeader == leader {
@@ -66,5 +74,60 @@ func TestFollowsLeaderChange(t *testing.T) {
 	// clean (a controlled shutdown truncates nothing).
 	if m := c.Metrics(); m.Validations == 0 || m.OffsetResets != 0 {
 		t.Fatalf("metrics %+v: want a clean OffsetForLeaderEpoch validation", m)
+	}
+}
+
+// moveLeaderByElection makes another in-sync replica the preferred leader of
+// partition part (a reassignment that only reorders the replicas) and
+// elects it, while c reads the partition. Then 50 records written to the
+// partition arrive exactly once, in order, and the consumer got there by the
+// new leader its old leader named in the Fetch response (KIP-951:
+// Metrics.LeaderHints grew), without invalidating metadata.
+func moveLeaderByElection(t *testing.T, b *bed, gcl *client.Client, c *consumer.Consumer, topic string, part int32) {
+	t.Helper()
+	ctx := labtest.Ctx(t, 2*time.Minute)
+	old, oldEpoch, err := gcl.Leader(ctx, topic, part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tds, err := b.Adm.ListTopics(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := tds[topic].Partitions[part]
+	next := int32(-1)
+	for _, r := range pd.ISR {
+		if r != old {
+			next = r
+			break
+		}
+	}
+	if next < 0 {
+		t.Fatalf("partition %d: no in-sync replica besides leader %d (ISR %v)", part, old, pd.ISR)
+	}
+	order := []int32{next}
+	for _, r := range pd.Replicas {
+		if r != next {
+			order = append(order, r)
+		}
+	}
+	var req kadm.AlterPartitionAssignmentsReq
+	req.Assign(topic, part, order)
+	if res, err := b.Adm.AlterPartitionAssignments(ctx, req); err != nil || res[topic][part].Err != nil {
+		t.Fatalf("reassign %s/%d to %v: %v %v", topic, part, order, err, res)
+	}
+	before := c.Metrics()
+	res, err := b.Adm.ElectLeaders(ctx, kadm.ElectPreferredReplica, kadm.TopicsSet{topic: {part: struct{}{}}})
+	if err != nil || res[topic][part].Err != nil {
+		t.Fatalf("elect preferred leader of %s/%d: %v %+v", topic, part, err, res)
+	}
+	t.Logf("partition %d: leader %d (epoch %d) -> preferred %d by election", part, old, oldEpoch, next)
+	b.seq(b.producer(), topic, part, "moved", 50)
+	wantOffsets(t, receiveN(t, c, 50), topic, part, span(50, 100))
+	after := c.Metrics()
+	t.Logf("consumer metrics after the election: %+v", after)
+	if after.LeaderHints <= before.LeaderHints || after.MetadataRefreshes != before.MetadataRefreshes {
+		t.Fatalf("leader hints %d -> %d, metadata refreshes %d -> %d: want the consumer to follow the hint, refreshing nothing",
+			before.LeaderHints, after.LeaderHints, before.MetadataRefreshes, after.MetadataRefreshes)
 	}
 }

@@ -1,0 +1,115 @@
+package consumer
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// leaderCheckFake is the fake broker with leadership enforced: a Fetch
+// listing a partition its node does not lead gets NOT_LEADER_OR_FOLLOWER
+// for it, naming the leader and epoch when hints is set (KIP-951).
+type leaderCheckFake struct {
+	*fakeBroker
+	hints       bool
+	epochsAsked []int32 // nodes asked OffsetForLeaderEpoch, in order
+}
+
+func (f *leaderCheckFake) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
+	f.mu.Lock()
+	var moved []fetchRespPart
+	for tp := range req.want {
+		if leader := f.leaders[tp]; leader != req.node {
+			p := fetchRespPart{TopicPartition: tp, Err: wire.ErrNotLeaderOrFollower}
+			if f.hints {
+				p.Leader = &leaderHint{leader, f.epochs[tp]}
+			}
+			moved = append(moved, p)
+		}
+	}
+	if len(moved) > 0 {
+		f.fetches = append(f.fetches, *req)
+		f.mu.Unlock()
+		return &fetchResp{SessionID: req.plan.SessionID, Parts: moved}, nil
+	}
+	f.mu.Unlock()
+	return f.fakeBroker.fetch(ctx, req)
+}
+
+func (f *leaderCheckFake) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error) {
+	f.mu.Lock()
+	f.epochsAsked = append(f.epochsAsked, node)
+	f.mu.Unlock()
+	return f.fakeBroker.offsetsForLeaderEpoch(ctx, node, reqs)
+}
+
+// moveLeader makes broker 2 lead tp0 at epoch 6 while metadata still names
+// broker 1 at epoch 5, and appends two records there.
+func moveLeader(f *leaderCheckFake) {
+	f.mu.Lock()
+	f.leaders[tp0], f.epochs[tp0] = 2, 6
+	f.stale = map[TopicPartition][2]int32{tp0: {1, 5}}
+	f.mu.Unlock()
+	f.append(tp0, dataBatch(3, 2))
+}
+
+// TestLeaderHintFromFetch: when the old leader answers NOT_LEADER_OR_FOLLOWER
+// naming the new leader (KIP-951), the consumer validates its position with
+// and fetches from the new leader at once, although metadata still names the
+// old one, and refreshes no metadata.
+func TestLeaderHintFromFetch(t *testing.T) {
+	f := &leaderCheckFake{fakeBroker: newFakeBroker(t), hints: true}
+	f.append(tp0, dataBatch(0, 3))
+	f.epochs[tp0] = 5
+	c := newTestConsumer(t, f, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
+	before := c.Metrics().MetadataRefreshes
+	moveLeader(f)
+	wantOffsets(t, receiveN(t, c, 2), tp0, 3, 5)
+
+	m := c.Metrics()
+	if m.LeaderHints != 1 || m.MetadataRefreshes != before {
+		t.Fatalf("leader hints %d, metadata refreshes %d -> %d: want 1 hint and no refresh", m.LeaderHints, before, m.MetadataRefreshes)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !slices.Equal(f.epochsAsked, []int32{2}) {
+		t.Fatalf("OffsetForLeaderEpoch asked of nodes %v, want [2] (the new leader)", f.epochsAsked)
+	}
+	last := f.fetches[len(f.fetches)-1]
+	if last.node != 2 || last.want[tp0].CurrentLeaderEpoch != 6 {
+		t.Fatalf("last fetch to node %d with leader epoch %d, want node 2 epoch 6", last.node, last.want[tp0].CurrentLeaderEpoch)
+	}
+}
+
+// TestNoLeaderHintWaitsForMetadata is the control: without CurrentLeader
+// the consumer can only refresh metadata, and reaches the new leader once
+// metadata names it.
+func TestNoLeaderHintWaitsForMetadata(t *testing.T) {
+	f := &leaderCheckFake{fakeBroker: newFakeBroker(t)}
+	f.append(tp0, dataBatch(0, 3))
+	f.epochs[tp0] = 5
+	c := newTestConsumer(t, f, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
+	before := c.Metrics().MetadataRefreshes
+	moveLeader(f)
+	waitFor(t, "metadata refreshes after NOT_LEADER_OR_FOLLOWER", func() bool { return c.Metrics().MetadataRefreshes >= before+2 })
+	if c.Metrics().RecordsDelivered != 3 {
+		t.Fatal("records delivered while metadata named the old leader")
+	}
+	f.mu.Lock()
+	f.stale = nil
+	f.mu.Unlock()
+	wantOffsets(t, receiveN(t, c, 2), tp0, 3, 5)
+	if m := c.Metrics(); m.LeaderHints != 0 {
+		t.Fatalf("leader hints %d, want 0", m.LeaderHints)
+	}
+}
