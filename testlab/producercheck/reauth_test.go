@@ -13,8 +13,8 @@ import (
 )
 
 // TestProduceAcrossReauthentication starts its own broker whose SASL
-// sessions last 3s (connections.max.reauth.ms, KIP-368) and produces
-// continuously over SASL_PLAINTEXT (SCRAM-SHA-512) for 8s to three
+// sessions last 5s (connections.max.reauth.ms, KIP-368) and produces
+// continuously over SASL_PLAINTEXT (SCRAM-SHA-512) for 11s to three
 // partitions, up to five requests in flight. The producer's connection
 // re-authenticates at least twice and never closes (a client without
 // KIP-368 would have it closed under its in-flight requests, leaving them
@@ -24,7 +24,7 @@ func TestProduceAcrossReauthentication(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	cluster, err := kafkatest.Start(ctx, kafkatest.Options{Log: t.Logf,
-		BrokerConfig: map[string]string{"connections.max.reauth.ms": "3000"}})
+		BrokerConfig: map[string]string{"connections.max.reauth.ms": "5000"}})
 	if err != nil {
 		t.Fatalf("kafkatest: no Kafka: %v", err)
 	}
@@ -49,7 +49,7 @@ func TestProduceAcrossReauthentication(t *testing.T) {
 		d     *producer.Delivery
 	}
 	var all []sent
-	end := time.Now().Add(8 * time.Second)
+	end := time.Now().Add(11 * time.Second)  // 2 re-authentications due by 9.5s
 	tick := time.NewTicker(time.Millisecond) // pacing of the load, not synchronization
 	defer tick.Stop()
 	for i := 0; time.Now().Before(end); {
