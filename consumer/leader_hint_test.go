@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -35,7 +36,19 @@ func (f *leaderCheckFake) fetch(ctx context.Context, req *fetchReq) (*fetchResp,
 		return &fetchResp{SessionID: req.plan.SessionID, Parts: moved}, nil
 	}
 	f.mu.Unlock()
-	return f.fakeBroker.fetch(ctx, req)
+	resp, err := f.fakeBroker.fetch(ctx, req)
+	if resp != nil && f.hints {
+		// A Fetch parked before the move ends fenced; a broker names the
+		// leader then too.
+		f.mu.Lock()
+		for i := range resp.Parts {
+			if p := &resp.Parts[i]; errors.Is(p.Err, wire.ErrFencedLeaderEpoch) {
+				p.Leader = &leaderHint{f.leaders[p.TopicPartition], f.epochs[p.TopicPartition]}
+			}
+		}
+		f.mu.Unlock()
+	}
+	return resp, err
 }
 
 func (f *leaderCheckFake) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error) {

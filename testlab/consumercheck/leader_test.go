@@ -82,7 +82,7 @@ func TestFollowsLeaderChange(t *testing.T) {
 // elects it, while c reads the partition. Then 50 records written to the
 // partition arrive exactly once, in order, and the consumer got there by the
 // new leader its old leader named in the Fetch response (KIP-951:
-// Metrics.LeaderHints grew), without invalidating metadata.
+// Metrics.LeaderHints grew).
 func moveLeaderByElection(t *testing.T, b *bed, gcl *client.Client, c *consumer.Consumer, topic string, part int32) {
 	t.Helper()
 	ctx := labtest.Ctx(t, 2*time.Minute)
@@ -126,8 +126,12 @@ func moveLeaderByElection(t *testing.T, b *bed, gcl *client.Client, c *consumer.
 	wantOffsets(t, receiveN(t, c, 50), topic, part, span(50, 100))
 	after := c.Metrics()
 	t.Logf("consumer metrics after the election: %+v", after)
-	if after.LeaderHints <= before.LeaderHints || after.MetadataRefreshes != before.MetadataRefreshes {
-		t.Fatalf("leader hints %d -> %d, metadata refreshes %d -> %d: want the consumer to follow the hint, refreshing nothing",
+	// Metadata refreshes are logged, not asserted: if the new leader has not
+	// applied the election yet when the consumer reaches it (it answers
+	// with an older epoch), the consumer rightly falls back to a refresh.
+	// (0 in every run so far; the fake-broker tests pin the no-refresh path.)
+	if after.LeaderHints <= before.LeaderHints {
+		t.Fatalf("leader hints %d -> %d (metadata refreshes %d -> %d): want the consumer to follow the leader the old one named",
 			before.LeaderHints, after.LeaderHints, before.MetadataRefreshes, after.MetadataRefreshes)
 	}
 }
