@@ -118,18 +118,30 @@ func saslConfig(fc *fakeCluster) Config {
 	return cfg
 }
 
-// TestReauthenticateBeforeSessionEnds: once 85-95% of the session lifetime
-// the broker gave has passed, the next request waits until the connection's
-// written requests are answered, the connection re-authenticates in band,
-// and the request follows on the same connection (KIP-368).
+// dueNow makes cn's re-authentication due at once, as if its session's
+// 85-95% had passed (tests of the mechanics; timing is TestReauthTime's and
+// the integration test's). It returns the time that was scheduled.
+func dueNow(cn *conn) time.Time {
+	cn.wlock <- struct{}{} // reauthAt belongs to the writer path
+	defer func() { <-cn.wlock }()
+	at := cn.reauthAt
+	cn.reauthAt = time.Now().UnixNano()
+	return time.Unix(0, at)
+}
+
+// TestReauthenticateBeforeSessionEnds: the connection schedules
+// re-authentication within 85-95% of the session lifetime the broker gave;
+// once due, the next request waits until the connection's written requests
+// are answered, the connection re-authenticates in band, and the request
+// follows on the same connection (KIP-368).
 func TestReauthenticateBeforeSessionEnds(t *testing.T) {
 	fc := newFakeCluster(t, 1)
-	sb := newSASLBroker(fc, 300*time.Millisecond)
+	sb := newSASLBroker(fc, time.Hour)
 	sb.hold = func(name string) bool { return name == "held" }
 	c := newTestClient(t, saslConfig(fc))
 	ctx := testCtx(t, 10*time.Second)
 
-	authed := time.Now()
+	before := time.Now()
 	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
 		t.Fatal(err)
 	}
@@ -138,15 +150,16 @@ func TestReauthenticateBeforeSessionEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the held request at the broker", 5*time.Second, func() bool { return len(fc.requests(wire.KeyCreateTopics)) == 2 })
-	// The session's 300ms (re-authentication due 255-285ms after the
-	// connection authenticated) runs out while "held" is in flight.
-	waitFor(t, "the session lifetime to pass", 5*time.Second, func() bool { return time.Since(authed) > 300*time.Millisecond })
+	cn := c.pool.live()[0]
+	at := dueNow(cn)
+	if lo, hi := before.Add(51*time.Minute), time.Now().Add(57*time.Minute); at.Before(lo) || at.After(hi) {
+		t.Fatalf("re-authentication scheduled at %v after connecting, want 85-95%% of the 1h session", at.Sub(before))
+	}
 	after := make(chan error, 1)
 	go func() {
 		_, err := c.Request(ctx, 1, createTopics("after"))
 		after <- err
 	}()
-	cn := c.pool.live()[0]
 	waitFor(t, "the re-authentication to wait for the held request", 5*time.Second, func() bool {
 		cn.mu.Lock()
 		defer cn.mu.Unlock()
@@ -186,17 +199,16 @@ func TestReauthenticateBeforeSessionEnds(t *testing.T) {
 // about to be written as NotSent; the next request connects afresh.
 func TestReauthenticationRefused(t *testing.T) {
 	fc := newFakeCluster(t, 1)
-	sb := newSASLBroker(fc, 100*time.Millisecond)
+	sb := newSASLBroker(fc, time.Hour)
 	c := newTestClient(t, saslConfig(fc))
 	ctx := testCtx(t, 10*time.Second)
-	authed := time.Now()
 	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
 		t.Fatal(err)
 	}
 	sb.mu.Lock()
 	sb.refuse = true
 	sb.mu.Unlock()
-	waitFor(t, "the session lifetime to pass", 5*time.Second, func() bool { return time.Since(authed) > 100*time.Millisecond })
+	dueNow(c.pool.live()[0])
 	_, err := c.Enqueue(ctx, 1, createTopics("b"))
 	expectFailure(t, "request due after the session", err, ErrAuthentication, NotSent)
 	for _, r := range fc.requests(wire.KeyCreateTopics) {
