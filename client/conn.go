@@ -528,9 +528,27 @@ func (cn *conn) watchStall(p *pending) {
 // roundTrip sends req at version v as a connection-setup request (not a
 // counted call) and waits for its response within ctx.
 func (cn *conn) roundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
+	return cn.setupCall(ctx, req, info, v, false)
+}
+
+// lockedRoundTrip is roundTrip for a caller that holds the writer path
+// (re-authentication): the request is written at once, without an
+// in-flight slot, since nothing else is in flight.
+func (cn *conn) lockedRoundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
+	return cn.setupCall(ctx, req, info, v, true)
+}
+
+// setupCall is roundTrip (locked false) and lockedRoundTrip (true).
+func (cn *conn) setupCall(ctx context.Context, req wire.Request, info wire.APIInfo, v int16, locked bool) (wire.Response, error) {
 	p := cn.cl.getPending(ctx, req, info, v, cn.broker, true)
-	p.cn = cn
-	if err := cn.send(p); err != nil {
+	p.cn, p.noSlot = cn, locked
+	var err error
+	if locked {
+		err = cn.write(p, time.Now())
+	} else {
+		err = cn.send(p)
+	}
+	if err != nil {
 		p.unref()
 		return nil, err
 	}

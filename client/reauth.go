@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
-
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // reauthTime is when a connection whose SASL session the broker limited to
@@ -80,20 +78,4 @@ func (cn *conn) awaitIdle(ctx context.Context) error {
 		cn.mu.Unlock()
 		return fmt.Errorf("%w: %d requests to %s still unanswered after RequestTimeout %v", ErrTransport, n, cn.addr, cn.cl.cfg.RequestTimeout)
 	}
-}
-
-// lockedRoundTrip is roundTrip for a caller that holds the writer path
-// (re-authentication): the request is written at once, without an
-// in-flight slot, since nothing else is in flight.
-func (cn *conn) lockedRoundTrip(ctx context.Context, req wire.Request, info wire.APIInfo, v int16) (wire.Response, error) {
-	p := cn.cl.getPending(ctx, req, info, v, cn.broker, true)
-	p.cn, p.noSlot = cn, true
-	if err := cn.write(p, time.Now()); err != nil {
-		p.unref()
-		return nil, err
-	}
-	p.wait()
-	resp, err := p.resp, p.err
-	p.unref()
-	return resp, err
 }

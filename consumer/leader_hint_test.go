@@ -58,6 +58,23 @@ func (f *leaderCheckFake) offsetsForLeaderEpoch(ctx context.Context, node int32,
 	return f.fakeBroker.offsetsForLeaderEpoch(ctx, node, reqs)
 }
 
+// readThenMove reads tp0's first 3 records from broker 1 (epoch 5), then
+// moves the leadership (moveLeader). It returns the consumer and its
+// metadata refreshes before the move.
+func readThenMove(t *testing.T, f *leaderCheckFake) (*Consumer, uint64) {
+	t.Helper()
+	f.append(tp0, dataBatch(0, 3))
+	f.epochs[tp0] = 5
+	c := newTestConsumer(t, f, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
+	before := c.Metrics().MetadataRefreshes
+	moveLeader(f)
+	return c, before
+}
+
 // moveLeader makes broker 2 lead tp0 at epoch 6 while metadata still names
 // broker 1 at epoch 5, and appends two records there.
 func moveLeader(f *leaderCheckFake) {
@@ -74,15 +91,7 @@ func moveLeader(f *leaderCheckFake) {
 // old one, and refreshes no metadata.
 func TestLeaderHintFromFetch(t *testing.T) {
 	f := &leaderCheckFake{fakeBroker: newFakeBroker(t), hints: true}
-	f.append(tp0, dataBatch(0, 3))
-	f.epochs[tp0] = 5
-	c := newTestConsumer(t, f, Config{})
-	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
-		t.Fatal(err)
-	}
-	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
-	before := c.Metrics().MetadataRefreshes
-	moveLeader(f)
+	c, before := readThenMove(t, f)
 	wantOffsets(t, receiveN(t, c, 2), tp0, 3, 5)
 
 	m := c.Metrics()
@@ -105,15 +114,7 @@ func TestLeaderHintFromFetch(t *testing.T) {
 // metadata names it.
 func TestNoLeaderHintWaitsForMetadata(t *testing.T) {
 	f := &leaderCheckFake{fakeBroker: newFakeBroker(t)}
-	f.append(tp0, dataBatch(0, 3))
-	f.epochs[tp0] = 5
-	c := newTestConsumer(t, f, Config{})
-	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
-		t.Fatal(err)
-	}
-	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
-	before := c.Metrics().MetadataRefreshes
-	moveLeader(f)
+	c, before := readThenMove(t, f)
 	waitFor(t, "metadata refreshes after NOT_LEADER_OR_FOLLOWER", func() bool { return c.Metrics().MetadataRefreshes >= before+2 })
 	if c.Metrics().RecordsDelivered != 3 {
 		t.Fatal("records delivered while metadata named the old leader")
