@@ -24,14 +24,14 @@ func reauthTime(sent time.Time, lifetimeMs int64) int64 {
 
 // reauthenticate runs SASL again on the open connection before the broker's
 // session ends (KIP-368), called by the writer-path holder about to write
-// the first request due after cn.reauthAt. Keeping the writer path, it waits
-// until every written request is answered (the broker does not take a
-// re-authentication while requests are in flight), then sends SaslHandshake
-// and SaslAuthenticate as at connect; later requests wait behind it on the
-// writer path, so they keep their order. Both steps are bounded by
-// RequestTimeout. A failure closes the connection, when nothing is in
-// flight, and is returned for the request that was about to be written:
-// that request is NotSent.
+// the first request due after cn.reauthAt. Keeping the writer path, it
+// waits until every written request is answered (as the Java client does,
+// so no response is still due when the SASL exchange starts), then sends
+// SaslHandshake and SaslAuthenticate as at connect; later requests wait
+// behind it on the writer path, so they keep their order. Both steps are
+// bounded by RequestTimeout. A failure closes the connection, when nothing
+// is in flight, and is returned for the request that was about to be
+// written: that request is NotSent.
 func (cn *conn) reauthenticate() error {
 	ctx, cancel := context.WithTimeout(context.Background(), cn.cl.cfg.RequestTimeout)
 	defer cancel()
