@@ -20,6 +20,7 @@ type inflightReq struct {
 	actx     *attemptCtx          // the attempt's context (reused with the inflightReq); armed while enqueued
 	req      *wire.ProduceRequest // &prq once built by the sender; enqueued by the broker's goroutine
 	prq      wire.ProduceRequest  // reused with the inflightReq
+	resp     wire.ProduceResponse // prq's responses decode here (SetResponseInto), reusing its arrays
 	err      error                // request-level failure (Enqueue or transport)
 }
 
@@ -160,7 +161,16 @@ func (p *Producer) newRequest(broker int32, deadline time.Time) *inflightReq {
 
 // recycleRequest keeps r for reuse once its outcome was applied; it drops
 // every reference to batches, responses and errors. Called with p.mu held.
+// A request that failed as a whole is not kept: it may have been abandoned
+// while written, and its response, arriving late, would be decoded into
+// r.resp (SetResponseInto) while r served another request.
 func (p *Producer) recycleRequest(r *inflightReq) {
+	if r.err != nil {
+		if r.actx != nil {
+			r.actx.release()
+		}
+		return
+	}
 	clear(r.batches)
 	clear(r.results)
 	for i := range r.prq.TopicData {
@@ -171,6 +181,7 @@ func (p *Producer) recycleRequest(r *inflightReq) {
 		batches: r.batches[:0],
 		results: r.results[:0],
 		prq:     wire.ProduceRequest{TopicData: r.prq.TopicData[:0]},
+		resp:    wire.ProduceResponse{Responses: r.resp.Responses[:0]},
 		actx:    r.actx,
 	}
 	if len(p.freeReqs) < 64 {
@@ -402,6 +413,7 @@ func (p *Producer) send(r *inflightReq) {
 		r.results = append(r.results, batchResult{leader: -1})
 	}
 	req := &r.prq
+	req.SetResponseInto(&r.resp)
 	req.Acks = -1
 	req.TimeoutMs = int32(max(time.Until(r.deadline), time.Millisecond) / time.Millisecond)
 	encoded := 0

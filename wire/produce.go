@@ -15,6 +15,10 @@ type ProduceRequest struct {
 	TopicData []ProduceRequestTopic
 	// UnknownTags keeps tagged fields this version does not define (v9+).
 	UnknownTags []TaggedField
+
+	// into is the response ResponseFor returns (SetResponseInto), nil for
+	// a new one per call.
+	into *ProduceResponse
 }
 
 // ProduceRequestTopic holds one topic's batches.
@@ -42,8 +46,22 @@ type ProduceRequestPartition struct {
 // Key returns KeyProduce.
 func (*ProduceRequest) Key() APIKey { return KeyProduce }
 
-// ResponseFor returns an empty *ProduceResponse.
-func (*ProduceRequest) ResponseFor() Response { return &ProduceResponse{} }
+// ResponseFor returns the response set with SetResponseInto, else an empty
+// *ProduceResponse.
+func (m *ProduceRequest) ResponseFor() Response {
+	if m.into != nil {
+		return m.into
+	}
+	return &ProduceResponse{}
+}
+
+// SetResponseInto makes ResponseFor return resp, so a caller that reuses
+// its requests has every response decoded into the same struct, reusing its
+// arrays (see ProduceResponse.DecodeFrom). resp's contents are valid until
+// the next response is decoded into it; a caller may reuse the request and
+// resp only once no response to the request can still arrive (not after it
+// abandoned a request that was written).
+func (m *ProduceRequest) SetResponseInto(resp *ProduceResponse) { m.into = resp }
 
 // AppendTo appends the request body for version v (header excluded).
 func (m *ProduceRequest) AppendTo(dst []byte, v int16) []byte {
@@ -223,21 +241,29 @@ func (m *ProduceResponse) AppendTo(dst []byte, v int16) []byte {
 }
 
 // DecodeFrom decodes the response body for version v from r. Absent fields
-// take Kafka's defaults (-1 offsets, CurrentLeader {-1, -1}).
+// take Kafka's defaults (-1 offsets, CurrentLeader {-1, -1}). The topic and
+// partition arrays of a previous decode into m are reused (see
+// ProduceRequest.SetResponseInto), so once m has held a response as large, decoding
+// one allocates only the topic names' strings (v3-12; v13 names topics by
+// ID).
 func (m *ProduceResponse) DecodeFrom(r *Reader, v int16) error {
+	topics := m.Responses[:0]
 	*m = ProduceResponse{}
 	flex := v >= 9
 	minTopic := minLen(flex, 2) + minLen(flex, 4) + tagsLen(flex)
 	if v >= 13 {
 		minTopic = 16 + 1 + 1
 	}
-	m.Responses = ReadArray(r, flex, minTopic, func(r *Reader, t *ProduceResponseTopic) {
+	m.Responses = ReadArrayInto(r, flex, minTopic, topics, func(r *Reader, t *ProduceResponseTopic) {
+		parts := t.PartitionResponses[:0]
+		*t = ProduceResponseTopic{}
 		if v <= 12 {
 			t.Name = r.String(flex)
 		} else {
 			t.TopicID = r.UUID()
 		}
-		t.PartitionResponses = ReadArray(r, flex, 4+2+8+8+tagsLen(flex), func(r *Reader, p *ProduceResponsePartition) {
+		t.PartitionResponses = ReadArrayInto(r, flex, 4+2+8+8+tagsLen(flex), parts, func(r *Reader, p *ProduceResponsePartition) {
+			*p = ProduceResponsePartition{}
 			p.Index = r.Int32()
 			p.ErrorCode = r.Int16()
 			p.BaseOffset = r.Int64()

@@ -1,6 +1,9 @@
 package wire
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func sampleProduceRequest(v int16) *ProduceRequest {
 	m := &ProduceRequest{TransactionalID: ptr("txn"), Acks: -1, TimeoutMs: 30000,
@@ -83,7 +86,85 @@ func FuzzProduceResponse(f *testing.F) {
 		sampleProduceResponse(13).AppendTo(nil, 13), sampleProduceResponse(10).AppendTo(nil, 10), sampleProduceResponse(3).AppendTo(nil, 3))
 }
 
+// FuzzProduceResponseReuse: decoding any input into a response that held
+// another (SetResponseInto) gives what a fresh decode gives.
+func FuzzProduceResponseReuse(f *testing.F) {
+	for _, v := range []int16{3, 8, 10, 13} {
+		f.Add(byte(v), sampleProduceResponse(v).AppendTo(nil, v))
+	}
+	f.Fuzz(func(t *testing.T, vb byte, body []byte) {
+		v := 3 + int16(vb%11)
+		var used ProduceResponse
+		if err := used.DecodeFrom(NewReader(sampleProduceResponse(v).AppendTo(nil, v)), v); err != nil {
+			t.Fatal(err)
+		}
+		errUsed := used.DecodeFrom(NewReader(body), v)
+		var fresh ProduceResponse
+		errFresh := fresh.DecodeFrom(NewReader(body), v)
+		if (errUsed == nil) != (errFresh == nil) {
+			t.Fatalf("v%d: reused decode error %v, fresh %v", v, errUsed, errFresh)
+		}
+		if errFresh == nil && !reflect.DeepEqual(used, fresh) {
+			t.Fatalf("v%d: reused decode\n got %+v\nwant %+v", v, used, fresh)
+		}
+	})
+}
+
 func FuzzProduceRequest(f *testing.F) {
 	fuzzDecoder(f, KeyProduce, func() codec { return new(ProduceRequest) },
 		sampleProduceRequest(13).AppendTo(nil, 13), sampleProduceRequest(3).AppendTo(nil, 3))
+}
+
+// TestProduceResponseDecodeReuses: decoding into a ProduceResponse that held
+// a response gives exactly what a fresh decode gives (every field of the
+// previous one reset, including v8+ record errors when the next has none),
+// reuses its topic and partition arrays, and allocates nothing but the topic
+// names' strings when they are large enough (ProduceRequest.SetResponseInto).
+func TestProduceResponseDecodeReuses(t *testing.T) {
+	forVersions(t, KeyProduce, func(t *testing.T, v int16) {
+		big := sampleProduceResponse(v).AppendTo(nil, v)
+		small := &ProduceResponse{Responses: []ProduceResponseTopic{{Name: "small-topic", PartitionResponses: []ProduceResponsePartition{
+			{Index: 1, BaseOffset: 5, LogAppendTimeMs: -1, LogStartOffset: -1, CurrentLeader: defaultLeaderIDAndEpoch()}}}}}
+		if v >= 5 {
+			small.Responses[0].PartitionResponses[0].LogStartOffset = 0
+		}
+		if v >= 13 {
+			small.Responses[0].Name, small.Responses[0].TopicID = "", UUID{7}
+		}
+		smallBytes := small.AppendTo(nil, v)
+
+		var m ProduceResponse
+		if err := m.DecodeFrom(NewReader(big), v); err != nil {
+			t.Fatal(err)
+		}
+		topics, parts := &m.Responses[0], &m.Responses[0].PartitionResponses[0]
+		if err := m.DecodeFrom(NewReader(smallBytes), v); err != nil {
+			t.Fatal(err)
+		}
+		fresh := new(ProduceResponse)
+		if err := fresh.DecodeFrom(NewReader(smallBytes), v); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&m, fresh) {
+			t.Fatalf("decode into a used response:\n got %+v\nwant %+v", m, *fresh)
+		}
+		if &m.Responses[0] != topics || &m.Responses[0].PartitionResponses[0] != parts {
+			t.Fatal("topic or partition array not reused")
+		}
+		// Up to v12 the topic name is a string of its own (a copy: the
+		// response never aliases its frame); v13 names topics by ID.
+		want := 1.0
+		if v >= 13 {
+			want = 0
+		}
+		r := NewReader(nil)
+		if n := testing.AllocsPerRun(100, func() {
+			r.Reset(smallBytes)
+			if err := m.DecodeFrom(r, v); err != nil {
+				t.Fatal(err)
+			}
+		}); n != want {
+			t.Fatalf("%v allocations per decode into a used response, want %v", n, want)
+		}
+	})
 }

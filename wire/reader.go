@@ -290,6 +290,32 @@ func ReadArray[T any](r *Reader, compact bool, minElem int, f func(r *Reader, it
 	return items
 }
 
+// ReadArrayInto is ReadArray decoding into dst's backing array when it has
+// the capacity (dst's length is ignored): f gets each element as a previous
+// decode left it, so it can reuse the element's own slices, and must set
+// every field. The array length is bounded against the remaining bytes
+// before any allocation, as in ReadArray.
+func ReadArrayInto[T any](r *Reader, compact bool, minElem int, dst []T, f func(r *Reader, item *T)) []T {
+	n := r.ArrayLen(compact, minElem)
+	if n <= 0 || r.err != nil {
+		return nil
+	}
+	var items []T
+	if n <= cap(dst) {
+		items = dst[:n]
+	} else {
+		items = make([]T, n)
+		copy(items, dst[:cap(dst)])
+	}
+	for i := range items {
+		f(r, &items[i])
+		if r.err != nil {
+			return nil
+		}
+	}
+	return items
+}
+
 // ReadNullableArray is ReadArray that returns nil for null and a non-nil empty
 // slice for an empty array.
 func ReadNullableArray[T any](r *Reader, compact bool, minElem int, f func(r *Reader, item *T)) []T {
