@@ -169,13 +169,35 @@ func (c *Client) Enqueue(ctx context.Context, broker int32, req wire.Request) (P
 	admitted := time.Now()
 	c.m.admitted.Add(1)
 	ob := opBound{parent: ctx, deadline: c.effectiveDeadline(ctx, admitted)}
-	p, err := c.attempt(&ob, broker, req, -1, admitted, true)
+	p, err := c.attempt(&ob, broker, req, -1, admitted, handle)
 	ob.release() // a derived context bounds only routing's slow path
 	if err != nil {
 		c.m.terminal(err, admitted)
 		return nil, err
 	}
 	return p, nil
+}
+
+// StartCall is Enqueue for a caller that waits for the outcome itself and
+// then hands the call back: the Call's Wait returns the response or the
+// failure once, and Release (exactly once, after Wait) lets the client
+// reuse the call's record, so a steady stream of calls allocates nothing
+// (Enqueue's Pending, which its caller may keep, is one allocation per
+// call). Written in call order per broker like Enqueue, never retried; ctx
+// (with RequestTimeout when it has no earlier deadline) bounds the wait for
+// a connection, the write and Wait. An error return means nothing was
+// written: a *RequestError with Certainty NotSent, and no Call to release.
+func (c *Client) StartCall(ctx context.Context, broker int32, req wire.Request) (Call, error) {
+	admitted := time.Now()
+	c.m.admitted.Add(1)
+	ob := opBound{parent: ctx, deadline: c.effectiveDeadline(ctx, admitted)}
+	p, err := c.attempt(&ob, broker, req, -1, admitted, pooledCall)
+	ob.release()
+	if err != nil {
+		c.m.terminal(err, admitted)
+		return nil, err
+	}
+	return (*call)(p), nil
 }
 
 // do runs one call: route, send, wait, retrying what is safe to retry
@@ -190,7 +212,7 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 		prev  error     // the last failure other than the deadline
 	)
 	for try := 0; ; try++ {
-		p, err := c.attempt(&ob, broker, req, pinned, admitted, false)
+		p, err := c.attempt(&ob, broker, req, pinned, admitted, pooled)
 		if err == nil {
 			p.wait()
 			resp, perr := p.resp, p.err
@@ -232,14 +254,28 @@ func unwrapReq(err error) error {
 	return err
 }
 
+// pendingKind is what attempt makes of a request.
+type pendingKind uint8
+
+const (
+	// pooled: a pooled record the caller (do) waits for (wait) and then
+	// drops (unref); do counts the call's outcome.
+	pooled pendingKind = iota
+	// handle (Enqueue): a handle whose completion counts the call's
+	// outcome and which a watcher abandons when its context or deadline
+	// ends.
+	handle
+	// pooledCall (StartCall): a pooled record whose completion counts the
+	// call's outcome; the caller waits (Call.Wait) and drops it
+	// (Call.Release).
+	pooledCall
+)
+
 // attempt routes one try of req and sends it within the operation ob. It
-// returns the written pending request, or a NotSent *RequestError. counted
-// (Enqueue) makes it a handle whose completion counts the call's outcome
-// and which a watcher abandons when its context or deadline ends. Otherwise
-// it is a pooled record the caller waits for (wait) and then drops (unref).
-// A live connection is used without deriving a context; dialing or
-// refreshing metadata uses ob's bounded context.
-func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int16, admitted time.Time, counted bool) (*pending, error) {
+// returns the written pending request (of the given kind), or a NotSent
+// *RequestError. A live connection is used without deriving a context;
+// dialing or refreshing metadata uses ob's bounded context.
+func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int16, admitted time.Time, kind pendingKind) (*pending, error) {
 	ctx := ob.parent
 	name := apiName(req.Key())
 	if c.closed.Load() {
@@ -269,20 +305,20 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 		return nil, reqErr(broker, name, NotSent, err)
 	}
 	var p *pending
-	if counted {
+	if kind == handle {
 		p = c.newPending(ctx, req, info, v, broker, false)
 	} else {
 		p = c.getPending(ctx, req, info, v, broker, false)
 	}
 	p.cn = cn
-	p.counted = counted
+	p.counted = kind != pooled
 	p.admitted = admitted
 	p.deadline = ob.deadline
 	if err := cn.send(p); err != nil {
 		p.unref()
 		return nil, err
 	}
-	if counted { // Enqueue: nobody waits for it, so watch it; do waits itself
+	if kind == handle { // Enqueue: nobody waits for it, so watch it; do and Call.Wait wait themselves
 		p.watch()
 	}
 	return p, nil

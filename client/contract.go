@@ -177,6 +177,9 @@ var _ interface {
 	// for the response; calls from one goroutine to one broker are written in
 	// call order (the producer relies on it for sequence order).
 	Enqueue(ctx context.Context, broker int32, req wire.Request) (Pending, error)
+	// StartCall is Enqueue for one waiter that hands the call back (Call:
+	// Wait, then Release), so steady calls allocate no handle.
+	StartCall(ctx context.Context, broker int32, req wire.Request) (Call, error)
 	// RequestController sends req to the active controller as metadata names it.
 	RequestController(ctx context.Context, req wire.Request) (wire.Response, error)
 	// Metadata returns metadata that includes the given topics (nil: all

@@ -25,7 +25,7 @@
 // retries resend the same bytes, a new sequence only re-stamps the header) and builds at most one
 // ProduceRequest per broker per pass, at most MaxInFlightPerBroker per
 // broker. A goroutine per broker hands requests to the client in order
-// (client.Enqueue keeps call order per broker), so a partition's sequences
+// (client.StartCall keeps call order per broker), so a partition's sequences
 // reach its leader in order; another applies that broker's responses in
 // order.
 //

@@ -158,11 +158,10 @@ type fakePending struct {
 	err  error
 }
 
-func (p *fakePending) Done() <-chan struct{}          { return p.done }
-func (p *fakePending) Result() (wire.Response, error) { <-p.done; return p.resp, p.err }
-func (p *fakePending) Version() int16                 { return 11 }
+func (p *fakePending) Wait() (wire.Response, error) { <-p.done; return p.resp, p.err }
+func (p *fakePending) Release()                     {}
 
-func (f *fakeCluster) Enqueue(ctx context.Context, broker int32, req wire.Request) (client.Pending, error) {
+func (f *fakeCluster) StartCall(ctx context.Context, broker int32, req wire.Request) (client.Call, error) {
 	pr, ok := req.(*wire.ProduceRequest)
 	if !ok {
 		return nil, fmt.Errorf("fake: unexpected %T", req)

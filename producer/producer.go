@@ -10,11 +10,13 @@ import (
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
-) // kafkaClient is the part of *client.Client the producer uses; tests
+)
+
+// kafkaClient is the part of *client.Client the producer uses; tests
 // substitute a scripted fake broker.
 type kafkaClient interface {
 	Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error)
-	Enqueue(ctx context.Context, broker int32, req wire.Request) (client.Pending, error)
+	StartCall(ctx context.Context, broker int32, req wire.Request) (client.Call, error)
 	Metadata(ctx context.Context, topics []string) (*client.Metadata, error)
 	CachedMetadata() *client.Metadata
 	InvalidateMetadata()

@@ -14,15 +14,19 @@ import (
 func (p *Producer) brokerLoop(q chan *inflightReq) {
 	for r := range q {
 		var resp wire.Response
-		if r.pending != nil {
-			// Result waits for the response itself; Done would allocate
-			// a channel per request for nothing.
-			resp, r.err = r.pending.Result()
+		if r.call != nil {
+			resp, r.err = r.call.Wait()
 		}
 		if r.actx != nil {
 			r.actx.disarm()
 		}
 		p.parseResponse(r, resp)
+		if r.call != nil {
+			// The response is r.resp (SetResponseInto), not the call's:
+			// parsed, the call goes back to the client.
+			r.call.Release()
+			r.call = nil
+		}
 		p.complete(r)
 	}
 }

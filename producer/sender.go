@@ -16,12 +16,12 @@ type inflightReq struct {
 	results  []batchResult
 	bytes    int
 	deadline time.Time
-	pending  client.Pending
+	call     client.Call          // the request's call once enqueued; released after its response is applied
 	actx     *attemptCtx          // the attempt's context (reused with the inflightReq); armed while enqueued
 	req      *wire.ProduceRequest // &prq once built by the sender; enqueued by the broker's goroutine
 	prq      wire.ProduceRequest  // reused with the inflightReq
 	resp     wire.ProduceResponse // prq's responses decode here (SetResponseInto), reusing its arrays
-	err      error                // request-level failure (Enqueue or transport)
+	err      error                // request-level failure (StartCall or transport)
 }
 
 // batchResult is the broker's answer for one batch of a request.
@@ -464,7 +464,7 @@ func (p *Producer) enqueueLoop(q <-chan *inflightReq, rq chan<- *inflightReq) {
 				r.actx = newAttemptCtx(p.ctx)
 			}
 			r.actx.arm(r.deadline)
-			r.pending, r.err = p.cl.Enqueue(r.actx, r.broker, r.req)
+			r.call, r.err = p.cl.StartCall(r.actx, r.broker, r.req)
 			r.req = nil
 		}
 		rq <- r
