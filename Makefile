@@ -101,7 +101,7 @@ test: deps kafka-local
 	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)|^testing: warning: no tests to run' ) || rc=1; \
 	done; \
 	echo "=== allocation targets without -race (the race detector allocates)"; \
-	$(GO) test -count=1 -run 'SteadyStateAllocations' ./client/ || rc=1; \
+	$(GO) test -count=1 -run 'SteadyStateAllocations|ProduceCallAllocatesNothing' ./client/ || rc=1; \
 	echo "=== testlab scenarios through the adapter (make run's suite)"; \
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
 	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \

@@ -22,6 +22,11 @@ import (
 // writev), so their frames stay small whatever the request size.
 const maxKeptWriteBuffer = 1 << 20
 
+// maxKeptReadBuffer is the largest response frame a connection's reader
+// reads into its reused buffer (responses that keep nothing of their frame,
+// wire.FrameFreeResponder); bigger ones get a buffer of their own.
+const maxKeptReadBuffer = 64 << 10
+
 // maxKeptSplices bounds the splice and write-vector lists a connection keeps
 // for reuse (one entry per spliced record batch).
 const maxKeptSplices = 256
@@ -363,6 +368,7 @@ func (cn *conn) readLoop() {
 	br := bufio.NewReaderSize(cn.nc, 16<<10)
 	var hdr [4]byte
 	var rd wire.Reader // reused for every frame: one allocation per connection
+	var scratch []byte // frames of responses that keep none of it (wire.FrameFreeResponder)
 	maxBytes := cn.cl.cfg.MaxResponseBytes
 	for {
 		if _, err := io.ReadFull(br, hdr[:]); err != nil {
@@ -380,12 +386,27 @@ func (cn *conn) readLoop() {
 		}
 		cn.mu.Lock()
 		empty := cn.queue.len() == 0
+		var frameFree bool
+		if !empty {
+			_, frameFree = cn.queue.front().req.(wire.FrameFreeResponder)
+		}
 		cn.mu.Unlock()
 		if empty {
 			cn.fail(fmt.Errorf("%w: unsolicited response frame from %s", ErrProtocol, cn.addr))
 			return
 		}
-		buf := make([]byte, size)
+		var buf []byte
+		if frameFree && size <= maxKeptReadBuffer {
+			// The response will keep nothing of its frame (the oldest
+			// request is the one it answers, or the frame fails the
+			// connection): read it into the reader's own buffer.
+			if cap(scratch) < int(size) {
+				scratch = make([]byte, size)
+			}
+			buf = scratch[:size]
+		} else {
+			buf = make([]byte, size)
+		}
 		if _, err := io.ReadFull(br, buf); err != nil {
 			cn.failRead(err)
 			return

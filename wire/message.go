@@ -53,6 +53,16 @@ type Request interface {
 	ResponseFor() Response
 }
 
+// FrameFreeResponder is implemented by requests whose decoded responses
+// keep no reference to the bytes they were decoded from (every string, byte
+// field and unknown tagged field is a copy), so a connection may reuse one
+// buffer for all their response frames.
+type FrameFreeResponder interface {
+	Request
+	// ResponseKeepsNoFrame marks the request type; it does nothing.
+	ResponseKeepsNoFrame()
+}
+
 // Response is the body of a Kafka response.
 type Response interface {
 	// Key returns the API key.

@@ -55,6 +55,11 @@ func (m *ProduceRequest) ResponseFor() Response {
 	return &ProduceResponse{}
 }
 
+// ResponseKeepsNoFrame marks ProduceRequest as a FrameFreeResponder: a
+// decoded ProduceResponse holds copies only (topic names, messages, node
+// endpoints, unknown tagged fields).
+func (*ProduceRequest) ResponseKeepsNoFrame() {}
+
 // SetResponseInto makes ResponseFor return resp, so a caller that reuses
 // its requests has every response decoded into the same struct, reusing its
 // arrays (see ProduceResponse.DecodeFrom). resp's contents are valid until

@@ -168,3 +168,27 @@ func TestProduceResponseDecodeReuses(t *testing.T) {
 		}
 	})
 }
+
+// TestProduceResponseKeepsNoFrame: a decoded ProduceResponse is unchanged
+// when its frame is overwritten afterwards (ProduceRequest is a
+// FrameFreeResponder, so a connection reuses the frame's buffer), at every
+// version, with record errors, node endpoints and unknown tagged fields.
+func TestProduceResponseKeepsNoFrame(t *testing.T) {
+	var _ FrameFreeResponder = (*ProduceRequest)(nil)
+	forVersions(t, KeyProduce, func(t *testing.T, v int16) {
+		frame := sampleProduceResponse(v).AppendTo(nil, v)
+		var want, got ProduceResponse
+		if err := want.DecodeFrom(NewReader(append([]byte(nil), frame...)), v); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.DecodeFrom(NewReader(frame), v); err != nil {
+			t.Fatal(err)
+		}
+		for i := range frame {
+			frame[i] = 0xAA
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("the decoded response changed with its frame:\n got %+v\nwant %+v", got, want)
+		}
+	})
+}

@@ -27,8 +27,10 @@ func AppendEmptyTags(dst []byte) []byte { return append(dst, 0) }
 
 // ReadTags reads a tagged-field section. For each field, known is called with
 // the tag and a Reader bounded to that field's bytes; it returns false for a
-// tag it does not know. Unknown fields are returned (their Data aliases the
-// input) so the message can keep them. known may be nil. Tags must ascend.
+// tag it does not know. Unknown fields are returned, their Data copied (so
+// a message whose other fields are copies too keeps nothing of its frame;
+// see FrameFreeResponder), so the message can keep them. known may be nil.
+// Tags must ascend.
 func (r *Reader) ReadTags(known func(tag uint32, fr *Reader) bool) []TaggedField {
 	n := int(r.Uvarint())
 	if r.err != nil || n == 0 {
@@ -61,7 +63,7 @@ func (r *Reader) ReadTags(known func(tag uint32, fr *Reader) bool) []TaggedField
 				continue
 			}
 		}
-		unknown = append(unknown, TaggedField{Tag: tag, Data: data})
+		unknown = append(unknown, TaggedField{Tag: tag, Data: append([]byte{}, data...)})
 	}
 	return unknown
 }
