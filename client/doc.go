@@ -49,7 +49,8 @@
 // stalled (Kafka answers in order, so everything behind it waits too).
 // Request retries, with exponential backoff and jitter within the deadline,
 // failures where nothing was sent, and transport failures of read-only APIs
-// (Metadata, FindCoordinator, describes and lists); Enqueue never retries.
+// (Metadata, FindCoordinator, describes and lists); Enqueue and StartCall
+// never retry.
 // Errors from a context are ErrTimeout or ErrCancelled and also match
 // context.DeadlineExceeded or context.Canceled.
 //
@@ -61,6 +62,13 @@
 // Done is called before the response). Request records are recycled once
 // both the caller and the connection are done with them; the effective
 // deadline is enforced with reused timers rather than a derived context;
-// Enqueue'd requests are watched by reused goroutines. See
-// TestSteadyStateAllocations and the overhead-allocs/op benchmark metric.
+// Enqueue'd requests are watched by reused goroutines. StartCall is
+// Enqueue without the Pending: its Call is a recycled request record the
+// caller releases after Wait. A request type may also avoid the response's
+// allocations: a ProduceRequest decodes into a response the caller set
+// (SetResponseInto, reusing its arrays), and a response that keeps nothing
+// of its frame (wire.FrameFreeResponder) is read into the connection's
+// reused buffer, so the producer's Produce round trips allocate nothing. See
+// TestSteadyStateAllocations, TestProduceCallAllocatesNothing and the
+// overhead-allocs/op benchmark metric.
 package client
