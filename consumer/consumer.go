@@ -86,9 +86,10 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 
 // Close stops fetching, fails a waiting Receive with client.ErrClosed and
 // drops every buffered record. It waits for the background goroutines,
-// which first ask each broker to drop the consumer's fetch session (KIP-227;
-// at most 2s, not retried, failures ignored: the broker evicts idle sessions
-// itself), and is safe to call more than once. The client stays open.
+// which first ask each broker to drop the consumer's fetch session (KIP-227:
+// the request is written, at most 2s for that, not retried and its answer
+// not awaited; failures are ignored, the broker evicts idle sessions itself),
+// and is safe to call more than once. The client stays open.
 func (c *Consumer) Close() error {
 	c.mu.Lock()
 	if c.closed {

@@ -114,15 +114,17 @@ func (s *fetchSession) failed() {
 	s.sent, s.pending = map[TopicPartition]sessionPart{}, nil
 }
 
-// sessionCloseTimeout bounds how long Close spends closing fetch sessions.
+// sessionCloseTimeout bounds how long Close spends writing the requests
+// that close fetch sessions (a connection to dial, or no in-flight slot).
 const sessionCloseTimeout = 2 * time.Second
 
 // closeSessions asks every broker the consumer holds a fetch session with to
-// drop it (closeSession, concurrently, within sessionCloseTimeout in all).
-// A session left behind would keep one of the broker's cache slots, which
-// all clients share (max.incremental.fetch.session.cache.slots, default
-// 1000), until the broker evicts it as idle; a failure here is ignored for
-// that reason. Called by the fetch loop once no Fetch is in flight.
+// drop it (closeSession, concurrently, within sessionCloseTimeout in all;
+// the requests are written, their answers not awaited). A session left
+// behind would keep one of the broker's cache slots, which all clients share
+// (max.incremental.fetch.session.cache.slots, default 1000), until the
+// broker evicts it as idle; a failure here is ignored for that reason.
+// Called by the fetch loop once its Fetches have ended.
 func (c *Consumer) closeSessions(sessions map[int32]*fetchSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), sessionCloseTimeout)
 	defer cancel()

@@ -19,8 +19,8 @@ type transport interface {
 	listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error)
 	// offsetsForLeaderEpoch sends one OffsetForLeaderEpochRequest to node.
 	offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error)
-	// closeSession asks node to drop fetch session id (KIP-227), once: no
-	// retry.
+	// closeSession asks node to drop fetch session id (KIP-227): writes
+	// the request once (no retry) without waiting for the answer.
 	closeSession(ctx context.Context, node, id int32) error
 }
 
@@ -122,23 +122,16 @@ func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, er
 	return mapFetchResponse(req, m)
 }
 
-// closeSession sends a Fetch naming session id with the final epoch and no
-// partitions, which the broker answers at once after removing the session
-// (KIP-227). It is enqueued, so a failure is not retried.
+// closeSession writes a Fetch naming session id with the final epoch and no
+// partitions, after which the broker removes the session (KIP-227). It does
+// not wait for the answer: the broker answers a connection's requests in
+// order, so it would come only after the long-polling Fetch that Close
+// abandoned (up to MaxWait), and nothing depends on it. Enqueued once: a
+// failure to write is not retried.
 func (t wireTransport) closeSession(ctx context.Context, node, id int32) error {
 	req := fetchRequest(&fetchReq{plan: fetchPlan{SessionID: id, SessionEpoch: finalSessionEpoch, Full: true}})
-	p, err := t.cl.Enqueue(ctx, node, req)
-	if err != nil {
-		return err
-	}
-	resp, err := p.Result()
-	if err != nil {
-		return err
-	}
-	if m, ok := resp.(*wire.FetchResponse); ok {
-		return wire.ErrorForCode(m.ErrorCode)
-	}
-	return fmt.Errorf("%w: Fetch answered with %T", client.ErrProtocol, resp)
+	_, err := t.cl.Enqueue(ctx, node, req)
+	return err
 }
 
 func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error) {
