@@ -32,16 +32,7 @@ func BenchmarkEncodeRequest(b *testing.B) {
 // context is needed).
 func benchSetup(b testing.TB, tune ...func(*Config)) (*fakeCluster, *Client, context.Context) {
 	fc := newFakeCluster(b, 1)
-	body := benchBody()
-	var out []byte
-	fc.fast = func(c *fakeConn, raw []byte) bool {
-		if wire.APIKey(binary.BigEndian.Uint16(raw)) != wire.KeyCreateTopics || binary.BigEndian.Uint16(raw[2:]) != 7 {
-			return false
-		}
-		out = appendBenchFrame(out[:0], int32(binary.BigEndian.Uint32(raw[4:8])), body)
-		c.write(out)
-		return true
-	}
+	answerCanned(fc, wire.KeyCreateTopics, benchVersion, benchBody())
 	cfg := fc.config()
 	cfg.RequestTimeout = time.Hour
 	for _, f := range tune {
@@ -51,6 +42,21 @@ func benchSetup(b testing.TB, tune ...func(*Config)) (*fakeCluster, *Client, con
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	b.Cleanup(cancel)
 	return fc, c, ctx
+}
+
+// answerCanned makes fc answer every request with key at version v with
+// body (a response body for that version, under a flexible response header)
+// from its raw frame, allocating nothing on the broker side.
+func answerCanned(fc *fakeCluster, key wire.APIKey, v int16, body []byte) {
+	var out []byte
+	fc.fast = func(c *fakeConn, raw []byte) bool {
+		if wire.APIKey(binary.BigEndian.Uint16(raw)) != key || int16(binary.BigEndian.Uint16(raw[2:])) != v {
+			return false
+		}
+		out = appendBenchFrame(out[:0], int32(binary.BigEndian.Uint32(raw[4:8])), body)
+		c.write(out)
+		return true
+	}
 }
 
 // benchVersion is the CreateTopics version the benchmarks' fake broker

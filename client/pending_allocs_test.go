@@ -4,7 +4,6 @@ package client
 
 import (
 	"context"
-	"encoding/binary"
 	"testing"
 	"time"
 
@@ -91,15 +90,7 @@ func TestProduceCallAllocatesNothing(t *testing.T) {
 	id := wire.UUID{1}
 	body := (&wire.ProduceResponse{Responses: []wire.ProduceResponseTopic{{TopicID: id, PartitionResponses: []wire.ProduceResponsePartition{
 		{Index: 0, BaseOffset: 7, LogAppendTimeMs: -1, CurrentLeader: wire.LeaderIDAndEpoch{LeaderID: -1, LeaderEpoch: -1}}}}}}).AppendTo(nil, 13)
-	var out []byte
-	fc.fast = func(c *fakeConn, raw []byte) bool {
-		if wire.APIKey(binary.BigEndian.Uint16(raw)) != wire.KeyProduce || binary.BigEndian.Uint16(raw[2:]) != 13 {
-			return false
-		}
-		out = appendBenchFrame(out[:0], int32(binary.BigEndian.Uint32(raw[4:8])), body)
-		c.write(out)
-		return true
-	}
+	answerCanned(fc, wire.KeyProduce, 13, body)
 	cfg := fc.config()
 	cfg.RequestTimeout = time.Hour
 	c := newTestClient(t, cfg)
