@@ -195,12 +195,20 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		}
 		pm := findPartition(tm, cd.tp.Partition)
 		leader, epoch, ok := leaderOf(md, pm, cd.hint)
+		if cd.hint != nil && epoch != cd.hint.Epoch {
+			// Metadata shows the hinted epoch or a newer one (drop the
+			// hint), or the hint names a broker the client cannot reach
+			// yet: that one waits for a metadata refresh, as without a
+			// hint, rather than fetch again from the old leader.
+			caughtUp = append(caughtUp, cd)
+			if pm == nil || pm.LeaderEpoch < cd.hint.Epoch {
+				noLeader = append(noLeader, cd)
+				continue
+			}
+		}
 		if !ok {
 			noLeader = append(noLeader, cd)
 			continue
-		}
-		if cd.hint != nil && epoch != cd.hint.Epoch {
-			caughtUp = append(caughtUp, cd)
 		}
 		epochs[cd.tp] = epoch
 		ids[cd.tp] = tm.ID
@@ -210,12 +218,15 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		c.mu.Lock()
 		for _, cd := range caughtUp {
 			if st := c.parts[cd.tp]; st != nil && st.hint == cd.hint {
-				st.hint = nil // metadata shows the hinted epoch (or newer) now
+				st.hint = nil // metadata caught up, or the hinted broker is unknown
 			}
 		}
 		c.mu.Unlock()
 	}
 	if len(noLeader) > 0 {
+		c.mu.Lock()
+		c.m.MetadataRefreshes++
+		c.mu.Unlock()
 		c.cl.InvalidateMetadata()
 		c.backoffAll(noLeader, now.Add(retryBackoff))
 		if earliest.IsZero() || now.Add(retryBackoff).Before(earliest) {

@@ -127,3 +127,29 @@ func TestNoLeaderHintWaitsForMetadata(t *testing.T) {
 		t.Fatalf("leader hints %d, want 0", m.LeaderHints)
 	}
 }
+
+// TestLeaderHintToUnknownBroker: a hint naming a broker metadata does not
+// list (one the client cannot reach yet) is not followed; the partition
+// waits for a metadata refresh with the usual backoff instead of asking the
+// old leader again at once (which answered with the same hint in a tight
+// loop before).
+func TestLeaderHintToUnknownBroker(t *testing.T) {
+	f := &leaderCheckFake{fakeBroker: newFakeBroker(t), hints: true}
+	c, before := readThenMove(t, f)
+	f.mu.Lock()
+	f.leaders[tp0] = 4 // not among the fake metadata's brokers 1-3
+	fetchesBefore := len(f.fetches)
+	f.mu.Unlock()
+	waitFor(t, "metadata refreshes after the hint to broker 4", func() bool { return c.Metrics().MetadataRefreshes >= before+3 })
+	f.mu.Lock()
+	fetches := len(f.fetches) - fetchesBefore
+	f.mu.Unlock()
+	// Three refreshes take at least two 100ms backoffs; a Fetch per backoff
+	// (and one before the first) is what waiting looks like.
+	if fetches > 6 {
+		t.Fatalf("%d Fetches to the old leader during 3 metadata refreshes: the hint to an unknown broker is looping", fetches)
+	}
+	if got := c.Metrics().RecordsDelivered; got != 3 {
+		t.Fatalf("%d records delivered, want 3 (the leader is unreachable)", got)
+	}
+}

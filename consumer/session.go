@@ -114,20 +114,26 @@ func (s *fetchSession) failed() {
 	s.sent, s.pending = map[TopicPartition]sessionPart{}, nil
 }
 
-// sessionCloseTimeout bounds how long Close spends writing the requests
-// that close fetch sessions (a connection to dial, or no in-flight slot).
+// sessionCloseTimeout, plus MaxWait, bounds how long Close spends writing
+// the requests that close fetch sessions (a connection to dial, or no
+// in-flight slot) and how long their answers are awaited in the background.
 const sessionCloseTimeout = 2 * time.Second
 
 // closeSessions asks every broker the consumer holds a fetch session with to
-// drop it (closeSession, concurrently, within sessionCloseTimeout in all;
-// the requests are written, their answers not awaited). A session left
+// drop it (closeSession, concurrently, within sessionCloseTimeout+MaxWait
+// in all; the requests are written, their answers not awaited). A session left
 // behind would keep one of the broker's cache slots, which all clients share
 // (max.incremental.fetch.session.cache.slots, default 1000), until the
 // broker evicts it as idle; a failure here is ignored for that reason.
-// Called by the fetch loop once its Fetches have ended.
+// Called by the fetch loop once its Fetches have ended. The context stays
+// live until its deadline rather than ending when the requests are
+// written, so an answer arriving within it counts as a success in the
+// client's metrics, not as a call abandoned by every Close.
 func (c *Consumer) closeSessions(sessions map[int32]*fetchSession) {
-	ctx, cancel := context.WithTimeout(context.Background(), sessionCloseTimeout)
-	defer cancel()
+	// The answer comes after the long poll Close abandoned: up to MaxWait.
+	live := sessionCloseTimeout + c.cfg.MaxWait
+	ctx, cancel := context.WithTimeout(context.Background(), live)
+	time.AfterFunc(live, cancel)
 	var wg sync.WaitGroup
 	for node, s := range sessions {
 		if s.id == 0 {

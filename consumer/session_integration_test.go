@@ -100,6 +100,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	}
 	// Close writes the session's close and returns: it does not wait
 	// behind the long poll it abandoned (the broker answers in order).
+	before := cl.Metrics().Calls
 	t0 := time.Now()
 	c.Close()
 	if d := time.Since(t0); d > maxWait/2 {
@@ -109,5 +110,11 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	// has removed the session when it reads the probe.
 	if err := probeSession(ctx, t, cl, node, id); !errors.Is(err, wire.ErrFetchSessionIDNotFound) {
 		t.Fatalf("probe of session %d on broker %d after Close: %v, want FETCH_SESSION_ID_NOT_FOUND", id, node, err)
+	}
+	// The close was answered (before the probe) and counts as a success,
+	// not as a call Close abandoned: the only failure Close leaves is the
+	// long poll it cancelled.
+	if m := cl.Metrics().Calls; m.Failed-before.Failed > 1 {
+		t.Fatalf("client calls %+v after Close, %+v before: want at most 1 more failure (the cancelled long poll)", m, before)
 	}
 }
