@@ -70,7 +70,7 @@ type conn struct {
 	dead       chan struct{} // closed when the connection fails or closes
 	readerDone chan struct{}
 	lastUsed   atomic.Int64 // unix nanoseconds of the last write or read
-	opened     atomic.Bool  // negotiation finished (counted in ConnMetrics.Opened)
+	opened     bool         // guarded by mu: negotiation finished (counted in ConnMetrics.Opened)
 }
 
 func newConn(cl *Client, nc net.Conn, addr string, broker int32) *conn {
@@ -166,7 +166,7 @@ func (cn *conn) send(p *pending) error {
 	t1 := time.Now()
 	m.lat[stageWriterAdmission].observe(t1.Sub(t0))
 	if cn.reauthAt != 0 && t1.UnixNano() >= cn.reauthAt {
-		if err := cn.reauthenticate(); err != nil {
+		if err := cn.reauthenticate(p); err != nil {
 			<-cn.slots
 			return p.notSent(err)
 		}
@@ -503,6 +503,7 @@ func (cn *conn) fail(cause error) {
 	}
 	cn.closed = true
 	cn.closeErr = cause
+	wasOpen := cn.opened
 	q := cn.queue.drain()
 	for _, p := range q {
 		p.inQueue, p.answered = false, true
@@ -510,7 +511,7 @@ func (cn *conn) fail(cause error) {
 	cn.mu.Unlock()
 	close(cn.dead)
 	_ = cn.nc.Close()
-	if cn.opened.Load() {
+	if wasOpen {
 		cn.cl.m.connsClosed.Add(1)
 	}
 	if !errors.Is(cause, ErrClosed) {

@@ -51,8 +51,15 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32) (*conn, er
 		<-cn.readerDone
 		return nil, err
 	}
-	cn.opened.Store(true)
-	c.m.connsOpened.Add(1)
+	// Counted opened only if the reader has not failed it meanwhile (then
+	// fail, which saw it not opened, does not count it closed either).
+	cn.mu.Lock()
+	open := !cn.closed
+	cn.opened = open
+	cn.mu.Unlock()
+	if open {
+		c.m.connsOpened.Add(1)
+	}
 	c.cfg.Logger.Debug("gregor: connected", "addr", addr, "broker", broker, "tls", c.cfg.TLS != nil, "sasl", c.saslMechanism())
 	return cn, nil
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -24,24 +25,50 @@ func reauthTime(sent time.Time, lifetimeMs int64) int64 {
 
 // reauthenticate runs SASL again on the open connection before the broker's
 // session ends (KIP-368), called by the writer-path holder about to write
-// the first request due after cn.reauthAt. Keeping the writer path, it
+// p, the first request due after cn.reauthAt. Keeping the writer path, it
 // waits until every written request is answered (as the Java client does,
 // so no response is still due when the SASL exchange starts), then sends
 // SaslHandshake and SaslAuthenticate as at connect; later requests wait
-// behind it on the writer path, so they keep their order. Both steps are
-// bounded by RequestTimeout. A failure closes the connection, when nothing
-// is in flight, and is returned for the request that was about to be
-// written: that request is NotSent.
-func (cn *conn) reauthenticate() error {
-	ctx, cancel := context.WithTimeout(context.Background(), cn.cl.cfg.RequestTimeout)
-	defer cancel()
+// behind it on the writer path, so they keep their order.
+//
+// The wait is bounded by p's own context and deadline: when they end first,
+// p fails NotSent with that cause and the connection stays as it is (the
+// next request re-authenticates). The wait is also bounded by
+// RequestTimeout, and so is the SASL exchange. A written request that is
+// still unanswered then, or a failed exchange, closes the connection
+// (nothing is in flight then) and fails p NotSent with an ErrTransport or
+// ErrAuthentication cause, never with a timeout that p's caller would
+// mistake for its own deadline.
+func (cn *conn) reauthenticate(p *pending) error {
 	t0 := time.Now()
-	err := cn.awaitIdle(ctx)
+	limit := t0.Add(cn.cl.cfg.RequestTimeout)
+	if d := p.effDeadline(); !d.IsZero() && d.Before(limit) {
+		limit = d
+	}
+	wctx, cancel := context.WithDeadline(p.ctx, limit)
+	err := cn.awaitIdle(wctx)
+	cancel()
+	if err != nil && !cn.isDead() {
+		// p's own end came first: p gives up; the connection is as it was.
+		if cerr := p.ctx.Err(); cerr != nil {
+			return ctxError(cerr)
+		}
+		if d := p.effDeadline(); !d.IsZero() && !time.Now().Before(d) {
+			return ctxError(context.DeadlineExceeded)
+		}
+	}
 	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cn.cl.cfg.RequestTimeout)
 		err = cn.cl.authenticate(ctx, cn, cn.lockedRoundTrip)
+		cancel()
 	}
 	if err != nil {
-		err = fmt.Errorf("re-authenticating with %s (KIP-368): %w", cn.addr, err)
+		if errors.Is(err, ErrAuthentication) {
+			err = fmt.Errorf("re-authenticating with %s (KIP-368): %w", cn.addr, err)
+		} else {
+			// Not %w: an inner timeout is the exchange's, not the caller's.
+			err = fmt.Errorf("%w: re-authenticating with %s (KIP-368): %v", ErrTransport, cn.addr, err)
+		}
 		cn.fail(err)
 		return err
 	}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"testing"
@@ -223,5 +224,50 @@ func TestReauthenticationRefused(t *testing.T) {
 	m := c.Metrics().Conns
 	if m.Opened != 2 || m.Closed != 1 || m.Reauthentications != 0 {
 		t.Fatalf("connection metrics %+v, want 2 opened, 1 closed, 0 re-authentications", m)
+	}
+}
+
+// TestReauthenticationRespectsDeadline: a request that comes due for
+// re-authentication while another is in flight waits for it only within its
+// own deadline: it then fails NotSent with ErrTimeout (a request is never
+// held past its deadline by the exchange), the connection stays open, and
+// the next request re-authenticates once the connection is idle.
+func TestReauthenticationRespectsDeadline(t *testing.T) {
+	fc := newFakeCluster(t, 1)
+	sb := newSASLBroker(fc, time.Hour)
+	sb.hold = func(name string) bool { return name == "held" }
+	c := newTestClient(t, saslConfig(fc))
+	ctx := testCtx(t, 10*time.Second)
+	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
+		t.Fatal(err)
+	}
+	held, err := c.Enqueue(ctx, 1, createTopics("held"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the held request at the broker", 5*time.Second, func() bool { return len(fc.requests(wire.KeyCreateTopics)) == 2 })
+	dueNow(c.pool.live()[0])
+	short, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	_, err = c.Request(short, 1, createTopics("short"))
+	expectFailure(t, "request with a short deadline", err, ErrTimeout, NotSent)
+	if d := time.Since(t0); d > 2500*time.Millisecond {
+		t.Fatalf("the 100ms request returned after %v: held by the wait for in-flight requests (RequestTimeout 5s)", d)
+	}
+	select {
+	case <-held.Done():
+		t.Fatal("the held request was answered before: the short request's failure proves nothing")
+	default:
+	}
+	sb.release()
+	if _, err := held.Result(); err != nil {
+		t.Fatalf("held request: %v", err)
+	}
+	if _, err := c.Request(ctx, 1, createTopics("after")); err != nil {
+		t.Fatalf("request after the connection went idle: %v", err)
+	}
+	if m := c.Metrics().Conns; m.Opened != 1 || m.Closed != 0 || m.Reauthentications != 1 {
+		t.Fatalf("connection metrics %+v, want 1 opened, 0 closed, 1 re-authentication", m)
 	}
 }
