@@ -33,9 +33,11 @@
 // is answered, then SaslHandshake and SaslAuthenticate run again and the
 // request follows, on the same connection and in order. A broker closes a
 // connection used after its session ended, failing what was in flight on it
-// as PossiblySent; re-authenticating keeps that from happening. A failed
-// re-authentication closes the connection (nothing is in flight then) and
-// fails the waiting request NotSent. MetricsSnapshot.Conns counts
+// as PossiblySent; re-authenticating keeps that from happening. The wait
+// for in-flight requests is bounded by the waiting request's own deadline
+// (it then fails NotSent with it, and the next request tries again). A
+// failed re-authentication closes the connection (nothing is in flight
+// then) and fails the waiting request NotSent. MetricsSnapshot.Conns counts
 // connections opened, closed and re-authenticated.
 //
 // # Deadlines and certainty
