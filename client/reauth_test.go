@@ -119,6 +119,35 @@ func saslConfig(fc *fakeCluster) Config {
 	return cfg
 }
 
+// heldInFlight connects a SASL client to a fake broker giving 1h sessions,
+// sends request "a", then leaves request "held" unanswered at the broker
+// (sb.release answers it).
+func heldInFlight(t *testing.T) (*fakeCluster, *saslBroker, *Client, context.Context, Pending) {
+	t.Helper()
+	fc := newFakeCluster(t, 1)
+	sb := newSASLBroker(fc, time.Hour)
+	sb.hold = func(name string) bool { return name == "held" }
+	c := newTestClient(t, saslConfig(fc))
+	ctx := testCtx(t, 10*time.Second)
+	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
+		t.Fatal(err)
+	}
+	held, err := c.Enqueue(ctx, 1, createTopics("held"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the held request at the broker", 5*time.Second, func() bool { return len(fc.requests(wire.KeyCreateTopics)) == 2 })
+	return fc, sb, c, ctx, held
+}
+
+// wantConns checks c's connection metrics.
+func wantConns(t *testing.T, c *Client, want ConnMetrics) {
+	t.Helper()
+	if got := c.Metrics().Conns; got != want {
+		t.Fatalf("connection metrics %+v, want %+v", got, want)
+	}
+}
+
 // dueNow makes cn's re-authentication due at once, as if its session's
 // 85-95% had passed (tests of the mechanics; timing is TestReauthTime's and
 // the integration test's). It returns the time that was scheduled.
@@ -136,21 +165,8 @@ func dueNow(cn *conn) time.Time {
 // are answered, the connection re-authenticates in band, and the request
 // follows on the same connection (KIP-368).
 func TestReauthenticateBeforeSessionEnds(t *testing.T) {
-	fc := newFakeCluster(t, 1)
-	sb := newSASLBroker(fc, time.Hour)
-	sb.hold = func(name string) bool { return name == "held" }
-	c := newTestClient(t, saslConfig(fc))
-	ctx := testCtx(t, 10*time.Second)
-
 	before := time.Now()
-	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
-		t.Fatal(err)
-	}
-	held, err := c.Enqueue(ctx, 1, createTopics("held"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the held request at the broker", 5*time.Second, func() bool { return len(fc.requests(wire.KeyCreateTopics)) == 2 })
+	fc, sb, c, ctx, held := heldInFlight(t)
 	cn := c.pool.live()[0]
 	at := dueNow(cn)
 	if lo, hi := before.Add(51*time.Minute), time.Now().Add(57*time.Minute); at.Before(lo) || at.After(hi) {
@@ -189,10 +205,7 @@ func TestReauthenticateBeforeSessionEnds(t *testing.T) {
 	if len(atReauth) != 1 || atReauth[0] != 0 {
 		t.Fatalf("requests in flight at each re-authentication: %v, want [0]", atReauth)
 	}
-	m := c.Metrics().Conns
-	if m.Opened != 1 || m.Closed != 0 || m.Reauthentications != 1 {
-		t.Fatalf("connection metrics %+v, want 1 opened, 0 closed, 1 re-authentication", m)
-	}
+	wantConns(t, c, ConnMetrics{Opened: 1, Reauthentications: 1})
 }
 
 // TestReauthenticationRefused: a refused re-authentication closes the
@@ -221,10 +234,7 @@ func TestReauthenticationRefused(t *testing.T) {
 	sb.refuse = false
 	sb.mu.Unlock()
 	recovers(t, c, fc, 1, 2)
-	m := c.Metrics().Conns
-	if m.Opened != 2 || m.Closed != 1 || m.Reauthentications != 0 {
-		t.Fatalf("connection metrics %+v, want 2 opened, 1 closed, 0 re-authentications", m)
-	}
+	wantConns(t, c, ConnMetrics{Opened: 2, Closed: 1})
 }
 
 // TestReauthenticationRespectsDeadline: a request that comes due for
@@ -233,24 +243,12 @@ func TestReauthenticationRefused(t *testing.T) {
 // held past its deadline by the exchange), the connection stays open, and
 // the next request re-authenticates once the connection is idle.
 func TestReauthenticationRespectsDeadline(t *testing.T) {
-	fc := newFakeCluster(t, 1)
-	sb := newSASLBroker(fc, time.Hour)
-	sb.hold = func(name string) bool { return name == "held" }
-	c := newTestClient(t, saslConfig(fc))
-	ctx := testCtx(t, 10*time.Second)
-	if _, err := c.Request(ctx, 1, createTopics("a")); err != nil {
-		t.Fatal(err)
-	}
-	held, err := c.Enqueue(ctx, 1, createTopics("held"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the held request at the broker", 5*time.Second, func() bool { return len(fc.requests(wire.KeyCreateTopics)) == 2 })
+	_, sb, c, ctx, held := heldInFlight(t)
 	dueNow(c.pool.live()[0])
 	short, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	_, err = c.Request(short, 1, createTopics("short"))
+	_, err := c.Request(short, 1, createTopics("short"))
 	expectFailure(t, "request with a short deadline", err, ErrTimeout, NotSent)
 	if d := time.Since(t0); d > 2500*time.Millisecond {
 		t.Fatalf("the 100ms request returned after %v: held by the wait for in-flight requests (RequestTimeout 5s)", d)
@@ -267,7 +265,5 @@ func TestReauthenticationRespectsDeadline(t *testing.T) {
 	if _, err := c.Request(ctx, 1, createTopics("after")); err != nil {
 		t.Fatalf("request after the connection went idle: %v", err)
 	}
-	if m := c.Metrics().Conns; m.Opened != 1 || m.Closed != 0 || m.Reauthentications != 1 {
-		t.Fatalf("connection metrics %+v, want 1 opened, 0 closed, 1 re-authentication", m)
-	}
+	wantConns(t, c, ConnMetrics{Opened: 1, Reauthentications: 1})
 }
