@@ -276,25 +276,14 @@ func (r *Reader) ArrayLen(compact bool, minElem int) int {
 // decoding each with f. Null and empty both return an empty result; use
 // ReadNullableArray where the distinction matters.
 func ReadArray[T any](r *Reader, compact bool, minElem int, f func(r *Reader, item *T)) []T {
-	n := r.ArrayLen(compact, minElem)
-	if n <= 0 || r.err != nil {
-		return nil
-	}
-	items := make([]T, n)
-	for i := range items {
-		f(r, &items[i])
-		if r.err != nil {
-			return nil
-		}
-	}
-	return items
+	return ReadArrayInto(r, compact, minElem, nil, f)
 }
 
 // ReadArrayInto is ReadArray decoding into dst's backing array when it has
 // the capacity (dst's length is ignored): f gets each element as a previous
 // decode left it, so it can reuse the element's own slices, and must set
 // every field. The array length is bounded against the remaining bytes
-// before any allocation, as in ReadArray.
+// before any allocation.
 func ReadArrayInto[T any](r *Reader, compact bool, minElem int, dst []T, f func(r *Reader, item *T)) []T {
 	n := r.ArrayLen(compact, minElem)
 	if n <= 0 || r.err != nil {
