@@ -97,12 +97,12 @@ func brokerKind(code int16, fam family) string {
 	if fam == familyAdmin {
 		return KindBroker
 	}
-	switch code {
-	case 29, 30, 31, 53: // TOPIC/GROUP/CLUSTER/TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+	switch c := wire.ClassOf(code); {
+	case c.Has(wire.ClassAuthorization):
 		return KindAccess
-	case 47, 90: // INVALID_PRODUCER_EPOCH, PRODUCER_FENCED
+	case c.Has(wire.ClassProducerFenced):
 		return KindFenced
-	case 2, 10, 18, 32, 87: // CORRUPT_MESSAGE, MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_TIMESTAMP, INVALID_RECORD
+	case c.Has(wire.ClassInvalidRecord):
 		return KindInvalidRecord
 	}
 	return KindBroker

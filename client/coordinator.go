@@ -90,10 +90,9 @@ func (c *Client) Coordinator(ctx context.Context, kind CoordinatorType, key stri
 	}
 }
 
-func retriableCoordinator(err error) bool {
-	return errors.Is(err, wire.ErrCoordinatorNotAvailable) || errors.Is(err, wire.ErrCoordinatorLoadInProgress) ||
-		errors.Is(err, wire.ErrNotCoordinator)
-}
+// retriableCoordinator reports a coordinator that is loading, unavailable
+// or elsewhere (wire.ClassCoordinator).
+func retriableCoordinator(err error) bool { return wire.Classify(err).Has(wire.ClassCoordinator) }
 
 // sendBatches sends the queued lookups of kind, batch after batch, until the
 // queue is empty. Only one goroutine per kind runs it at a time.

@@ -297,17 +297,4 @@ func buildMetadata(resp *wire.MetadataResponse, all bool) *Metadata {
 // UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, FENCED_LEADER_EPOCH,
 // UNKNOWN_LEADER_EPOCH, UNKNOWN_TOPIC_ID, INCONSISTENT_TOPIC_ID,
 // KAFKA_STORAGE_ERROR, NOT_CONTROLLER.
-func StaleMetadata(err error) bool {
-	for _, e := range staleMetadataErrors {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
-
-var staleMetadataErrors = []error{
-	wire.ErrNotLeaderOrFollower, wire.ErrUnknownTopicOrPartition, wire.ErrLeaderNotAvailable,
-	wire.ErrFencedLeaderEpoch, wire.ErrUnknownLeaderEpoch, wire.ErrUnknownTopicID,
-	wire.ErrInconsistentTopicID, wire.ErrKafkaStorageError, wire.ErrNotController,
-}
+func StaleMetadata(err error) bool { return wire.Classify(err).Has(wire.ClassStaleMetadata) }

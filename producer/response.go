@@ -196,22 +196,11 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 
 // mayHaveWritten reports whether an attempt that failed with err may still
 // have appended the batch: client failures after bytes may have left, and
-// broker errors other than the definite rejections below.
+// broker errors outside wire.ClassNotAppended.
 func mayHaveWritten(err error) bool {
 	var kerr *wire.KafkaError
 	if errors.As(err, &kerr) {
-		switch kerr.Code {
-		case wire.ErrNotLeaderOrFollower.Code, wire.ErrUnknownTopicOrPartition.Code, wire.ErrLeaderNotAvailable.Code,
-			wire.ErrNotEnoughReplicas.Code, wire.ErrOutOfOrderSequenceNumber.Code, wire.ErrUnknownProducerID.Code,
-			wire.ErrInvalidProducerEpoch.Code, wire.ErrProducerFenced.Code, wire.ErrMessageTooLarge.Code,
-			wire.ErrRecordListTooLarge.Code, wire.ErrInvalidRecord.Code, wire.ErrCorruptMessage.Code,
-			wire.ErrTopicAuthorizationFailed.Code, wire.ErrClusterAuthorizationFailed.Code, wire.ErrInvalidTimestamp.Code,
-			wire.ErrInvalidRequiredAcks.Code, wire.ErrUnsupportedForMessageFormat.Code, wire.ErrUnsupportedCompressionType.Code,
-			wire.ErrFencedLeaderEpoch.Code, wire.ErrInvalidTopicException.Code, wire.ErrUnsupportedVersion.Code,
-			wire.ErrInvalidRequest.Code:
-			return false
-		}
-		return true
+		return !wire.ClassOf(kerr.Code).Has(wire.ClassNotAppended)
 	}
 	if errors.Is(err, errNothingEncoded) || errors.Is(err, wire.ErrEmptyBatch) {
 		return false
@@ -220,11 +209,9 @@ func mayHaveWritten(err error) bool {
 }
 
 // needsMetadata reports errors after which the partition's leader must be
-// looked up again.
+// looked up again: wire.ClassStaleMetadata, and transport failures.
 func needsMetadata(err error) bool {
-	return errors.Is(err, wire.ErrNotLeaderOrFollower) || errors.Is(err, wire.ErrUnknownTopicOrPartition) ||
-		errors.Is(err, wire.ErrLeaderNotAvailable) || errors.Is(err, wire.ErrFencedLeaderEpoch) ||
-		errors.Is(err, wire.ErrKafkaStorageError) || errors.Is(err, client.ErrTransport) ||
+	return wire.Classify(err).Has(wire.ClassStaleMetadata) || errors.Is(err, client.ErrTransport) ||
 		errors.Is(err, client.ErrUnknownBroker) || errors.Is(err, client.ErrTimeout)
 }
 
