@@ -83,10 +83,7 @@ func codeErr(code int16, msg *string) error {
 }
 
 // retriableKafka reports whether err is a Kafka error Kafka marks retriable.
-func retriableKafka(err error) bool {
-	var ke *wire.KafkaError
-	return errors.As(err, &ke) && ke.Retriable
-}
+func retriableKafka(err error) bool { return wire.Classify(err).Has(wire.ClassRetriable) }
 
 // transient reports whether a whole-request failure may be retried: the
 // context is still live and the failure is a transport failure, a

@@ -59,13 +59,8 @@ type ListOffsetsOptions struct {
 }
 
 // retriableLeaderErr reports partition errors that a metadata refresh and a
-// retry at the (new) leader can cure.
-func retriableLeaderErr(err error) bool {
-	return errors.Is(err, wire.ErrNotLeaderOrFollower) || errors.Is(err, wire.ErrLeaderNotAvailable) ||
-		errors.Is(err, wire.ErrFencedLeaderEpoch) || errors.Is(err, wire.ErrUnknownLeaderEpoch) ||
-		errors.Is(err, wire.ErrKafkaStorageError) || errors.Is(err, wire.ErrRequestTimedOut) ||
-		errors.Is(err, wire.ErrOffsetNotAvailable) || errors.Is(err, wire.ErrNotEnoughReplicas)
-}
+// retry at the (new) leader can cure: every retriable code (wire.ClassRetriable).
+func retriableLeaderErr(err error) bool { return wire.Classify(err).Has(wire.ClassRetriable) }
 
 // leaderRoute routes partition parts[i] to its leader. An unknown topic or
 // partition is retried once after a metadata refresh (the cache may predate
