@@ -21,7 +21,8 @@ func init() { register(Case{Name: "minIsr", Order: 1, Run: minIsr}) }
 // shutdown: ISR 2); with both followers stopped (ISR 1) v3 is rejected with
 // NOT_ENOUGH_REPLICAS (or _AFTER_APPEND), never acknowledged. After both
 // brokers return and rejoin the ISR, the log holds exactly v1 and v2, and the
-// invariant checker finds no violation in the history.
+// invariant checker finds no violation in the history (the sends, the final
+// log and the leader epochs gregor's client saw in metadata at each step).
 func minIsr(ctx context.Context, e *Env) error {
 	minISR := "2"
 	topic := e.Bed.Topic(ctx, "lab-minisr", 1, 3, map[string]*string{"min.insync.replicas": &minISR})
@@ -37,7 +38,8 @@ func minIsr(ctx context.Context, e *Env) error {
 		}
 	}
 	ccfg := client.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond, RequestTimeout: 10 * time.Second}
-	p, err := producer.New(e.Bed.Client(ctx, ccfg), producer.Config{DeliveryTimeout: 60 * time.Second, RequestTimeout: 10 * time.Second})
+	gcl := e.Bed.Client(ctx, ccfg)
+	p, err := producer.New(gcl, producer.Config{DeliveryTimeout: 60 * time.Second, RequestTimeout: 10 * time.Second})
 	if err != nil {
 		return err
 	}
@@ -69,6 +71,14 @@ func minIsr(ctx context.Context, e *Env) error {
 		h.Sends = append(h.Sends, s)
 		return r, nil
 	}
+	// observe records the leader epoch gregor's client sees in fresh metadata
+	// (the checker requires it never to decrease).
+	observe := func() {
+		if md, err := gcl.Metadata(ctx, []string{topic}); err == nil && md.Topics[topic] != nil && len(md.Topics[topic].Partitions) > 0 {
+			h.Epochs = append(h.Epochs, invariant.EpochEvent{Client: "p", TP: tp, Epoch: md.Topics[topic].Partitions[0].LeaderEpoch, At: time.Now()})
+		}
+	}
+	observe()
 	if r, err := send(p, "p", "v1"); err != nil || r.Err != nil {
 		return fmt.Errorf("v1 with ISR %v: %v %v", d.ISR, err, r.Err)
 	}
@@ -78,6 +88,7 @@ func minIsr(ctx context.Context, e *Env) error {
 	if d, err = waitPartition(ctx, e, topic, 0, fmt.Sprintf("ISR shrinking to {%d %d}", leader, followers[1]), isrIs(leader, followers[1])); err != nil {
 		return err
 	}
+	observe()
 	if r, err := send(p, "p", "v2"); err != nil || r.Err != nil {
 		return fmt.Errorf("v2 with ISR %v: %v %v", d.ISR, err, r.Err)
 	}
@@ -87,6 +98,7 @@ func minIsr(ctx context.Context, e *Env) error {
 	if d, err = waitPartition(ctx, e, topic, 0, fmt.Sprintf("ISR shrinking to {%d}", leader), isrIs(leader)); err != nil {
 		return err
 	}
+	observe()
 	r3, err := send(p0, "p0", "v3")
 	if err != nil {
 		return fmt.Errorf("v3: %v", err)
@@ -106,11 +118,20 @@ func minIsr(ctx context.Context, e *Env) error {
 	if _, err := waitPartition(ctx, e, topic, 0, "full ISR after the restarts", func(d kadm.PartitionDetail) bool { return len(d.ISR) == 3 }); err != nil {
 		return err
 	}
+	observe()
 	l, err := readLog(ctx, e, topic, 0)
 	if err != nil {
 		return err
 	}
 	h.Logs = append(h.Logs, l)
+	var epochs []int32
+	for _, ev := range h.Epochs {
+		epochs = append(epochs, ev.Epoch)
+	}
+	e.T.Logf("leader epochs gregor's client observed: %v", epochs)
+	if len(h.Epochs) < 4 {
+		return fmt.Errorf("gregor's client listed %s[0] in only %d of 4 metadata refreshes", topic, len(h.Epochs))
+	}
 	var got []string
 	for _, r := range l.Records {
 		got = append(got, fmt.Sprintf("%s@%d", r.ID, r.Offset))
