@@ -122,12 +122,19 @@ func fakeRepo(t *testing.T) string {
 // and then runs the shell snippet extra.
 func runFake(t *testing.T, repo, events, extra string) *Evidence {
 	t.Helper()
+	return runFakeFor(t, repo, events, extra, time.Minute)
+}
+
+// runFakeFor is runFake with a deadline for the command (1s grace before
+// SIGKILL).
+func runFakeFor(t *testing.T, repo, events, extra string, timeout time.Duration) *Evidence {
+	t.Helper()
 	f := filepath.Join(t.TempDir(), "events.jsonl")
 	if err := os.WriteFile(f, []byte(events), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := Config{Repo: repo, Cases: twoCases, EvidenceDir: filepath.Join(repo, "evidence"), KafkaVersion: "4.4.0",
-		GoVersion: "go-test", Timeout: time.Minute, Command: []string{"sh", "-c", "cat " + f + "; " + extra}}
+		GoVersion: "go-test", Timeout: timeout, KillGrace: time.Second, Command: []string{"sh", "-c", "cat " + f + "; " + extra}}
 	e, path, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -184,5 +191,24 @@ func TestRunEvidence(t *testing.T) {
 func TestRunPattern(t *testing.T) {
 	if got, want := RunPattern([]string{"minIsr", "a.b"}), `^TestLab$/^(minIsr|a\.b)$`; got != want {
 		t.Errorf("RunPattern = %q, want %q", got, want)
+	}
+}
+
+// TestRunDeadline: at the deadline the test command's whole process group is
+// stopped (a child that ignores SIGTERM too, by the SIGKILL after the
+// grace), the run is failed, and nothing is left in the run directory.
+func TestRunDeadline(t *testing.T) {
+	repo := fakeRepo(t)
+	stubborn := `trap '' TERM; sh -c 'trap "" TERM; sleep 30' "$TMPDIR/child" & sleep 30`
+	start := time.Now()
+	e := runFakeFor(t, repo, stream(t, twoCases, passLine, pass), stubborn, time.Second)
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the run took %v: the process group outlived its deadline and grace", took)
+	}
+	if e.Status != Failed || e.Commands[0].ExitStatus != -1 || !strings.Contains(e.Commands[0].Error, "deadline") {
+		t.Errorf("status %s, command %+v; want failed, exit -1 at the deadline", e.Status, e.Commands[0])
+	}
+	if !e.Cleanup.OK {
+		t.Errorf("cleanup %+v: the group's SIGKILL left a process", e.Cleanup)
 	}
 }

@@ -14,15 +14,12 @@ import (
 	"time"
 )
 
-// killGrace is how long a process group has between SIGTERM and SIGKILL.
-const killGrace = 20 * time.Second
-
 // runCommand runs args in dir in a process group of its own, with env added
 // to the lab's environment and stdout to out, stderr to errOut. When ctx ends
-// the group gets SIGTERM, then SIGKILL after killGrace. It returns the
+// the group gets SIGTERM, then SIGKILL after grace. It returns the
 // Command record (exit status -1 when the process did not start or died by
 // a signal).
-func runCommand(ctx context.Context, dir string, env []string, out, errOut io.Writer, args ...string) Command {
+func runCommand(ctx context.Context, grace time.Duration, dir string, env []string, out, errOut io.Writer, args ...string) Command {
 	c := Command{Args: args, Dir: dir, StartedAt: time.Now().UTC(), ExitStatus: -1}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
@@ -43,7 +40,7 @@ func runCommand(ctx context.Context, dir string, env []string, out, errOut io.Wr
 		_ = syscall.Kill(-pg, syscall.SIGTERM)
 		select {
 		case err = <-done:
-		case <-time.After(killGrace):
+		case <-time.After(grace):
 			_ = syscall.Kill(-pg, syscall.SIGKILL)
 			err = <-done
 		}
@@ -84,12 +81,17 @@ func leftovers(dir string) []int {
 	return pids
 }
 
-// cleanup kills any process left in dir (they are the lab's own: their
-// command lines name its run directory), then removes dir. It reports what
+// cleanup kills any process still in dir after 2s (they are the lab's own:
+// their command lines name its run directory), then removes dir. It reports what
 // it had to do; ok is false when anything was left behind.
 func cleanup(dir string) Cleanup {
 	var problems []string
-	if left := leftovers(dir); len(left) > 0 {
+	// A process the group's SIGKILL just hit may take a moment to die.
+	left := leftovers(dir)
+	for deadline := time.Now().Add(2 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = leftovers(dir) {
+		time.Sleep(100 * time.Millisecond) // polling /proc; there is nothing to wait on
+	}
+	if len(left) > 0 {
 		problems = append(problems, fmt.Sprintf("processes left in %s: %v (killed)", dir, left))
 		for _, pid := range left {
 			_ = syscall.Kill(pid, syscall.SIGKILL)

@@ -35,6 +35,9 @@ type Config struct {
 	// `go test -json` stream. Default: go test -json -tags lab -count=1
 	// -run '^TestLab$/^(case|...)$' ./lab/cases/.
 	Command []string
+	// KillGrace is how long the test command's process group has between
+	// SIGTERM and SIGKILL at the deadline. Default 20s.
+	KillGrace time.Duration
 	// Env is added to the test command's environment (TMPDIR is set to the
 	// run directory).
 	Env []string
@@ -52,6 +55,9 @@ func Run(ctx context.Context, cfg Config) (*Evidence, string, error) {
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 14 * time.Minute
+	}
+	if cfg.KillGrace == 0 {
+		cfg.KillGrace = 20 * time.Second
 	}
 	if cfg.Progress == nil {
 		cfg.Progress = io.Discard
@@ -71,7 +77,7 @@ func Run(ctx context.Context, cfg Config) (*Evidence, string, error) {
 	}
 	if e.Versions.GoExpected == "" {
 		var out bytes.Buffer
-		c := runCommand(ctx, cfg.Repo, nil, &out, io.Discard, "go", "env", "GOVERSION")
+		c := runCommand(ctx, cfg.KillGrace, cfg.Repo, nil, &out, io.Discard, "go", "env", "GOVERSION")
 		e.Commands = append(e.Commands, c)
 		e.Versions.GoExpected = strings.TrimSpace(out.String())
 	}
@@ -118,7 +124,7 @@ func runTests(ctx context.Context, cfg Config, args []string, runDir, stream, st
 	tctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	env := append([]string{"TMPDIR=" + filepath.Join(runDir, "tmp")}, cfg.Env...)
-	c := runCommand(tctx, filepath.Join(cfg.Repo, "testlab"), env, io.MultiWriter(out, &progress{w: cfg.Progress}), errf, args...)
+	c := runCommand(tctx, cfg.KillGrace, filepath.Join(cfg.Repo, "testlab"), env, io.MultiWriter(out, &progress{w: cfg.Progress}), errf, args...)
 	e.Commands = append(e.Commands, c)
 	if _, err := out.Seek(0, io.SeekStart); err != nil {
 		return err
