@@ -16,11 +16,14 @@ import (
 // trackOps records, for every producer operation of cmd, the record offered
 // and what the adapter claimed about it.
 func (r *run) trackOps(cmd *judge.Command) {
-	add := func(op string, spec map[string]any) {
+	add := func(op string, spec map[string]any, producer string) {
 		if op == "" || spec == nil {
 			return
 		}
-		o := &opRecord{spec: spec, commandID: cmd.ID}
+		if _, seen := r.ops[op]; !seen {
+			r.opOrder = append(r.opOrder, op)
+		}
+		o := &opRecord{spec: spec, commandID: cmd.ID, producer: producer}
 		o.topic, _ = spec["topic"].(string)
 		p, _ := spec["partition"].(float64)
 		o.partition = int32(p)
@@ -39,19 +42,21 @@ func (r *run) trackOps(cmd *judge.Command) {
 		r.ops[op] = o
 	}
 	p := cmd.Payload
+	r.trackReads(cmd)
+	producer := str(p["producer_id"])
 	switch cmd.Kind {
 	case "send", "cancel_producer_send":
-		add(str(p["operation_id"]), obj(p["record"]))
+		add(str(p["operation_id"]), obj(p["record"]), producer)
 	case "send_batch", "execute_transaction", "execute_transactional_transform":
 		for _, o := range list(p["operations"]) {
-			add(str(obj(o)["operation_id"]), obj(obj(o)["record"]))
+			add(str(obj(o)["operation_id"]), obj(obj(o)["record"]), producer)
 		}
 	case "fence_transaction":
-		add(str(obj(p["operation"])["operation_id"]), obj(obj(p["operation"])["record"]))
+		add(str(obj(p["operation"])["operation_id"]), obj(obj(p["operation"])["record"]), producer)
 	case "join_concurrent_actors":
 		for _, a := range r.actorsOf(str(p["concurrency_id"])) {
 			if str(a["kind"]) == "producer_send" {
-				add(str(a["operation_id"]), obj(a["record"]))
+				add(str(a["operation_id"]), obj(a["record"]), str(a["producer_id"])+"/"+str(a["actor_id"]))
 			}
 		}
 	case "create_group_consumer":
@@ -725,10 +730,12 @@ func (r *run) waitTopicGone(ctx context.Context, topic string) error {
 func (r *run) produce(ctx context.Context, specs []map[string]any) error {
 	var recs []*kgo.Record
 	for _, s := range specs {
-		rec, err := toKgo(r.exp.Value(s).(map[string]any))
+		spec := r.exp.Value(s).(map[string]any)
+		rec, err := toKgo(spec)
 		if err != nil {
 			return err
 		}
+		r.envSends = append(r.envSends, spec)
 		recs = append(recs, rec)
 	}
 	return r.obs.Produce(ctx, recs)

@@ -86,9 +86,16 @@ type run struct {
 	start   time.Time
 	n       int // commands sent
 	ops     map[string]*opRecord
-	topics  map[string]bool // topics the scenario created (setup or adapter)
-	deleted map[string]bool
-	groups  map[string]bool
+	// opOrder lists operation ids in the order the runner first saw them
+	// (the order each producer was handed them), for the invariant checker.
+	opOrder []string
+	// reads are the records receive commands claimed, in command order.
+	reads []readRecord
+	// envSends are the records environment steps produced with the observer.
+	envSends []map[string]any
+	topics   map[string]bool // topics the scenario created (setup or adapter)
+	deleted  map[string]bool
+	groups   map[string]bool
 	// paused: brokers are SIGSTOPped; claims wait in deferred until resume.
 	paused   bool
 	deferred []*judge.Command
@@ -104,6 +111,9 @@ type opRecord struct {
 	offset    *int64
 	commandID string
 	txn       string
+	// producer is the producer (producer_id, or producer_id/actor_id for a
+	// concurrent actor, whose sends have no order among themselves).
+	producer string
 }
 
 // Run runs one scenario and returns its verdict. It never panics on adapter
@@ -260,7 +270,10 @@ func (r *run) execute(ctx context.Context) error {
 	if cmd.Failed {
 		return failf("finish answered with command_failed: %s", cmd.Completion.String("code"))
 	}
-	return r.settle(ctx, 0)
+	if err := r.settle(ctx, 0); err != nil {
+		return err
+	}
+	return r.checkInvariants(ctx)
 }
 
 // settleAfter ends the session after a step failed: for a scenario failure

@@ -1,0 +1,138 @@
+package invariant
+
+import (
+	"fmt"
+	"time"
+)
+
+// TP names one partition of a topic.
+type TP struct {
+	Topic     string
+	Partition int32
+}
+
+// String returns "topic[partition]".
+func (tp TP) String() string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }
+
+// History is everything recorded about one run: what clients sent, read,
+// owned and committed, and the log as an independent reader saw it at the end.
+// Sends of one producer are listed in the order the producer was given them.
+type History struct {
+	Sends        []Send
+	Logs         []Log
+	Reads        []Read
+	Assignments  []Assignment
+	Stable       []Stable
+	Commits      []Commit
+	Transactions []Transaction
+	Epochs       []EpochEvent
+}
+
+// Send is one record handed to a producer and what the producer reported.
+type Send struct {
+	// Producer identifies the producer instance (any string unique per run).
+	Producer string
+	// Idempotent is true for an idempotent (enable.idempotence) producer.
+	Idempotent bool
+	TP
+	// ID identifies the record's content within the run ("" when unknown);
+	// sends that share an ID may each be written once.
+	ID string
+	// Acked is true when the broker acknowledged the record.
+	Acked bool
+	// Offset is the acknowledged offset, or -1 when unknown (not acknowledged,
+	// or acknowledged as a duplicate without its offset).
+	Offset int64
+	// Txn is the Transaction.ID the record was sent in, "" for none.
+	Txn string
+}
+
+// LogRecord is one data record at Offset (control records are not listed).
+type LogRecord struct {
+	Offset int64
+	ID     string
+}
+
+// Log is a partition's log as an independent read_uncommitted reader saw it
+// after the run: every data record from Start (the log start offset) to End
+// (the log end offset, exclusive), in offset order.
+type Log struct {
+	TP
+	Start, End int64
+	Records    []LogRecord
+}
+
+// Read is one contiguous stretch a client consumed from a partition: it
+// covered positions [From, To) and delivered Records.
+type Read struct {
+	// Reader identifies the consuming client.
+	Reader string
+	// Committed is true for isolation.level=read_committed.
+	Committed bool
+	TP
+	From, To int64
+	Records  []LogRecord
+}
+
+// Assignment is one member's ownership of a partition over [Start, End); a
+// zero End means the member still owned it when the history ended.
+type Assignment struct {
+	Group, Member string
+	TP
+	Start, End time.Time
+}
+
+// Stable is an instant at which a group was stable (every member joined and
+// synced) with the partitions its members subscribe to.
+type Stable struct {
+	Group      string
+	At         time.Time
+	Partitions []TP
+}
+
+// Commit is one committed offset of a group's partition. Reset marks an
+// explicit reset (an admin alter or a seek the application asked for), after
+// which the offset may be lower than before.
+type Commit struct {
+	Group string
+	TP
+	Offset int64
+	At     time.Time
+	Reset  bool
+}
+
+// Outcome is how a transaction ended.
+type Outcome uint8
+
+// Transaction outcomes.
+const (
+	// Open: neither committed nor aborted when the history ended.
+	Open Outcome = iota
+	// Committed: EndTxn(commit) succeeded.
+	Committed
+	// Aborted: EndTxn(abort) succeeded, or the producer was fenced.
+	Aborted
+)
+
+// String names the outcome.
+func (o Outcome) String() string {
+	return [...]string{"open", "committed", "aborted"}[o]
+}
+
+// Transaction is one transaction of a transactional producer; its records
+// are the Sends whose Txn is ID.
+type Transaction struct {
+	ID      string
+	Outcome Outcome
+}
+
+// EpochEvent is a leader epoch a client observed for a partition (from
+// metadata, a leader hint or an OffsetForLeaderEpoch answer) or, with Data,
+// the epoch of the leader whose fetched data the client accepted.
+type EpochEvent struct {
+	Client string
+	TP
+	Epoch int32
+	Data  bool
+	At    time.Time
+}
