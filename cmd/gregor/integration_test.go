@@ -333,3 +333,9 @@ func TestIntegrationConnectionSettings(t *testing.T) {
 		t.Fatalf("the error shows a password: %q", errOut)
 	}
 }
+
+func TestIntegrationProduceMissingTopic(t *testing.T) {
+	c := kafkatest.Shared(t)
+	_, errOut, code := gregor(t, "x\n", bootstrapEnv(c), "produce", kafkatest.UniqueName(t, "cli-missing"))
+	wantOneLineFailure(t, errOut, code, "UNKNOWN_TOPIC_OR_PARTITION")
+}

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // gregor runs the command line in-process and returns its outputs and exit
@@ -139,4 +144,34 @@ func TestParseInterleavedFlags(t *testing.T) {
 	_, errOut, code := gregor(t, "", nil, "topic", "create", "a", "--partitions", "0", "b", "-b", "127.0.0.1:1", "--timeout", "1s")
 	// The flags after the names were parsed: --partitions 0 is refused before connecting.
 	wantOneLineFailure(t, errOut, code, "--partitions and --replication-factor must be positive")
+}
+
+func TestProduceRateLimit(t *testing.T) {
+	o := &produceOpts{topic: "t", format: "text", partition: -1, rate: 200, maxLine: 1 << 20}
+	var times []time.Time
+	start := time.Now()
+	err := readRecords(context.Background(), strings.NewReader(strings.Repeat("v\n", 21)), o, nil, func(int, *producer.Message) error {
+		times = append(times, time.Now())
+		return nil
+	})
+	if err != nil || len(times) != 21 {
+		t.Fatalf("%d records, %v", len(times), err)
+	}
+	// Record i is not sent before start + i/rate: 20 intervals of 5ms.
+	if d := times[20].Sub(start); d < 95*time.Millisecond {
+		t.Fatalf("21 records at 200/s took %v, want at least 100ms", d)
+	}
+}
+
+func TestTextInputKeySeparator(t *testing.T) {
+	o := &produceOpts{topic: "t", format: "text", partition: 2, keySep: "::", maxLine: 1 << 20}
+	var got []string
+	err := readRecords(context.Background(), strings.NewReader("a::b::c\n::\nno separator\n"), o, []wire.Header{{Key: "h", Value: []byte("v")}}, func(n int, m *producer.Message) error {
+		got = append(got, fmt.Sprintf("%d %s %q=%q %d %s", n, m.Topic, m.Key, m.Value, m.Partition, m.Headers[0].Key))
+		return nil
+	})
+	want := []string{`1 t "a"="b::c" 2 h`, `2 t ""="" 2 h`}
+	if fmt.Sprint(got) != fmt.Sprint(want) || err == nil || err.Error() != `line 3: no key separator "::"` {
+		t.Fatalf("got %q, %v", got, err)
+	}
 }

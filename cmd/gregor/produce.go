@@ -109,6 +109,14 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 	if err := s.connect(); err != nil {
 		return err
 	}
+	// A missing topic would hold every record until delivery.timeout.ms.
+	parts, err := topicPartitions(io, s, o.topic, "")
+	if err != nil {
+		return err
+	}
+	if o.partition >= len(parts) {
+		return fmt.Errorf("topic %s has %d partitions: no partition %d", o.topic, len(parts), o.partition)
+	}
 	p, err := producer.New(s.cl, s.cfg.Producer)
 	if err != nil {
 		return err
