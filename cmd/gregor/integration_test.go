@@ -93,7 +93,9 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 		}
 	}
 
+	start = time.Now()
 	out := mustRun(t, env, "", "consume", topic, "--to", "end", "--format", "json")
+	t.Logf("consumed them as JSON in %v", time.Since(start))
 	recs := decodeLines(t, out)
 	if len(recs) != n {
 		t.Fatalf("consumed %d records, want %d", len(recs), n)
