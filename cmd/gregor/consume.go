@@ -79,18 +79,18 @@ func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
 	if err := s.connect(); err != nil {
 		return err
 	}
-	parts, err := topicPartitions(io, s, o.topic, o.partitions)
+	parts, err := topicPartitions(s, o.topic, o.partitions)
 	if err != nil {
 		return err
 	}
 	readCommitted := s.cfg.Consumer.Isolation == consumer.ReadCommitted
-	starts, err := resolvePositions(io, s, o.topic, parts, o.from, readCommitted)
+	starts, err := resolvePositions(s, o.topic, parts, o.from, readCommitted)
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
 	var ends map[int32]int64
 	if o.to != "" {
-		ends, err = resolveEnds(io, s, o.topic, parts, o.to, readCommitted)
+		ends, err = resolveEnds(s, o.topic, parts, o.to, readCommitted)
 		if err != nil {
 			return fmt.Errorf("--to: %w", err)
 		}
@@ -183,7 +183,7 @@ func removeFinished(ctx context.Context, c *consumer.Consumer, topic string, end
 
 // topicPartitions returns the partitions to read: all of the topic's, or
 // the listed ones (which must exist).
-func topicPartitions(io *ioctx, s *session, topic, list string) ([]int32, error) {
+func topicPartitions(s *session, topic, list string) ([]int32, error) {
 	ctx, cancel, err := s.op()
 	if err != nil {
 		return nil, err
@@ -217,7 +217,7 @@ func topicPartitions(io *ioctx, s *session, topic, list string) ([]int32, error)
 }
 
 // resolvePositions turns --from into exact start positions.
-func resolvePositions(io *ioctx, s *session, topic string, parts []int32, spec string, readCommitted bool) ([]consumer.PartitionPosition, error) {
+func resolvePositions(s *session, topic string, parts []int32, spec string, readCommitted bool) ([]consumer.PartitionPosition, error) {
 	out := make([]consumer.PartitionPosition, len(parts))
 	var pos consumer.Position
 	switch {
@@ -230,7 +230,7 @@ func resolvePositions(io *ioctx, s *session, topic string, parts []int32, spec s
 		if err != nil {
 			return nil, err
 		}
-		offs, err := listOffsets(io, s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+		offs, err := listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
 		if err != nil {
 			return nil, err
 		}
@@ -252,17 +252,17 @@ func resolvePositions(io *ioctx, s *session, topic string, parts []int32, spec s
 }
 
 // resolveEnds turns --to into an exclusive end offset per partition.
-func resolveEnds(io *ioctx, s *session, topic string, parts []int32, spec string, readCommitted bool) (map[int32]int64, error) {
+func resolveEnds(s *session, topic string, parts []int32, spec string, readCommitted bool) (map[int32]int64, error) {
 	ends := map[int32]int64{}
 	var offs []int64
 	var err error
 	switch {
 	case spec == "end":
-		offs, err = listOffsets(io, s, topic, parts, admin.OffsetLatest, readCommitted)
+		offs, err = listOffsets(s, topic, parts, admin.OffsetLatest, readCommitted)
 	case strings.HasPrefix(spec, "@"):
 		var ms int64
 		if ms, err = parseTime(spec[1:]); err == nil {
-			offs, err = listOffsets(io, s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+			offs, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
 		}
 	default:
 		n, perr := strconv.ParseInt(spec, 10, 64)
@@ -285,7 +285,7 @@ func resolveEnds(io *ioctx, s *session, topic string, parts []int32, spec string
 
 // listOffsets looks up one offset per partition; a timestamp after every
 // record resolves to the end offset.
-func listOffsets(io *ioctx, s *session, topic string, parts []int32, spec admin.OffsetSpec, readCommitted bool) ([]int64, error) {
+func listOffsets(s *session, topic string, parts []int32, spec admin.OffsetSpec, readCommitted bool) ([]int64, error) {
 	ctx, cancel, err := s.op()
 	if err != nil {
 		return nil, err

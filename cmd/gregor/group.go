@@ -172,20 +172,20 @@ every record is older).`,
 }
 
 func resetOffsets(io *ioctx, s *session, group, topic, partList, to string, execute bool) error {
-	parts, err := topicPartitions(io, s, topic, partList)
+	parts, err := topicPartitions(s, topic, partList)
 	if err != nil {
 		return err
 	}
 	var targets []int64
 	switch {
 	case to == "earliest":
-		targets, err = listOffsets(io, s, topic, parts, admin.OffsetEarliest, false)
+		targets, err = listOffsets(s, topic, parts, admin.OffsetEarliest, false)
 	case to == "latest":
-		targets, err = listOffsets(io, s, topic, parts, admin.OffsetLatest, false)
+		targets, err = listOffsets(s, topic, parts, admin.OffsetLatest, false)
 	case strings.HasPrefix(to, "@"):
 		var ms int64
 		if ms, err = parseTime(to[1:]); err == nil {
-			targets, err = listOffsets(io, s, topic, parts, admin.AtTimestamp(ms), false)
+			targets, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), false)
 		}
 	default:
 		n, perr := strconv.ParseInt(to, 10, 64)

@@ -44,7 +44,8 @@ type command struct {
 
 var commands = []*command{produceCmd, consumeCmd, topicCmd, groupCmd, clusterCmd}
 
-// errUsage marks an error caused by the command line (bad flag, missing argument).
+// usageError is an error caused by the command line (bad flag, missing
+// argument); its message is followed by a pointer to --help.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }

@@ -110,7 +110,7 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 		return err
 	}
 	// A missing topic would hold every record until delivery.timeout.ms.
-	parts, err := topicPartitions(io, s, o.topic, "")
+	parts, err := topicPartitions(s, o.topic, "")
 	if err != nil {
 		return err
 	}
