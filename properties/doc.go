@@ -13,7 +13,8 @@
 // field each one sets. Values are validated by type (integers of
 // milliseconds or bytes, booleans, enumerations): a key no function accepts
 // fails with ErrUnknownKey, a bad value with ErrInvalidValue, a Java setting
-// gregor lacks (transactional.id, group.id, GSSAPI, JKS stores) with
+// gregor lacks (transactional.id, the group consumer settings of GroupKeys,
+// GSSAPI, JKS stores) with
 // ErrUnsupported, and a setting that would weaken durability (acks=0 or 1,
 // enable.idempotence=false, more than 5 requests in flight) with
 // ErrWeakensDurability. Every error is a *KeyError naming the key; values

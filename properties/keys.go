@@ -3,6 +3,7 @@ package properties
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -129,7 +130,34 @@ const (
 )
 
 // keys is the table of accepted properties, sorted by name.
-var keys = []Key{
+var keys = sortKeys(append(baseKeys, groupKeyEntries()...))
+
+func sortKeys(ks []Key) []Key {
+	sort.Slice(ks, func(i, j int) bool { return ks[i].Name < ks[j].Name })
+	return ks
+}
+
+// GroupKeys are the Java consumer's group settings. The consumer here is
+// directly assigned (the group consumer is not in this version), so each is
+// refused with ErrUnsupported rather than reported unknown; a tool may
+// remove them from a Java consumer's file before building its configs.
+var GroupKeys = []string{
+	"auto.commit.interval.ms", "enable.auto.commit", "group.id", "group.instance.id",
+	"group.protocol", "group.remote.assignor", "heartbeat.interval.ms", "max.poll.interval.ms",
+	"max.poll.records", "partition.assignment.strategy", "session.timeout.ms",
+}
+
+func groupKeyEntries() []Key {
+	out := make([]Key, len(GroupKeys))
+	for i, name := range GroupKeys {
+		out[i] = Key{Name: name, Scope: cons, Sets: "(none: group consumer settings)", apply: func(*builder, string) error {
+			return unsupported("a group consumer setting; this consumer is directly assigned (the group consumer is not in this version)")
+		}}
+	}
+	return out
+}
+
+var baseKeys = []Key{
 	{Name: "acks", Scope: prod, Sets: "producer.Config.Acks", apply: func(b *builder, v string) error {
 		switch strings.TrimSpace(strings.ToLower(v)) {
 		case "all", "-1":
@@ -193,9 +221,6 @@ var keys = []Key{
 	{Name: "fetch.max.bytes", Scope: cons, Sets: "consumer.Config.MaxBytes", apply: bytesInt(func(b *builder, n int64) { b.c.MaxBytes = int32(n) }, 1, math.MaxInt32)},
 	{Name: "fetch.max.wait.ms", Scope: cons, Sets: "consumer.Config.MaxWait", apply: ms(func(b *builder, d time.Duration) { b.c.MaxWait = d }, 1)},
 	{Name: "fetch.min.bytes", Scope: cons, Sets: "consumer.Config.MinBytes", apply: bytesInt(func(b *builder, n int64) { b.c.MinBytes = int32(n) }, 0, math.MaxInt32)},
-	{Name: "group.id", Scope: cons, Sets: "(none yet)", apply: func(*builder, string) error {
-		return unsupported("this consumer is directly assigned; the group consumer is not in this version")
-	}},
 	{Name: "isolation.level", Scope: cons, Sets: "consumer.Config.Isolation", apply: func(b *builder, v string) error {
 		s, err := oneOf(v, "read_uncommitted", "read_committed")
 		if s == "read_committed" {

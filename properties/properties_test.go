@@ -173,6 +173,7 @@ func TestBadKeys(t *testing.T) {
 		{"not pem", allErr, base("security.protocol", "SSL", "ssl.truststore.certificates", "hello"), ErrInvalidValue, "ssl.truststore.certificates", "no PEM certificate"},
 		{"transactional", allErr, base("transactional.id", "t"), ErrUnsupported, "transactional.id", "transactions"},
 		{"group", consumerErr, base("group.id", "g"), ErrUnsupported, "group.id", "group consumer"},
+		{"auto commit", allErr, base("enable.auto.commit", "true"), ErrUnsupported, "enable.auto.commit", "group consumer setting"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

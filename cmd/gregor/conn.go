@@ -63,6 +63,11 @@ func (c *connFlags) properties(getenv env) (map[string]string, error) {
 			return nil, err
 		}
 		p = loaded
+		// A Java consumer's file carries group settings; consume reads
+		// group.id itself (fileGroup), the other commands have no use for them.
+		for _, k := range properties.GroupKeys {
+			delete(p, k)
+		}
 	}
 	if v := pick(c.bootstrap, "GREGOR_BOOTSTRAP"); v != "" {
 		p["bootstrap.servers"] = v
@@ -185,4 +190,20 @@ func (s *session) close() {
 
 func jaasQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// fileGroup returns group.id from the properties file, if any.
+func (c *connFlags) fileGroup(getenv env) (string, error) {
+	f := c.configFile
+	if f == "" {
+		f = getenv("GREGOR_CONFIG")
+	}
+	if f == "" {
+		return "", nil
+	}
+	p, err := properties.Load(f)
+	if err != nil {
+		return "", err
+	}
+	return p["group.id"], nil
 }

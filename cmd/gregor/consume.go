@@ -32,8 +32,10 @@ JSON output (--format json) is one object per line: {"topic", "partition",
 key_base64 / value_base64. Consumer properties (isolation.level,
 fetch.max.wait.ms, ...) come from -F or -X.
 
---group (consume as a member of a consumer group, committing offsets) is
-reserved: the group consumer is not in this version yet.`,
+--group (consume as a member of a consumer group, committing offsets; also
+group.id in the -F file) is reserved: the group consumer is not in this
+version yet. The other group settings of a Java consumer's file
+(enable.auto.commit, session.timeout.ms, ...) are ignored by every command.`,
 	flags: func(fs *flag.FlagSet) func(*ioctx, []string) error {
 		conn := addConnFlags(fs)
 		o := &consumeOpts{}
@@ -67,6 +69,12 @@ var errGroupNotYet = errors.New("--group: consuming as a group member is not ava
 func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
 	if o.group != "" {
 		return errGroupNotYet
+	}
+	switch g, err := conn.fileGroup(io.getenv); {
+	case err != nil:
+		return err
+	case g != "":
+		return fmt.Errorf("group.id %q in the properties file: consuming as a group member is not available yet (the group consumer is not in this version); remove group.id to read partitions directly", g)
 	}
 	if o.format != "text" && o.format != "json" {
 		return usagef("--format %q: want text or json", o.format)

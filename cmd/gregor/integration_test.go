@@ -341,3 +341,21 @@ func TestIntegrationProduceMissingTopic(t *testing.T) {
 	_, errOut, code := gregor(t, "x\n", bootstrapEnv(c), "produce", kafkatest.UniqueName(t, "cli-missing"))
 	wantOneLineFailure(t, errOut, code, "UNKNOWN_TOPIC_OR_PARTITION")
 }
+
+// TestIntegrationJavaConsumerFile: a Java consumer's properties file (with
+// its group settings) works for the commands that do not consume as a
+// group, and consume says clearly that its group.id cannot be honoured yet.
+func TestIntegrationJavaConsumerFile(t *testing.T) {
+	c := kafkatest.Shared(t)
+	file := filepath.Join(t.TempDir(), "consumer.properties")
+	content := "bootstrap.servers=" + c.Bootstrap(kafkatest.Plaintext)[0] + "\ngroup.id=orders-app\nenable.auto.commit=false\n" +
+		"key.deserializer=org.apache.kafka.common.serialization.ByteArrayDeserializer\nisolation.level=read_committed\n"
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustRun(t, nil, "", "cluster", "describe", "-F", file); !strings.Contains(out, "cluster "+c.ClusterID()) {
+		t.Fatalf("cluster describe: %q", out)
+	}
+	_, errOut, code := gregor(t, "", map[string]string{"GREGOR_CONFIG": file}, "consume", "some-topic")
+	wantOneLineFailure(t, errOut, code, `group.id "orders-app" in the properties file: consuming as a group member is not available yet`)
+}
