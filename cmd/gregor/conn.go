@@ -28,6 +28,12 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
+// connFlagNames are the flags addConnFlags registers (help lists them apart).
+var connFlagNames = map[string]bool{
+	"b": true, "bootstrap": true, "F": true, "client-id": true, "tls": true, "ca-file": true, "cert-file": true,
+	"key-file": true, "sasl-mechanism": true, "sasl-user": true, "sasl-password": true, "X": true, "timeout": true,
+}
+
 // addConnFlags registers the connection flags on fs.
 func addConnFlags(fs *flag.FlagSet) *connFlags {
 	c := &connFlags{}

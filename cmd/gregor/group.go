@@ -160,7 +160,7 @@ every record is older).`,
 	flags: leaf(func(fs *flag.FlagSet) func(*ioctx, *session, []string) error {
 		topic := fs.String("topic", "", "the `topic` whose offsets to reset (required)")
 		parts := fs.String("partitions", "", "only these partitions, e.g. `0,2,4-6` (default all)")
-		to := fs.String("to", "", "new position: earliest, latest, OFFSET or @TIME (required)")
+		to := fs.String("to", "", "new `position`: earliest, latest, OFFSET or @TIME (required)")
 		execute := fs.Bool("execute", false, "commit the new offsets (default: dry run, print the plan only)")
 		return func(io *ioctx, s *session, args []string) error {
 			if *topic == "" || *to == "" {

@@ -179,9 +179,23 @@ func printLeafHelp(w io.Writer, name string, c *command, fs *flag.FlagSet) {
 	if c.help != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.help))
 	}
-	fmt.Fprintf(w, "\nflags:\n")
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	var own, conn []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if connFlagNames[f.Name] {
+			conn = append(conn, f.Name)
+		} else {
+			own = append(own, f.Name)
+		}
+	})
+	if len(own) > 0 {
+		fmt.Fprintf(w, "\nflags:\n")
+		printFlags(w, fs, own)
+	}
+	fmt.Fprintf(w, "\nconnection flags (every command):\n")
+	printFlags(w, fs, conn)
+}
+
+func printFlags(w io.Writer, fs *flag.FlagSet, names []string) {
 	sort.Strings(names)
 	for _, n := range names {
 		f := fs.Lookup(n)

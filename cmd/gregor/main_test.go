@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func TestHelpEveryCommand(t *testing.T) {
 			if code != 0 || errOut != "" {
 				t.Fatalf("%s %s: status %d, stderr %q", name, h, code, errOut)
 			}
-			for _, want := range []string{name + ": ", "usage: " + name + " [flags]", "flags:", "  --bootstrap host:port", "  -F file", "  --timeout duration"} {
+			for _, want := range []string{name + ": ", "usage: " + name + " [flags]", "connection flags (every command):", "  --bootstrap host:port", "  -F file", "  --timeout duration"} {
 				if !strings.Contains(out, want) {
 					t.Fatalf("%s %s lacks %q:\n%s", name, h, want, out)
 				}
@@ -173,5 +174,20 @@ func TestTextInputKeySeparator(t *testing.T) {
 	want := []string{`1 t "a"="b::c" 2 h`, `2 t ""="" 2 h`}
 	if fmt.Sprint(got) != fmt.Sprint(want) || err == nil || err.Error() != `line 3: no key separator "::"` {
 		t.Fatalf("got %q, %v", got, err)
+	}
+}
+
+func TestConnFlagNamesMatch(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	addConnFlags(fs)
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		n++
+		if !connFlagNames[f.Name] {
+			t.Errorf("connection flag %s missing from connFlagNames", f.Name)
+		}
+	})
+	if n != len(connFlagNames) {
+		t.Errorf("%d connection flags, connFlagNames has %d", n, len(connFlagNames))
 	}
 }

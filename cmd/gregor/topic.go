@@ -73,7 +73,7 @@ var topicCreateCmd = &command{
 	summary: "create topics and wait until every broker knows them",
 	flags: leaf(func(fs *flag.FlagSet) func(*ioctx, *session, []string) error {
 		partitions := fs.Int("partitions", -1, "partition `count` (-1: the broker's num.partitions)")
-		rf := fs.Int("replication-factor", -1, "replicas per partition (-1: the broker's default.replication.factor)")
+		rf := fs.Int("replication-factor", -1, "`replicas` per partition (-1: the broker's default.replication.factor)")
 		var configs multiFlag
 		fs.Var(&configs, "config", "topic config `key=value` (repeatable), e.g. cleanup.policy=compact")
 		ifNotExists := fs.Bool("if-not-exists", false, "succeed when the topic already exists")
