@@ -66,8 +66,10 @@ kafka-down: kafka-local
 run: deps kafka-local
 	@mkdir -p bin; t0=$$(date +%s); \
 	echo "run: building bin/gregor-adapter and bin/testlab (a cold build compiles for about a minute)"; \
-	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter; \
-	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ); \
+	( while sleep 10; do echo "run: still building ($$(( $$(date +%s) - t0 ))s)"; done ) & beat=$$!; \
+	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter || { kill $$beat; exit 1; }; \
+	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) || { kill $$beat; exit 1; }; \
+	kill $$beat; \
 	./bin/testlab -list -scenarios testlab/scenarios $(if $(value RUN),-run '$(value RUN)') >/dev/null; \
 	echo "run: built in $$(( $$(date +%s) - t0 ))s; starting Kafka (its JVMs take 15-30s to start; the first run also downloads the jars)"; \
 	run=$$(mktemp -d -t gregor-run-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
