@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -47,6 +49,8 @@ version yet. The other group settings of a Java consumer's file
 		fs.StringVar(&o.format, "format", "text", "output format: text or json")
 		fs.BoolVar(&o.printKey, "print-key", false, "text output: print the key and --key-separator before the value")
 		fs.StringVar(&o.keySep, "key-separator", "\t", "text output: the `SEP` between key and value")
+		fs.BoolVar(&o.progress, "progress", false, "print progress (records/s) to stderr every second, and a summary")
+		fs.DurationVar(&o.interval, "progress-interval", time.Second, "time between progress lines")
 		return func(io *ioctx, args []string) error {
 			if len(args) != 1 {
 				return usagef("want exactly one TOPIC, got %d arguments", len(args))
@@ -60,7 +64,9 @@ version yet. The other group settings of a Java consumer's file
 type consumeOpts struct {
 	topic, partitions, from, to, group, format, keySep string
 	count                                              int64
-	printKey                                           bool
+	printKey, progress                                 bool
+	interval                                           time.Duration
+	written                                            atomic.Int64 // records written, for --progress
 }
 
 // errGroupNotYet answers --group until the group consumer lands.
@@ -119,7 +125,19 @@ func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
 	}
 	out := bufio.NewWriterSize(io.stdout, 64<<10)
 	defer out.Flush()
-	return consumeLoop(io.ctx, c, o, ends, out)
+	start := time.Now()
+	if !o.progress {
+		return consumeLoop(io.ctx, c, o, ends, out)
+	}
+	stop := startProgress(io.stderr, start, o.interval, func(d time.Duration, last int64) (string, int64) {
+		n := o.written.Load()
+		return fmt.Sprintf("%s received, %s", group(n), rate(n-last, d)), n
+	})
+	err = consumeLoop(io.ctx, c, o, ends, out)
+	stop()
+	n, elapsed := o.written.Load(), time.Since(start)
+	fmt.Fprintf(io.stderr, "consumed %s records from %s in %.1fs (%s)\n", group(n), o.topic, elapsed.Seconds(), rate(n, elapsed))
+	return err
 }
 
 // consumeLoop writes records until every bounded partition reached its end,
@@ -158,6 +176,7 @@ func consumeLoop(ctx context.Context, c *consumer.Consumer, o *consumeOpts, ends
 				return err
 			}
 			written++
+			o.written.Store(written)
 			if o.count > 0 && written >= o.count {
 				return out.Flush()
 			}

@@ -94,8 +94,20 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 	}
 
 	start = time.Now()
-	out := mustRun(t, env, "", "consume", topic, "--to", "end", "--format", "json")
+	out, errOut, code := gregor(t, "", env, "consume", topic, "--to", "end", "--format", "json", "--progress", "--progress-interval", "50ms")
+	if code != 0 {
+		t.Fatalf("consume: status %d: %s", code, errOut)
+	}
 	t.Logf("consumed them as JSON in %v", time.Since(start))
+	lines = strings.Split(strings.TrimSpace(errOut), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "consumed 100,000 records from "+topic+" in ") {
+		t.Fatalf("consume summary line %q", last)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "progress: ") || !strings.HasSuffix(l, " records/s") {
+			t.Fatalf("consume progress line %q", l)
+		}
+	}
 	recs := decodeLines(t, out)
 	if len(recs) != n {
 		t.Fatalf("consumed %d records, want %d", len(recs), n)

@@ -129,7 +129,10 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 	showProgress := o.progress || isTerminal(io.stderr)
 	stopProgress := func() {}
 	if showProgress {
-		stopProgress = startProgress(io.stderr, counts, start, o.interval)
+		stopProgress = startProgress(io.stderr, start, o.interval, func(d time.Duration, last int64) (string, int64) {
+			n := counts.acked.Load()
+			return fmt.Sprintf("%s sent, %s acknowledged, %s", group(counts.sent.Load()), group(n), rate(n-last, d)), n
+		})
 	}
 
 	// The checker reads terminals in admission order; the first failure
@@ -254,30 +257,6 @@ func readRecords(ctx context.Context, in io.Reader, o *produceOpts, headers []wi
 		return err
 	}
 	return nil
-}
-
-// startProgress prints a progress line every interval until stopped.
-func startProgress(w io.Writer, c *progressCounts, start time.Time, interval time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		lastN, last := int64(0), start
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-t.C:
-				n := c.acked.Load()
-				fmt.Fprintf(w, "progress: %s sent, %s acknowledged, %s\n", group(c.sent.Load()), group(n), rate(n-lastN, now.Sub(last)))
-				lastN, last = n, now
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }
 
 // isTerminal reports whether w is a character device (a terminal).
