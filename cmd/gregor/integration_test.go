@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/producer"
 )
 
 // bootstrapEnv points the commands at the shared cluster through the
@@ -69,12 +71,12 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 	mustRun(t, env, "", "topic", "create", topic, "--partitions", "3")
 
 	const n = 100000
-	var in strings.Builder
+	in := make([]byte, 0, 50*n)
 	for i := range n {
-		fmt.Fprintf(&in, "key-%06d|value %d with \"quotes\" and ünïcode\n", i, i)
+		in = fmt.Appendf(in, "key-%06d|value %d with \"quotes\" and ünïcode\n", i, i)
 	}
 	file := filepath.Join(t.TempDir(), "records.txt")
-	if err := os.WriteFile(file, []byte(in.String()), 0o644); err != nil {
+	if err := os.WriteFile(file, in, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -108,39 +110,56 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 			t.Fatalf("consume progress line %q", l)
 		}
 	}
-	recs := decodeLines(t, out)
-	if len(recs) != n {
-		t.Fatalf("consumed %d records, want %d", len(recs), n)
+	checkConsumed100k(t, topic, out, n, start.Add(-time.Minute).UnixMilli())
+}
+
+// checkConsumed100k checks consume's JSON lines byte by byte (every record
+// once, its key, value and header, offsets in order per partition, the
+// partition the Java-compatible partitioner picks for its key) and decodes
+// every 1000th line with encoding/json as an independent reader.
+func checkConsumed100k(t *testing.T, topic, out string, n int, minTS int64) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != n {
+		t.Fatalf("consumed %d records, want %d", len(lines), n)
 	}
 	seen := make([]bool, n)
-	lastOffset := map[int32]int64{0: -1, 1: -1, 2: -1}
-	for _, r := range recs {
-		var i int
-		if r.Key == nil || r.Value == nil {
-			t.Fatalf("null key or value: %+v", r)
+	lastOffset := []int64{-1, -1, -1}
+	prefix := `{"topic":"` + topic + `","partition":`
+	for idx, l := range lines {
+		rest, ok := strings.CutPrefix(l, prefix)
+		pStr, rest, ok1 := strings.Cut(rest, `,"offset":`)
+		oStr, rest, ok2 := strings.Cut(rest, `,"timestamp":`)
+		tsStr, rest, ok3 := strings.Cut(rest, `,"key":"key-`)
+		p, perr := strconv.Atoi(pStr)
+		o, oerr := strconv.ParseInt(oStr, 10, 64)
+		ts, terr := strconv.ParseInt(tsStr, 10, 64)
+		if !ok || !ok1 || !ok2 || !ok3 || perr != nil || oerr != nil || terr != nil || p < 0 || p > 2 || len(rest) < 6 {
+			t.Fatalf("line %d: %q", idx, l)
 		}
-		if _, err := fmt.Sscanf(*r.Key, "key-%06d", &i); err != nil || i < 0 || i >= n {
-			t.Fatalf("bad key %q", *r.Key)
-		}
-		if seen[i] {
-			t.Fatalf("record %d twice", i)
+		i, err := strconv.Atoi(rest[:6])
+		if err != nil || i >= n || seen[i] {
+			t.Fatalf("line %d: bad or repeated key in %q", idx, l)
 		}
 		seen[i] = true
-		if want := fmt.Sprintf("value %d with \"quotes\" and ünïcode", i); *r.Value != want {
-			t.Fatalf("record %d: value %q, want %q", i, *r.Value, want)
+		if want := fmt.Sprintf(`%06d","value":"value %d with \"quotes\" and ünïcode","headers":[{"key":"origin","value":"cli-test"}]}`, i, i); rest != want {
+			t.Fatalf("line %d: %q, want the key/value/headers %q", idx, rest, want)
 		}
-		if len(r.Headers) != 1 || r.Headers[0].Key != "origin" || r.Headers[0].Value == nil || *r.Headers[0].Value != "cli-test" {
-			t.Fatalf("record %d: headers %+v", i, r.Headers)
+		if o != lastOffset[p]+1 || ts < minTS {
+			t.Fatalf("line %d: %s/%d@%d (timestamp %d) after offset %d", idx, topic, p, o, ts, lastOffset[p])
 		}
-		if r.Topic != topic || r.Offset != lastOffset[r.Partition]+1 {
-			t.Fatalf("record %d: %s/%d@%d after offset %d", i, r.Topic, r.Partition, r.Offset, lastOffset[r.Partition])
+		lastOffset[p] = o
+		if want := producer.KeyPartition(fmt.Appendf(nil, "key-%06d", i), 3); int32(p) != want {
+			t.Fatalf("key-%06d in partition %d, the partitioner picks %d", i, p, want)
 		}
-		lastOffset[r.Partition] = r.Offset
-		if r.Timestamp < start.Add(-time.Minute).UnixMilli() {
-			t.Fatalf("record %d: timestamp %d", i, r.Timestamp)
+		if idx%1000 == 0 {
+			recs := decodeLines(t, l)
+			if r := recs[0]; r.Key == nil || *r.Key != fmt.Sprintf("key-%06d", i) || r.Partition != int32(p) || r.Offset != o ||
+				len(r.Headers) != 1 || r.Headers[0].Value == nil || *r.Headers[0].Value != "cli-test" {
+				t.Fatalf("line %d decodes to %+v", idx, r)
+			}
 		}
 	}
-	// The partitioner spread the keys (murmur2): every partition has some.
 	for p, o := range lastOffset {
 		if o < 0 {
 			t.Fatalf("partition %d got no records", p)

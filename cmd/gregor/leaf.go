@@ -7,7 +7,8 @@ import (
 )
 
 // leaf builds a leaf command's flag function for the common shape: connection
-// flags, own flags, then run with a connected session.
+// flags, own flags, argument check, then run with a session that connects on
+// first use (so bad flags are reported before any connection attempt).
 func leaf(own func(fs *flag.FlagSet) func(io *ioctx, s *session, args []string) error, check func(args []string) error) func(fs *flag.FlagSet) func(*ioctx, []string) error {
 	return func(fs *flag.FlagSet) func(*ioctx, []string) error {
 		conn := addConnFlags(fs)
