@@ -52,7 +52,7 @@ deps:
 	echo "java $$jv, $$(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g'), $$($(GO) version)"
 
 kafka-local:
-	@mkdir -p bin && $(GO) build -o $(KAFKA_LOCAL) ./internal/kafkatest/cmd/kafka-local
+	@echo "building bin/kafka-local"; mkdir -p bin && $(GO) build -o $(KAFKA_LOCAL) ./internal/kafkatest/cmd/kafka-local
 
 kafka-up: deps kafka-local
 	@$(KAFKA_LOCAL) up -state $(STATE)
@@ -66,10 +66,14 @@ kafka-down: kafka-local
 # RUN=<regexp> selects scenarios; one that matches no scenario id fails before
 # Kafka starts.
 run: deps kafka-local
-	@mkdir -p bin; \
-	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter; \
-	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ); \
+	@mkdir -p bin; t0=$$(date +%s); \
+	echo "run: building bin/gregor-adapter and bin/testlab (a cold build compiles for about a minute)"; \
+	( while sleep 10; do echo "run: still building ($$(( $$(date +%s) - t0 ))s)"; done ) & beat=$$!; \
+	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter || { kill $$beat; exit 1; }; \
+	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) || { kill $$beat; exit 1; }; \
+	kill $$beat; \
 	./bin/testlab -list -scenarios testlab/scenarios $(if $(value RUN),-run '$(value RUN)') >/dev/null; \
+	echo "run: built in $$(( $$(date +%s) - t0 ))s; starting Kafka (its JVMs take 15-30s to start; the first run also downloads the jars)"; \
 	run=$$(mktemp -d -t gregor-run-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
 	cleanup() { \
 	  $(KAFKA_LOCAL) down -state "$$state" >/dev/null || true; \

@@ -19,6 +19,11 @@
 //   - wire: the Kafka protocol codecs (no I/O); most users never import it
 //     directly except for its error values (wire.ErrUnknownTopicOrPartition
 //     and friends, matched with errors.Is) and record types (wire.Header).
+//   - properties: client, producer and consumer configs from Java-style
+//     client properties (bootstrap.servers, linger.ms, sasl.jaas.config, ...).
+//   - cmd/gregor: the command-line tool (produce, consume, topic, group,
+//     cluster); examples/: small programs, run against a real broker by the
+//     tests.
 //   - adapter: the JSON Lines control protocol that the testlab conformance
 //     harness drives (cmd/gregor-adapter); not needed to use the library.
 //

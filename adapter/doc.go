@@ -3,6 +3,12 @@
 // public API, the handle registry and the single event writer. Stdout carries
 // protocol lines only.
 //
+// The protocol itself is described in PROTOCOL.md in this package's
+// directory: every command and event kind with an example line (real
+// exchanges with the test bed), the hello security block, error codes and
+// the failure rules (command_failed, fatal, exit statuses); commands gregor
+// does not implement are marked there.
+//
 // Layout:
 //
 //   - ids.go, bytestring.go, values.go: identifiers (§1.4), ByteString

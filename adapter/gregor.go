@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -115,6 +116,11 @@ func (g *gregorClient) NewAssignedConsumer() (AssignedConsumer, error) {
 type gregorProducer struct{ p *producer.Producer }
 
 func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
+	if r.Partition < 0 {
+		// §3.3: partition >= 0. The library's -1 (let the partitioner
+		// choose) is not part of the protocol: the operation is rejected.
+		return nil, fmt.Errorf("%w: partition %d (a RecordSpec's partition is >= 0)", producer.ErrInvalidRecord, r.Partition)
+	}
 	m := &producer.Message{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value}
 	if len(r.Headers) > 0 {
 		m.Headers = make([]wire.Header, len(r.Headers))

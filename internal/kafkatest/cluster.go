@@ -225,7 +225,13 @@ func (c *Cluster) waitReady(ctx context.Context, ids []int32) error {
 	defer tick.Stop()
 	pending := append([]int32(nil), ids...)
 	var lastErr error
+	start := time.Now()
+	note := start.Add(5 * time.Second) // a progress line every 5s of waiting
 	for {
+		if now := time.Now(); now.After(note) {
+			c.log("kafkatest: waiting for broker(s) %v to answer Metadata (%s so far)", pending, now.Sub(start).Round(time.Second))
+			note = note.Add(5 * time.Second)
+		}
 		var still []int32
 		for _, id := range pending {
 			n := c.node(id)

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gregor-kafka/gregor/admin"
+	"github.com/gregor-kafka/gregor/consumer"
+)
+
+var consumeCmd = &command{
+	name:    "consume",
+	usage:   "TOPIC",
+	summary: "read records to stdout, as text or JSON lines",
+	help: `
+Reads the topic's partitions (all, or --partitions 0,2,4-6) directly, from
+--from (beginning, end, an offset, or @TIME: the first record at or after
+TIME, Unix milliseconds or RFC 3339) up to --to (end: the end offset when
+the command starts; an offset, exclusive; @TIME: the first record at or
+after TIME, exclusive; absent: keep following until interrupted) or until
+--count records.
+
+Text output is the value per line (with --print-key: key, separator, value).
+JSON output (--format json) is one object per line: {"topic", "partition",
+"offset", "timestamp" (Unix ms), "key", "value", "headers": [{"key",
+"value"}]}; null is a null key or value; bytes that are not UTF-8 appear as
+key_base64 / value_base64. Consumer properties (isolation.level,
+fetch.max.wait.ms, ...) come from -F or -X.
+
+--group (consume as a member of a consumer group, committing offsets; also
+group.id in the -F file) is reserved: the group consumer is not in this
+version yet. The other group settings of a Java consumer's file
+(enable.auto.commit, session.timeout.ms, ...) are ignored by every command.`,
+	flags: func(fs *flag.FlagSet) func(*ioctx, []string) error {
+		conn := addConnFlags(fs)
+		o := &consumeOpts{}
+		fs.StringVar(&o.partitions, "partitions", "", "partitions to read, e.g. `0,2,4-6` (default all)")
+		fs.StringVar(&o.from, "from", "beginning", "start `position`: beginning, end, OFFSET or @TIME")
+		fs.StringVar(&o.to, "to", "", "stop `position`: end, OFFSET or @TIME (exclusive; default: follow)")
+		fs.Int64Var(&o.count, "count", 0, "stop after `n` records (0: no limit)")
+		fs.StringVar(&o.group, "group", "", "consume as a member of consumer `group` (not available yet)")
+		fs.StringVar(&o.format, "format", "text", "output format: text or json")
+		fs.BoolVar(&o.printKey, "print-key", false, "text output: print the key and --key-separator before the value")
+		fs.StringVar(&o.keySep, "key-separator", "\t", "text output: the `SEP` between key and value")
+		fs.BoolVar(&o.progress, "progress", false, "print progress (records/s) to stderr every second, and a summary")
+		fs.DurationVar(&o.interval, "progress-interval", time.Second, "time between progress lines")
+		return func(io *ioctx, args []string) error {
+			if len(args) != 1 {
+				return usagef("want exactly one TOPIC, got %d arguments", len(args))
+			}
+			o.topic = args[0]
+			return consume(io, conn, o)
+		}
+	},
+}
+
+type consumeOpts struct {
+	topic, partitions, from, to, group, format, keySep string
+	count                                              int64
+	printKey, progress                                 bool
+	interval                                           time.Duration
+	written                                            atomic.Int64 // records written, for --progress
+}
+
+// errGroupNotYet answers --group until the group consumer lands.
+var errGroupNotYet = errors.New("--group: consuming as a group member is not available yet (the group consumer is not in this version); read partitions directly with --partitions, and manage the group's offsets with 'gregor group'")
+
+func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
+	if o.group != "" {
+		return errGroupNotYet
+	}
+	switch g, err := conn.fileGroup(io.getenv); {
+	case err != nil:
+		return err
+	case g != "":
+		return fmt.Errorf("group.id %q in the properties file: consuming as a group member is not available yet (the group consumer is not in this version); remove group.id to read partitions directly", g)
+	}
+	if o.format != "text" && o.format != "json" {
+		return usagef("--format %q: want text or json", o.format)
+	}
+	if o.count < 0 {
+		return usagef("--count must not be negative")
+	}
+	s := &session{conn: conn, io: io}
+	defer s.close()
+	if err := s.connect(); err != nil {
+		return err
+	}
+	parts, err := topicPartitions(s, o.topic, o.partitions)
+	if err != nil {
+		return err
+	}
+	readCommitted := s.cfg.Consumer.Isolation == consumer.ReadCommitted
+	starts, err := resolvePositions(s, o.topic, parts, o.from, readCommitted)
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	var ends map[int32]int64
+	if o.to != "" {
+		ends, err = resolveEnds(s, o.topic, parts, o.to, readCommitted)
+		if err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+	}
+	c, err := consumer.New(s.cl, s.cfg.Consumer)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	actx, cancel, err := s.op()
+	if err != nil {
+		return err
+	}
+	err = c.Assign(actx, starts)
+	cancel()
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(io.stdout, 64<<10)
+	defer out.Flush()
+	start := time.Now()
+	if !o.progress {
+		return consumeLoop(io.ctx, c, o, ends, out)
+	}
+	stop := startProgress(io.stderr, start, o.interval, func(d time.Duration, last int64) (string, int64) {
+		n := o.written.Load()
+		return fmt.Sprintf("%s received, %s", group(n), rate(n-last, d)), n
+	})
+	err = consumeLoop(io.ctx, c, o, ends, out)
+	stop()
+	n, elapsed := o.written.Load(), time.Since(start)
+	fmt.Fprintf(io.stderr, "consumed %s records from %s in %.1fs (%s)\n", group(n), o.topic, elapsed.Seconds(), rate(n, elapsed))
+	return err
+}
+
+// consumeLoop writes records until every bounded partition reached its end,
+// --count records were written, or ctx ends.
+func consumeLoop(ctx context.Context, c *consumer.Consumer, o *consumeOpts, ends map[int32]int64, out *bufio.Writer) error {
+	var written int64
+	var buf []byte
+	if ends != nil && removeFinished(ctx, c, o.topic, ends) {
+		return nil
+	}
+	for {
+		recs, err := c.Receive(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted: a normal end when following
+			}
+			return err
+		}
+		for i := range recs {
+			r := &recs[i]
+			if end, ok := ends[r.Partition]; ok && r.Offset >= end {
+				continue
+			}
+			buf = buf[:0]
+			if o.format == "json" {
+				buf = appendJSONRecord(buf, r)
+			} else {
+				if o.printKey {
+					buf = append(buf, r.Key...)
+					buf = append(buf, o.keySep...)
+				}
+				buf = append(buf, r.Value...)
+			}
+			buf = append(buf, '\n')
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			written++
+			o.written.Store(written)
+			if o.count > 0 && written >= o.count {
+				return out.Flush()
+			}
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		if ends != nil && removeFinished(ctx, c, o.topic, ends) {
+			return nil
+		}
+	}
+}
+
+// removeFinished unassigns the partitions whose position reached their end
+// and reports whether none is left.
+func removeFinished(ctx context.Context, c *consumer.Consumer, topic string, ends map[int32]int64) bool {
+	var done []consumer.TopicPartition
+	left := 0
+	for _, pp := range c.Assignment() {
+		if pp.Position.Offset >= ends[pp.Partition] {
+			done = append(done, pp.TopicPartition)
+		} else {
+			left++
+		}
+	}
+	if len(done) > 0 {
+		_ = c.Remove(ctx, done)
+	}
+	return left == 0
+}
+
+// topicPartitions returns the partitions to read: all of the topic's, or
+// the listed ones (which must exist).
+func topicPartitions(s *session, topic, list string) ([]int32, error) {
+	ctx, cancel, err := s.op()
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	ds, err := s.adm.DescribeTopics(ctx, []string{topic})
+	if err != nil {
+		return nil, err
+	}
+	if ds[0].Err != nil {
+		return nil, fmt.Errorf("topic %s: %w", topic, ds[0].Err)
+	}
+	n := int32(len(ds[0].Partitions))
+	if list == "" {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(i)
+		}
+		return out, nil
+	}
+	parts, err := parsePartitions(list)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		if p >= n {
+			return nil, fmt.Errorf("topic %s has %d partitions: no partition %d", topic, n, p)
+		}
+	}
+	return parts, nil
+}
+
+// resolvePositions turns --from into exact start positions.
+func resolvePositions(s *session, topic string, parts []int32, spec string, readCommitted bool) ([]consumer.PartitionPosition, error) {
+	out := make([]consumer.PartitionPosition, len(parts))
+	var pos consumer.Position
+	switch {
+	case spec == "beginning":
+		pos = consumer.AtBeginning()
+	case spec == "end":
+		pos = consumer.AtEnd()
+	case strings.HasPrefix(spec, "@"):
+		ms, err := parseTime(spec[1:])
+		if err != nil {
+			return nil, err
+		}
+		offs, err := listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range parts {
+			out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: p}, Position: consumer.AtOffset(offs[i])}
+		}
+		return out, nil
+	default:
+		n, err := strconv.ParseInt(spec, 10, 64)
+		if err != nil || n < 0 {
+			return nil, usagef("%q: want beginning, end, an offset >= 0 or @TIME", spec)
+		}
+		pos = consumer.AtOffset(n)
+	}
+	for i, p := range parts {
+		out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: p}, Position: pos}
+	}
+	return out, nil
+}
+
+// resolveEnds turns --to into an exclusive end offset per partition.
+func resolveEnds(s *session, topic string, parts []int32, spec string, readCommitted bool) (map[int32]int64, error) {
+	ends := map[int32]int64{}
+	var offs []int64
+	var err error
+	switch {
+	case spec == "end":
+		offs, err = listOffsets(s, topic, parts, admin.OffsetLatest, readCommitted)
+	case strings.HasPrefix(spec, "@"):
+		var ms int64
+		if ms, err = parseTime(spec[1:]); err == nil {
+			offs, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+		}
+	default:
+		n, perr := strconv.ParseInt(spec, 10, 64)
+		if perr != nil || n < 0 {
+			return nil, usagef("%q: want end, an offset >= 0 or @TIME", spec)
+		}
+		for _, p := range parts {
+			ends[p] = n
+		}
+		return ends, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range parts {
+		ends[p] = offs[i]
+	}
+	return ends, nil
+}
+
+// listOffsets looks up one offset per partition; a timestamp after every
+// record resolves to the end offset.
+func listOffsets(s *session, topic string, parts []int32, spec admin.OffsetSpec, readCommitted bool) ([]int64, error) {
+	ctx, cancel, err := s.op()
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	qs := make([]admin.OffsetQuery, 0, 2*len(parts))
+	for _, p := range parts {
+		tp := admin.TopicPartition{Topic: topic, Partition: p}
+		qs = append(qs, admin.OffsetQuery{TopicPartition: tp, Spec: spec}, admin.OffsetQuery{TopicPartition: tp, Spec: admin.OffsetLatest})
+	}
+	res, err := s.adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{ReadCommitted: readCommitted})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, len(parts))
+	for i := range parts {
+		r, latest := res[2*i], res[2*i+1]
+		if r.Err != nil {
+			return nil, fmt.Errorf("%s/%d: %w", topic, r.Partition, r.Err)
+		}
+		if latest.Err != nil {
+			return nil, fmt.Errorf("%s/%d: %w", topic, latest.Partition, latest.Err)
+		}
+		out[i] = r.Offset
+		if !r.Found {
+			out[i] = latest.Offset
+		}
+	}
+	return out, nil
+}

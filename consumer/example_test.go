@@ -1,0 +1,89 @@
+package consumer_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/gregor-kafka/gregor/admin"
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
+)
+
+// connect returns a ready client. The examples of this package need a
+// running Kafka, so they have no Output comment: go test compiles them but
+// does not run them.
+func connect() *client.Client {
+	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:9092"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cl.Ready(ctx); err != nil {
+		log.Fatal(err)
+	}
+	return cl
+}
+
+// ExampleConsumer_Assign reads every record a partition holds now: it
+// assigns the partition at its beginning and stops at the end offset
+// ListOffsets gave before reading.
+func ExampleConsumer_Assign() {
+	cl := connect()
+	defer cl.Close() // after the consumer: Close leaves the client open
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tp := consumer.TopicPartition{Topic: "greetings", Partition: 0}
+
+	ends, err := admin.New(cl).ListOffsets(ctx, []admin.OffsetQuery{
+		{TopicPartition: admin.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, Spec: admin.OffsetLatest},
+	}, admin.ListOffsetsOptions{})
+	if err != nil || ends[0].Err != nil {
+		log.Fatal(err, ends[0].Err)
+	}
+	c, err := consumer.New(cl, consumer.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
+		log.Fatal(err)
+	}
+	for c.Assignment()[0].Position.Offset < ends[0].Offset {
+		recs, err := c.Receive(ctx)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, r := range recs {
+			fmt.Printf("%d: %s=%s\n", r.Offset, r.Key, r.Value)
+		}
+	}
+}
+
+// ExampleConsumer_Seek rewinds an assigned partition to an exact offset;
+// records buffered for it are dropped and the next Receive starts there.
+func ExampleConsumer_Seek() {
+	cl := connect()
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	tp := consumer.TopicPartition{Topic: "greetings", Partition: 0}
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Seek(ctx, tp, consumer.AtOffset(42)); err != nil {
+		log.Fatal(err)
+	}
+	recs, err := c.Receive(ctx) // waits for the first records
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("first offset", recs[0].Offset)
+}

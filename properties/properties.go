@@ -1,0 +1,158 @@
+package properties
+
+import (
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// Configs holds every configuration a properties set describes.
+type Configs struct {
+	// Client is the client.Config (bootstrap, security, timeouts).
+	Client client.Config
+	// Producer is the producer.Config.
+	Producer producer.Config
+	// Consumer is the consumer.Config.
+	Consumer consumer.Config
+	// APITimeout is default.api.timeout.ms: what a tool bounds one
+	// operation by when the user gives no deadline; zero when absent.
+	APITimeout time.Duration
+}
+
+// Client builds a client.Config from client keys only.
+func Client(p map[string]string) (client.Config, error) {
+	c, err := build(p, ScopeClient)
+	return c.Client, err
+}
+
+// Producer builds a client.Config and a producer.Config from client and
+// producer keys.
+func Producer(p map[string]string) (client.Config, producer.Config, error) {
+	c, err := build(p, ScopeClient|ScopeProducer)
+	return c.Client, c.Producer, err
+}
+
+// Consumer builds a client.Config and a consumer.Config from client and
+// consumer keys.
+func Consumer(p map[string]string) (client.Config, consumer.Config, error) {
+	c, err := build(p, ScopeClient|ScopeConsumer)
+	return c.Client, c.Consumer, err
+}
+
+// All builds every configuration from a set that may mix client, producer
+// and consumer keys (one file for a tool that both produces and consumes).
+func All(p map[string]string) (Configs, error) {
+	return build(p, ScopeClient|ScopeProducer|ScopeConsumer)
+}
+
+// builder accumulates the settings of one build.
+type builder struct {
+	scope Scope
+	cl    client.Config
+	p     producer.Config
+	c     consumer.Config
+
+	apiTimeout     time.Duration
+	levels         map[wire.Compression]int
+	protocol       string // security.protocol, "" when absent
+	mechanism      string
+	jaasUser       string
+	jaasPassword   string
+	jaasSet        bool
+	skipHostname   bool
+	truststoreFile string
+	truststorePEM  string
+	keystoreFile   string
+	keystoreChain  string
+	keystoreKey    string
+}
+
+func lookup(name string) (Key, bool) {
+	i := sort.Search(len(keys), func(i int) bool { return keys[i].Name >= name })
+	if i < len(keys) && keys[i].Name == name {
+		return keys[i], true
+	}
+	return Key{}, false
+}
+
+func isIgnored(name string) bool {
+	i := sort.SearchStrings(Ignored, name)
+	return i < len(Ignored) && Ignored[i] == name
+}
+
+func build(p map[string]string, scope Scope) (Configs, error) {
+	b := &builder{scope: scope, levels: map[wire.Compression]int{}}
+	names := make([]string, 0, len(p))
+	for k := range p {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v := p[name]
+		if isIgnored(name) {
+			continue
+		}
+		k, ok := lookup(name)
+		if !ok {
+			return Configs{}, &KeyError{Key: name, Value: v, Err: ErrUnknownKey, Reason: "see properties.Keys for the accepted names"}
+		}
+		if k.Scope&scope == 0 {
+			return Configs{}, &KeyError{Key: name, Value: v, Err: ErrUnknownKey, Reason: "a " + k.Scope.String() + " setting, not a " + scope.String() + " one"}
+		}
+		if err := k.apply(b, v); err != nil {
+			var ke *KeyError
+			if errors.As(err, &ke) {
+				ke.Key, ke.Value = name, v
+				if k.Secret {
+					ke.Value = "[hidden]"
+				}
+				return Configs{}, ke
+			}
+			return Configs{}, err
+		}
+	}
+	if _, ok := p["bootstrap.servers"]; !ok {
+		return Configs{}, &KeyError{Key: "bootstrap.servers", Err: ErrMissingKey, Reason: "a comma-separated list of host:port"}
+	}
+	if err := b.finish(); err != nil {
+		return Configs{}, err
+	}
+	return Configs{Client: b.cl, Producer: b.p, Consumer: b.c, APITimeout: b.apiTimeout}, nil
+}
+
+// finish applies what depends on several keys: compression levels,
+// security.protocol with SASL and TLS.
+func (b *builder) finish() error {
+	if l, ok := b.levels[b.p.Compression]; ok {
+		b.p.CompressionLevel = l
+	}
+	proto := b.protocol
+	if proto == "" {
+		proto = "PLAINTEXT"
+	}
+	sasl := proto == "SASL_PLAINTEXT" || proto == "SASL_SSL"
+	tlsOn := proto == "SSL" || proto == "SASL_SSL"
+	if sasl {
+		mech := b.mechanism
+		if mech == "" {
+			return &KeyError{Key: "sasl.mechanism", Err: ErrMissingKey, Reason: "Java's default GSSAPI is not supported: set PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"}
+		}
+		if !b.jaasSet {
+			return &KeyError{Key: "sasl.jaas.config", Err: ErrMissingKey, Reason: "security.protocol " + proto + " needs the credentials"}
+		}
+		b.cl.SASL = &client.SASL{Mechanism: client.SASLMechanism(mech), Username: b.jaasUser, Password: b.jaasPassword}
+	}
+	if tlsOn {
+		t, err := b.tlsConfig()
+		if err != nil {
+			return err
+		}
+		b.cl.TLS = t
+	}
+	return nil
+}
