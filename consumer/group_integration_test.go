@@ -1,0 +1,84 @@
+package consumer
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/consumer/assign"
+)
+
+// TestGroupIntegrationSplitAndTakeOver: on the real broker, three members
+// split six partitions disjointly and covering; when one closes (leaving
+// the group), the survivors own everything again, each partition once.
+func TestGroupIntegrationSplitAndTakeOver(t *testing.T) {
+	for _, coop := range []bool{false, true} {
+		t.Run(map[bool]string{false: "eager", true: "cooperative"}[coop], func(t *testing.T) {
+			e := newGroupEnv(t, 6)
+			group := e.topic + "-g"
+			mod := func(c *GroupConfig) { c.Assignors = []assign.Assignor{testRange{coop: coop}} }
+			a := e.join(group, mod)
+			b := e.join(group, mod)
+			c := e.join(group, mod)
+			e.stableSplit(6, a, b, c)
+			ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+			if err := c.Close(ctx); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			cancel()
+			e.stableSplit(6, a, b)
+			if coop {
+				// Cooperative: a and b revoke nothing they keep.
+				for _, m := range []*member{a, b} {
+					for _, ev := range m.events {
+						if ev.Kind == Lost {
+							t.Fatalf("lost event %+v", ev)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGroupIntegrationCommitReplay: a member consumes, commits part of what
+// it received and closes without auto-commit; a new member of the group
+// starts exactly at the committed offsets, so it replays exactly the
+// uncommitted records.
+func TestGroupIntegrationCommitReplay(t *testing.T) {
+	e := newGroupEnv(t, 2)
+	group := e.topic + "-g"
+	e.produce("v", 20, 2)
+	noAuto := func(c *GroupConfig) { c.DisableAutoCommit = true }
+	a := e.join(group, noAuto)
+	recs := e.drain(a, 20)
+	commit := map[TopicPartition]int64{}
+	for _, r := range recs {
+		if r.Offset < 4 { // commit the first 4 of each partition
+			tp := TopicPartition{r.Topic, r.Partition}
+			commit[tp] = max(commit[tp], r.Offset+1)
+		}
+	}
+	if err := a.Commit(e.ctx, commit); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	// A lower offset is skipped: the committed offset never goes back.
+	if err := a.Commit(e.ctx, map[TopicPartition]int64{{e.topic, 0}: 1}); err != nil {
+		t.Fatalf("Commit lower: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	if err := a.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	b := e.join(group, noAuto)
+	again := e.drain(b, 12)
+	if len(again) != 12 {
+		t.Fatalf("replayed %d records, want 12", len(again))
+	}
+	for _, r := range again {
+		if r.Offset < 4 {
+			t.Fatalf("replayed committed record %s[%d]@%d", r.Topic, r.Partition, r.Offset)
+		}
+	}
+}
