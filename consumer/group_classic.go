@@ -166,7 +166,7 @@ func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if again, err := m.joinError(jresp); again || err != nil {
+	if again, err := m.joinError(ctx, jresp); again || err != nil {
 		return again, err
 	}
 	m.mu.Lock()
@@ -230,7 +230,7 @@ func (m *classicMember) join(ctx context.Context, coord int32, topics []string) 
 
 // joinError handles a JoinGroup error code: again to rejoin at once, an
 // error to back off (errFatal to stop), or neither for success.
-func (m *classicMember) joinError(r *wire.JoinGroupResponse) (again bool, err error) {
+func (m *classicMember) joinError(ctx context.Context, r *wire.JoinGroupResponse) (again bool, err error) {
 	kerr := wire.ErrorForCode(r.ErrorCode)
 	switch {
 	case kerr == nil:
@@ -240,11 +240,8 @@ func (m *classicMember) joinError(r *wire.JoinGroupResponse) (again bool, err er
 		m.memberID = r.MemberID
 		m.mu.Unlock()
 		return true, nil
-	case errors.Is(kerr, wire.ErrUnknownMemberID):
-		m.resetIdentity(true)
-		return true, nil
-	case errors.Is(kerr, wire.ErrIllegalGeneration):
-		m.resetIdentity(false)
+	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
+		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
 		return true, nil
 	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
 		m.forgetCoordinator()
@@ -253,6 +250,14 @@ func (m *classicMember) joinError(r *wire.JoinGroupResponse) (again bool, err er
 		return false, errFatal{fmt.Errorf("consumer: JoinGroup: %w", kerr)}
 	}
 	return false, kerr // REBALANCE_IN_PROGRESS, COORDINATOR_LOAD_IN_PROGRESS, ...: back off and retry
+}
+
+// fenced handles the coordinator no longer knowing the member's generation
+// (or member ID): whatever the member owns may already be someone else's,
+// so it is lost (no commit), and the member joins afresh.
+func (m *classicMember) fenced(ctx context.Context, memberToo bool) {
+	m.resetIdentity(memberToo)
+	m.g.lose(ctx, m.g.ownedList())
 }
 
 // resetIdentity forgets the generation (and the member ID) after the
@@ -283,11 +288,8 @@ func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protoc
 	kerr := wire.ErrorForCode(sr.ErrorCode)
 	switch {
 	case kerr == nil:
-	case errors.Is(kerr, wire.ErrUnknownMemberID):
-		m.resetIdentity(true)
-		return nil, kerr
-	case errors.Is(kerr, wire.ErrIllegalGeneration):
-		m.resetIdentity(false)
+	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
+		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
 		return nil, kerr
 	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
 		m.forgetCoordinator()
@@ -340,8 +342,7 @@ func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error
 	case errors.Is(kerr, wire.ErrRebalanceInProgress):
 		return true, nil
 	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
-		m.resetIdentity(errors.Is(kerr, wire.ErrUnknownMemberID))
-		m.g.lose(ctx, m.g.ownedList())
+		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
 		return true, nil
 	case errors.Is(kerr, wire.ErrFencedInstanceID):
 		return false, errFatal{fmt.Errorf("consumer: Heartbeat: %w", kerr)}

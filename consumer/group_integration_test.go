@@ -82,3 +82,40 @@ func TestGroupIntegrationCommitReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupIntegrationStaticMember: a static member (group.instance.id,
+// KIP-345) that closes does not leave; restarted with the same instance ID
+// within the session timeout it gets its partitions back without a
+// rebalance, so the other member sees no change.
+func TestGroupIntegrationStaticMember(t *testing.T) {
+	e := newGroupEnv(t, 4)
+	group := e.topic + "-g"
+	static := func(id string) func(*GroupConfig) {
+		return func(c *GroupConfig) { c.InstanceID = id; c.SessionTimeout = 30 * time.Second }
+	}
+	a := e.join(group, static("a"))
+	b := e.join(group, static("b"))
+	e.stableSplit(4, a, b)
+	before := a.ownedSet()
+	genB := b.GroupMetadata().GenerationID
+	b.mu.Lock()
+	evB := len(b.events)
+	b.mu.Unlock()
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	if err := a.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	a2 := e.join(group, static("a"))
+	e.waitFor("the restarted static member's partitions", func() bool { return len(a2.ownedSet()) == len(before) })
+	for tp := range before {
+		if !a2.ownedSet()[tp] {
+			t.Fatalf("restarted member owns %v, before %v", a2.ownedSet(), before)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if g := b.GroupMetadata().GenerationID; g != genB || len(b.events) != evB {
+		t.Fatalf("the other member saw a rebalance: generation %d -> %d, events %+v", genB, g, b.events[evB:])
+	}
+}
