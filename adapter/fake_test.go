@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -50,6 +51,9 @@ func (c *fakeClient) NewAssignedConsumer() (AssignedConsumer, error) {
 	return &fakeConsumer{c: c}, nil
 }
 func (c *fakeClient) Admin() Admin { return c.admin }
+func (c *fakeClient) NewGroupConsumer(GroupConsumerConfig) (GroupConsumer, error) {
+	return nil, errors.New("fake: no group consumers")
+}
 func (c *fakeClient) Close() error { c.closed = true; return nil }
 
 type fakeProducer struct {
