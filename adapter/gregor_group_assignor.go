@@ -14,7 +14,7 @@ import (
 // Rack-aware range (KIP-881) is not done here.
 type rangeStandIn struct{}
 
-func (rangeStandIn) Name() string                      { return "range" }
+func (rangeStandIn) Name() string                       { return "range" }
 func (rangeStandIn) Protocol() assign.RebalanceProtocol { return assign.Eager }
 
 func (rangeStandIn) Assign(members []assign.Member, topics map[string][]assign.Partition) (map[string][]assign.TopicPartitions, error) {
