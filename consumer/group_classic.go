@@ -137,7 +137,9 @@ func (m *classicMember) rebalance(ctx context.Context) error {
 	if !m.g.cfg.cooperative() {
 		// Eager: give up everything before joining (with a chance to
 		// commit while the generation is still valid).
+		stop := m.keepAlive(ctx)
 		m.g.revoke(ctx, m.g.ownedList())
+		stop()
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -190,7 +192,9 @@ func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
 	m.mu.Lock()
 	m.generation = jresp.GenerationID
 	m.mu.Unlock()
+	stop := m.keepAlive(ctx)
 	revoked, err := m.g.reconcile(ctx, asg)
+	stop()
 	if err != nil {
 		return false, err
 	}
@@ -353,6 +357,43 @@ func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error
 		return false, errFatal{fmt.Errorf("consumer: Heartbeat: %w", kerr)}
 	}
 	return false, kerr
+}
+
+// keepAlive heartbeats in the background while the run goroutine waits for
+// an assignment callback (which may take up to RebalanceTimeout, longer
+// than SessionTimeout), so the coordinator does not expire the member
+// meanwhile, as Java's heartbeat thread does. Answers are ignored: the run
+// goroutine sees the group's state on its next own heartbeat or join.
+// stop ends it and waits for it.
+func (m *classicMember) keepAlive(ctx context.Context) (stop func()) {
+	if m.g.cfg.OnAssignment == nil && m.g.cfg.DisableAutoCommit {
+		return func() {} // nothing slow runs during the callback
+	}
+	kctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(m.g.cfg.HeartbeatInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-kctx.Done():
+				return
+			case <-t.C:
+			}
+			coord, err := m.coordinator(kctx)
+			if err != nil {
+				continue
+			}
+			gen, member := m.identity()
+			req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
+			if m.g.cfg.InstanceID != "" {
+				req.GroupInstanceID = &m.g.cfg.InstanceID
+			}
+			_, _ = m.g.cl.Request(kctx, coord, req)
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // metadataCheckInterval bounds how often a member compares metadata with

@@ -31,6 +31,7 @@ type fakeCoord struct {
 	known      bool
 	leaves     int
 	errs       map[wire.APIKey][]int16 // queued error codes, first first
+	dead       bool                    // requests hang until their context ends
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
@@ -74,6 +75,11 @@ func (c *fakeCoord) InvalidateCoordinator(kind client.CoordinatorType, key strin
 
 func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error) {
 	c.mu.Lock()
+	if c.dead {
+		c.mu.Unlock()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	defer c.mu.Unlock()
 	switch r := req.(type) {
 	case *wire.JoinGroupRequest:
@@ -344,4 +350,53 @@ func receiveGroupN(t *testing.T, m *member, n int) []Record {
 		out = append(out, recs...)
 	}
 	return out
+}
+
+// TestGroupCloseWithinDeadline: with the coordinator unreachable (requests
+// hang), Close still returns within its context's deadline, reporting the
+// failed commit/leave.
+func TestGroupCloseWithinDeadline(t *testing.T) {
+	m, fc, _ := newFakeGroup(t, func(c *GroupConfig) { c.DisableAutoCommit = false; c.AutoCommitInterval = time.Hour })
+	receiveGroupN(t, m, 10)
+	fc.mu.Lock()
+	fc.dead = true
+	fc.mu.Unlock()
+	ctx, cancel := context.WithTimeout(bg(), 300*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	err := m.Close(ctx)
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Fatalf("Close took %v with a 300ms deadline", d)
+	}
+	if err == nil {
+		t.Fatal("Close reported success with the coordinator unreachable")
+	}
+}
+
+// TestGroupSlowRevokeKeepsHeartbeating: while an eager member's Revoking
+// callback runs, heartbeats continue, so a callback longer than the session
+// timeout does not get the member expired.
+func TestGroupSlowRevokeKeepsHeartbeating(t *testing.T) {
+	release := make(chan struct{})
+	var slow sync.Once
+	m, fc, _ := newFakeGroup(t, func(c *GroupConfig) {
+		c.Assignors = []assign.Assignor{testRange{}}
+		prev := c.OnAssignment
+		c.OnAssignment = func(ctx context.Context, ev AssignmentEvent) {
+			prev(ctx, ev)
+			if ev.Kind == Revoking {
+				slow.Do(func() { <-release })
+			}
+		}
+	})
+	_, _, hb, _, _ := fc.snapshot()
+	fc.queue(wire.KeyHeartbeat, wire.ErrRebalanceInProgress.Code)
+	waitFor(t, "the revoking callback", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.events[len(m.events)-1].Kind == Revoking
+	})
+	waitFor(t, "heartbeats during the callback", func() bool { _, _, h, _, _ := fc.snapshot(); return h >= hb+5 })
+	close(release)
+	waitFor(t, "reassigned", func() bool { return len(m.ownedSet()) == 2 })
 }
