@@ -2,10 +2,14 @@ package consumer
 
 import (
 	"context"
+	"regexp"
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/assign"
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // TestGroupIntegrationSplitAndTakeOver: on the real broker, three members
@@ -118,4 +122,42 @@ func TestGroupIntegrationStaticMember(t *testing.T) {
 	if g := b.GroupMetadata().GenerationID; g != genB || len(b.events) != evB {
 		t.Fatalf("the other member saw a rebalance: generation %d -> %d, events %+v", genB, g, b.events[evB:])
 	}
+}
+
+// TestGroupIntegrationRegexAndNewPartitions: a member subscribed by
+// regular expression is assigned a matching topic created after it joined,
+// and the partitions added to a subscribed topic, without a restart (the
+// leader rejoins when metadata changes).
+func TestGroupIntegrationRegexAndNewPartitions(t *testing.T) {
+	e := newGroupEnv(t, 1)
+	cl, err := client.New(client.Config{Bootstrap: e.cluster.Bootstrap(kafkatest.Plaintext), MetadataMaxAge: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	m := &member{owned: map[TopicPartition]bool{}}
+	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?",
+		Assignors: []assign.Assignor{testRange{}}, SessionTimeout: 6 * time.Second, HeartbeatInterval: 200 * time.Millisecond, OnAssignment: m.onEvent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Group = g
+	defer g.Close(e.ctx)
+	e.waitFor("the first topic", func() bool { return m.ownedSet()[TopicPartition{e.topic, 0}] })
+	more := e.topic + "-more"
+	r, err := e.cl.RequestController(e.ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
+		Topics: []wire.CreateTopicsTopic{{Name: more, NumPartitions: 2, ReplicationFactor: 1}}})
+	if err != nil || r.(*wire.CreateTopicsResponse).Topics[0].ErrorCode != 0 {
+		t.Fatalf("CreateTopics: %v %+v", err, r)
+	}
+	e.waitFor("the matching topic created later", func() bool {
+		s := m.ownedSet()
+		return s[TopicPartition{more, 0}] && s[TopicPartition{more, 1}]
+	})
+	r, err = e.cl.RequestController(e.ctx, &wire.CreatePartitionsRequest{TimeoutMs: 30000,
+		Topics: []wire.CreatePartitionsTopic{{Name: e.topic, Count: 3}}})
+	if err != nil || r.(*wire.CreatePartitionsResponse).Results[0].ErrorCode != 0 {
+		t.Fatalf("CreatePartitions: %v %+v", err, r)
+	}
+	e.waitFor("the added partitions", func() bool { return len(m.ownedSet()) == 5 })
 }
