@@ -76,7 +76,8 @@
 // Rebalances are eager or cooperative (KIP-429: when every configured
 // assignor is cooperative). GroupConfig.OnAssignment sees the changes in
 // order, each once: Assigned (after the committed offsets were fetched with
-// require_stable; a partition without one starts at OffsetReset), Revoking
+// require_stable; a partition without one starts at OffsetReset, or under
+// ResetNone waits paused and Receive reports a *NoCommittedOffsetError), Revoking
 // (the partitions are paused; commits of them are accepted until the
 // callback returns, at most RebalanceTimeout; with auto-commit they are
 // then committed), Lost (fenced or expired: no commit). A partition that

@@ -60,6 +60,7 @@ type Group struct {
 	committed map[TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
 	marks     markTracker              // CommitProcessed bookkeeping; guarded by mu
 	fatal     error                    // the membership's fatal error; guarded by mu
+	pending   []error                  // errors Receive reports once, in order; guarded by mu
 	closed    bool                     // Close was called; guarded by mu
 	finished  bool                     // Close returned; guarded by mu
 }
@@ -104,7 +105,9 @@ func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Reg
 
 // Receive waits for the next records of the owned partitions, as
 // Consumer.Receive does. With CommitProcessed the returned records are
-// tracked for MarkProcessed. Errors: as Consumer.Receive; the membership's
+// tracked for MarkProcessed. Errors: a *NoCommittedOffsetError once per
+// assignment that has partitions without committed offsets under
+// ResetNone; as Consumer.Receive; the membership's
 // fatal error (for example wire.ErrFencedInstanceID, or a group
 // authorization failure) once the group has stopped; client.ErrClosed
 // after Close.
@@ -112,6 +115,14 @@ func (g *Group) Receive(ctx context.Context) ([]Record, error) {
 	if err := g.fatalErr(); err != nil {
 		return nil, err
 	}
+	g.mu.Lock()
+	if len(g.pending) > 0 {
+		err := g.pending[0]
+		g.pending = g.pending[1:]
+		g.mu.Unlock()
+		return nil, err
+	}
+	g.mu.Unlock()
 	recs, err := g.c.Receive(ctx)
 	if errors.Is(err, client.ErrClosed) {
 		if ferr := g.fatalErr(); ferr != nil {

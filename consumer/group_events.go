@@ -113,10 +113,13 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 		return err
 	}
 	ps := make([]PartitionPosition, 0, len(tps))
+	var noOffset []TopicPartition
 	for _, tp := range tps {
 		pos := g.resetPosition()
 		if o, ok := offs[tp]; ok && o >= 0 {
 			pos = AtOffset(o)
+		} else if g.cfg.OffsetReset == ResetNone {
+			noOffset = append(noOffset, tp)
 		}
 		ps = append(ps, PartitionPosition{tp, pos})
 	}
@@ -139,10 +142,34 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 		g.emit(ctx, Lost, tps)
 		return err
 	}
+	// ResetNone: a partition without a committed offset waits, paused,
+	// for the application (Java's NoOffsetForPartitionException).
+	for _, tp := range noOffset {
+		_ = g.c.Pause(tp)
+	}
+	if len(noOffset) > 0 {
+		g.mu.Lock()
+		g.pending = append(g.pending, &NoCommittedOffsetError{Partitions: noOffset})
+		g.mu.Unlock()
+	}
 	return nil
 }
 
-// resetPosition is where a partition without a committed offset starts.
+// NoCommittedOffsetError reports, under ResetNone, assigned partitions
+// that have no committed offset (Java's NoOffsetForPartitionException).
+// They are owned but paused at the log start: Seek them where to start,
+// then Resume them.
+type NoCommittedOffsetError struct {
+	Partitions []TopicPartition
+}
+
+// Error names the partitions.
+func (e *NoCommittedOffsetError) Error() string {
+	return fmt.Sprintf("consumer: no committed offset for %v and OffsetReset is none", e.Partitions)
+}
+
+// resetPosition is where a partition without a committed offset starts
+// (under ResetNone, paused at the beginning).
 func (g *Group) resetPosition() Position {
 	if g.cfg.OffsetReset == ResetLatest {
 		return AtEnd()

@@ -400,3 +400,50 @@ func TestGroupSlowRevokeKeepsHeartbeating(t *testing.T) {
 	close(release)
 	waitFor(t, "reassigned", func() bool { return len(m.ownedSet()) == 2 })
 }
+
+// TestGroupResetNoneWithoutCommit: under ResetNone, partitions without a
+// committed offset are reported once by Receive and stay paused until the
+// application seeks and resumes them; one with a committed offset starts
+// there.
+func TestGroupResetNoneWithoutCommit(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 5))
+	f.append(TopicPartition{"t", 1}, dataBatch(0, 5))
+	fc := newFakeCoord(f)
+	fc.committed[TopicPartition{"t", 1}] = 3
+	m := &member{owned: map[TopicPartition]bool{}}
+	cfg, re, err := GroupConfig{GroupID: "g", Topics: []string{"t"}, Assignors: []assign.Assignor{testRange{}},
+		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent, Config: Config{OffsetReset: ResetNone}}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := newConsumer(f, f, cfg.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Group = startGroup(fc, cons, cfg, re)
+	defer m.Close(bg())
+	waitFor(t, "assigned", func() bool { return len(m.ownedSet()) == 2 })
+	ctx, cancel := context.WithTimeout(bg(), 5*time.Second)
+	defer cancel()
+	_, err = m.Receive(ctx)
+	var ne *NoCommittedOffsetError
+	if !errors.As(err, &ne) || len(ne.Partitions) != 1 || ne.Partitions[0] != tp0 {
+		t.Fatalf("Receive: %v, want NoCommittedOffsetError for %s", err, tp0)
+	}
+	recs := receiveGroupN(t, m, 2)
+	for _, r := range recs {
+		if r.Partition != 1 || r.Offset < 3 {
+			t.Fatalf("record %s[%d]@%d: want only partition 1 from its committed 3", r.Topic, r.Partition, r.Offset)
+		}
+	}
+	if err := m.Seek(bg(), tp0, AtOffset(4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Resume(tp0); err != nil {
+		t.Fatal(err)
+	}
+	if r := receiveGroupN(t, m, 1); r[0].Partition != 0 || r[0].Offset != 4 {
+		t.Fatalf("after seek+resume got %+v", r[0])
+	}
+}
