@@ -82,6 +82,10 @@ func (m *classicMember) run(ctx context.Context) {
 	defer hb.Stop()
 	for ctx.Err() == nil {
 		if needJoin {
+			select { // a rejoin asked for before this one is served by it
+			case <-m.wake:
+			default:
+			}
 			err := m.rebalance(ctx)
 			if ctx.Err() != nil {
 				return
