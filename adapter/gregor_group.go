@@ -138,13 +138,35 @@ func (m *gregorGroup) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 	return receivedOf(recs), nil
 }
 
+// CommitBatch commits the batch's checkpoint, fenced by the assignment: a
+// partition the member no longer owns (revoked since the batch was
+// received) is left to its new owner.
 func (m *gregorGroup) CommitBatch(ctx context.Context, batch []ReceivedRecord) error {
 	offs := map[consumer.TopicPartition]int64{}
+	m.mu.Lock()
 	for _, r := range batch {
+		if !m.owned[TopicPartition{Topic: r.Topic, Partition: r.Partition}] {
+			continue
+		}
 		tp := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 		offs[tp] = max(offs[tp], r.Offset+1)
 	}
-	return m.g.Commit(ctx, offs)
+	m.mu.Unlock()
+	err := m.g.Commit(ctx, offs)
+	var ce *consumer.CommitError
+	if errors.As(err, &ce) && onlyNotAssigned(ce) {
+		return nil // revoked between the check and the commit
+	}
+	return err
+}
+
+func onlyNotAssigned(ce *consumer.CommitError) bool {
+	for _, err := range ce.Partitions {
+		if !errors.Is(err, consumer.ErrNotAssigned) {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *gregorGroup) Pause(tps []TopicPartition) error {

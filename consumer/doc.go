@@ -92,9 +92,10 @@
 // partition's contiguous processed prefix). A refusal is a *CommitError
 // (errors.Is: wire.ErrRebalanceInProgress, wire.ErrIllegalGeneration,
 // wire.ErrUnknownMemberID, ...); it never stops fetching or changes the
-// assignment by itself. A Group never moves a committed offset backwards:
-// an offset at or below what it committed (or fetched) for a partition it
-// owns is skipped.
+// assignment by itself. A Group commits only partitions it owns (others get
+// ErrNotAssigned in the *CommitError) and never moves a committed offset
+// backwards: an offset at or below what it committed (or fetched) for a
+// partition is skipped.
 //
 // Close commits (auto-commit), leaves the group (not a static member,
 // GroupConfig.InstanceID, KIP-345) and returns within its context. Give each

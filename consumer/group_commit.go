@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -55,10 +56,12 @@ func (e *CommitError) Unwrap() []error {
 var ErrNotDelivered = errors.New("consumer: record not delivered or already marked")
 
 // Commit commits offsets (the next offset to consume, per partition) for
-// the group with the member's generation and member ID, within ctx. An
-// offset below what this Group already committed for an owned partition is
-// skipped, so committed offsets never go backwards through the Group's own
-// commits. Errors: *CommitError for refused partitions; client errors
+// the group with the member's generation and member ID, within ctx. Only
+// owned partitions are committed (others are refused with ErrNotAssigned
+// in the *CommitError, so a member never overwrites the commits of the
+// partition's new owner), and an offset at or below what this Group
+// already committed (or fetched) for a partition is skipped, so committed
+// offsets never go backwards through the Group's own commits. Errors: *CommitError for refused partitions; client errors
 // (*client.RequestError, timeouts); client.ErrClosed.
 func (g *Group) Commit(ctx context.Context, offsets map[TopicPartition]int64) error {
 	for tp, o := range offsets {
@@ -152,17 +155,27 @@ func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) er
 		return client.ErrClosed
 	}
 	send := map[TopicPartition]int64{}
+	refused := map[TopicPartition]error{}
 	for tp, o := range offsets {
+		if !g.owned[tp] {
+			// Another member may own it now, with commits of its own that
+			// this one must not overwrite.
+			refused[tp] = ErrNotAssigned
+			continue
+		}
 		if c, ok := g.committed[tp]; ok && o <= c {
 			continue // never backwards; equal is already committed
 		}
 		send[tp] = o
 	}
 	g.mu.Unlock()
+	gen, member := g.m.identity()
 	if len(send) == 0 {
+		if len(refused) > 0 {
+			return &CommitError{GenerationID: gen, MemberID: member, Partitions: refused}
+		}
 		return nil
 	}
-	gen, member := g.m.identity()
 	req, ids, err := g.commitRequest(ctx, send, gen, member)
 	if err != nil {
 		return err
@@ -176,7 +189,16 @@ func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) er
 		g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 		return err
 	}
-	return g.commitResult(send, ids, resp.(*wire.OffsetCommitResponse), gen, member)
+	err = g.commitResult(send, ids, resp.(*wire.OffsetCommitResponse), gen, member)
+	if len(refused) == 0 {
+		return err
+	}
+	var ce *CommitError
+	if !errors.As(err, &ce) {
+		ce = &CommitError{GenerationID: gen, MemberID: member, Partitions: map[TopicPartition]error{}}
+	}
+	maps.Copy(ce.Partitions, refused)
+	return ce
 }
 
 // commitRequest builds an OffsetCommit naming topics both by name and by ID

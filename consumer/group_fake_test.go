@@ -447,3 +447,24 @@ func TestGroupResetNoneWithoutCommit(t *testing.T) {
 		t.Fatalf("after seek+resume got %+v", r[0])
 	}
 }
+
+// TestGroupCommitOnlyOwned: a commit naming a partition the member does not
+// own is refused locally for that partition (ErrNotAssigned) while the owned
+// ones are committed; a lower offset than already committed is skipped.
+func TestGroupCommitOnlyOwned(t *testing.T) {
+	m, fc, _ := newFakeGroup(t, nil)
+	err := m.Commit(bg(), map[TopicPartition]int64{tp0: 3, {"other", 0}: 9})
+	var ce *CommitError
+	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[TopicPartition{"other", 0}], ErrNotAssigned) {
+		t.Fatalf("commit: %v, want ErrNotAssigned for other[0] only", err)
+	}
+	if o := fc.committedOf(tp0); o != 3 {
+		t.Fatalf("t[0] committed %d, want 3", o)
+	}
+	if err := m.Commit(bg(), map[TopicPartition]int64{tp0: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if o := fc.committedOf(tp0); o != 3 {
+		t.Fatalf("t[0] committed %d after a lower commit, want 3", o)
+	}
+}
