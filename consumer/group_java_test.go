@@ -88,6 +88,27 @@ func testMixedGroup(t *testing.T, javaStrategy string, ours assign.Assignor) {
 	e := newGroupEnv(t, 4)
 	group := e.topic + "-g"
 	j := e.startJava(group, javaStrategy, -1)
+	// The Java member joins first, so it leads the group when the gregor
+	// member joins: Java's assignor reads gregor's subscription. Its own
+	// subscription and assignment, as the coordinator stores them, decode
+	// with gregor's codecs (ConsumerProtocol as Java writes it).
+	e.waitFor("the Java member alone and stable", func() bool {
+		d := e.describe(group)
+		if d.GroupState != "Stable" || len(d.Members) != 1 {
+			return false
+		}
+		var sub wire.ConsumerProtocolSubscription
+		if err := sub.DecodeFrom(wire.NewReader(d.Members[0].MemberMetadata)); err != nil || sub.Version != wire.ConsumerProtocolVersion ||
+			len(sub.Topics) != 1 || sub.Topics[0] != e.topic {
+			t.Fatalf("Java's subscription %x decodes as %+v: %v", d.Members[0].MemberMetadata, sub, err)
+		}
+		var asg wire.ConsumerProtocolAssignment
+		if err := asg.DecodeFrom(wire.NewReader(d.Members[0].MemberAssignment)); err != nil || len(asg.AssignedPartitions) != 1 ||
+			len(asg.AssignedPartitions[0].Partitions) != 4 {
+			t.Fatalf("Java's assignment %x decodes as %+v: %v", d.Members[0].MemberAssignment, asg, err)
+		}
+		return true
+	})
 	g := e.join(group, func(c *GroupConfig) {
 		c.Assignors = []assign.Assignor{ours}
 		c.AutoCommitInterval = 200 * time.Millisecond
@@ -201,6 +222,20 @@ func testMixedGroup(t *testing.T, javaStrategy string, ours assign.Assignor) {
 	if n != 4 {
 		t.Fatalf("Java member read %d records, want 4", n)
 	}
+}
+
+// describe returns the group as DescribeGroups reports it.
+func (e *groupEnv) describe(group string) wire.DescribeGroupsGroup {
+	e.t.Helper()
+	coord, err := e.cl.Coordinator(e.ctx, client.CoordinatorGroup, group)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.cl.Request(e.ctx, coord, &wire.DescribeGroupsRequest{Groups: []string{group}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r.(*wire.DescribeGroupsResponse).Groups[0]
 }
 
 // committed returns the group's committed offsets of the env's topic
