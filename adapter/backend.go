@@ -34,6 +34,8 @@ type KafkaClient interface {
 	Metrics() client.MetricsSnapshot
 	NewProducer() (Producer, error)
 	NewAssignedConsumer() (AssignedConsumer, error)
+	// NewGroupConsumer starts a group member (create_group_consumer).
+	NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer, error)
 	Admin() Admin
 	Close() error
 }

@@ -42,6 +42,13 @@ var commandPayloads = map[string]func() any{
 	"control_assigned_consumer":         func() any { return new(ControlAssignedConsumer) },
 	"receive":                           func() any { return new(Receive) },
 	"close_assigned_consumer":           func() any { return new(CloseAssignedConsumer) },
+	"create_group_consumer":             func() any { return new(CreateGroupConsumer) },
+	"group_receive":                     func() any { return new(GroupReceive) },
+	"observe_group_assignments":         func() any { return new(ObserveGroupAssignments) },
+	"group_receive_set":                 func() any { return new(GroupReceiveSet) },
+	"control_group_consumer":            func() any { return new(ControlGroupConsumer) },
+	"shutdown_group_consumer":           func() any { return new(ShutdownGroupConsumer) },
+	"close_group_consumer":              func() any { return new(CloseGroupConsumer) },
 	"create_topic":                      func() any { return new(CreateTopic) },
 	"create_topics_batch":               func() any { return new(CreateTopicsBatch) },
 	"create_partitions":                 func() any { return new(CreatePartitions) },
@@ -69,12 +76,10 @@ var commandPayloads = map[string]func() any{
 	"abort":                             func() any { return new(Abort) },
 }
 
-// unimplementedKinds are v34 commands (groups, share groups, transactions)
-// that this adapter does not implement yet; they are answered with fatal.
+// unimplementedKinds are v34 commands (share groups, transactions) that
+// this adapter does not implement yet; they are answered with fatal.
 var unimplementedKinds = map[string]bool{
-	"create_group_consumer": true, "group_receive": true, "observe_group_assignments": true,
-	"group_receive_set": true, "control_group_consumer": true, "shutdown_group_consumer": true,
-	"close_group_consumer": true, "create_share_consumer": true, "share_receive": true,
+	"create_share_consumer": true, "share_receive": true,
 	"share_acknowledge": true, "drop_share_batch": true, "close_share_consumer": true,
 	"create_transactional_producer": true, "execute_transaction": true,
 	"execute_transactional_transform": true, "fence_transaction": true,

@@ -56,6 +56,20 @@ func (s *Session) dispatch(cmd *Command) error {
 		return s.doReceive(p)
 	case *CloseAssignedConsumer:
 		return s.doCloseConsumer(p)
+	case *CreateGroupConsumer:
+		return s.doCreateGroupConsumer(p)
+	case *GroupReceive:
+		return s.doGroupReceive(p)
+	case *ObserveGroupAssignments:
+		return s.doObserveGroupAssignments(p)
+	case *GroupReceiveSet:
+		return s.doGroupReceiveSet(p)
+	case *ControlGroupConsumer:
+		return s.doControlGroupConsumer(p)
+	case *ShutdownGroupConsumer:
+		return s.doShutdownGroupConsumer(p)
+	case *CloseGroupConsumer:
+		return s.doCloseGroupConsumer(p)
 	case *ShutdownClient:
 		return s.doShutdownClient(p)
 	}
@@ -73,6 +87,8 @@ func (s *Session) doFinish() error {
 		return stateErr("finish with %d open producer(s)", len(s.producers))
 	case len(s.consumers) > 0:
 		return stateErr("finish with %d open consumer(s)", len(s.consumers))
+	case s.openGroups() > 0:
+		return stateErr("finish with %d open group consumer(s)", s.openGroups())
 	case len(s.clients) > 0:
 		return stateErr("finish with %d live client(s)", len(s.clients))
 	}

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -20,7 +21,55 @@ type fakeBackend struct {
 	hold bool
 	// records returned by every Receive.
 	records []ReceivedRecord
+	// groups are the group consumers made; groupOverflow makes their
+	// transition buffer overflow.
+	groups        []*fakeGroup
+	groupOverflow bool
 }
+
+// fakeGroup is a settled one-member group owning partition 0 at
+// generation 3.
+type fakeGroup struct {
+	b         *fakeBackend
+	cfg       GroupConsumerConfig
+	mu        sync.Mutex
+	trans     []GroupTransition
+	overflow  bool
+	commits   [][]ReceivedRecord
+	shutdowns int
+}
+
+func (g *fakeGroup) Receive(ctx context.Context) ([]ReceivedRecord, error) { return g.b.records, nil }
+func (g *fakeGroup) CommitBatch(_ context.Context, batch []ReceivedRecord) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.commits = append(g.commits, batch)
+	return nil
+}
+func (g *fakeGroup) DrainTransitions() ([]GroupTransition, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.overflow {
+		return nil, errors.New("overflow")
+	}
+	t := g.trans
+	g.trans = nil
+	return t, nil
+}
+func (g *fakeGroup) Snapshot() GroupSnapshot {
+	return GroupSnapshot{GroupID: g.cfg.GroupID, MemberID: "m1", Generation: 3, AssignmentEpoch: 1, Partitions: []TopicPartition{{g.cfg.Topic, 0}}}
+}
+func (g *fakeGroup) PartitionCount(context.Context) (int, error)               { return 1, nil }
+func (g *fakeGroup) Pause([]TopicPartition) error                              { return nil }
+func (g *fakeGroup) Resume([]TopicPartition) error                             { return nil }
+func (g *fakeGroup) Seek(context.Context, TopicPartition, StartPosition) error { return nil }
+func (g *fakeGroup) Shutdown(context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.shutdowns++
+	return nil
+}
+func (g *fakeGroup) Close(ctx context.Context) error { return g.Shutdown(ctx) }
 
 func (b *fakeBackend) NewClient(cfg ClientConfig) (KafkaClient, error) {
 	b.mu.Lock()
@@ -50,6 +99,17 @@ func (c *fakeClient) NewAssignedConsumer() (AssignedConsumer, error) {
 	return &fakeConsumer{c: c}, nil
 }
 func (c *fakeClient) Admin() Admin { return c.admin }
+func (c *fakeClient) NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer, error) {
+	if cfg.Protocol != "classic" {
+		return nil, errors.New("fake: classic groups only")
+	}
+	g := &fakeGroup{b: c.b, cfg: cfg, overflow: c.b.groupOverflow,
+		trans: []GroupTransition{{Kind: "assigned", AssignmentEpoch: 1, Partitions: []TopicPartition{{cfg.Topic, 0}}}}}
+	c.b.mu.Lock()
+	c.b.groups = append(c.b.groups, g)
+	c.b.mu.Unlock()
+	return g, nil
+}
 func (c *fakeClient) Close() error { c.closed = true; return nil }
 
 type fakeProducer struct {

@@ -33,7 +33,7 @@ func (Gregor) NewClient(cfg ClientConfig) (KafkaClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gregorClient{c: c, pcfg: producerConfig(cfg.Producer), admin: newGregorAdmin(c)}, nil
+	return &gregorClient{c: c, pcfg: producerConfig(cfg.Producer), admin: newGregorAdmin(c), cfg: cfg}, nil
 }
 
 // producerConfig maps the protocol's ProducerConfiguration (§4.1) onto
@@ -90,6 +90,7 @@ type gregorClient struct {
 	c     *client.Client
 	pcfg  producer.Config
 	admin Admin
+	cfg   ClientConfig // for the group consumers' own clients
 }
 
 func (g *gregorClient) Ready(ctx context.Context) error { return g.c.Ready(ctx) }
@@ -212,6 +213,11 @@ func (g gregorConsumer) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	return receivedOf(recs), nil
+}
+
+// receivedOf converts consumed records to the adapter's records.
+func receivedOf(recs []consumer.Record) []ReceivedRecord {
 	out := make([]ReceivedRecord, len(recs))
 	for i, r := range recs {
 		ts := r.Timestamp
@@ -223,5 +229,5 @@ func (g gregorConsumer) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }

@@ -89,6 +89,22 @@ func (s *Session) childrenOf(id ID) int {
 			n++
 		}
 	}
+	for _, g := range s.groups {
+		if g.clientID == id && !g.shut {
+			n++
+		}
+	}
+	return n
+}
+
+// openGroups counts group consumers neither closed nor shut down.
+func (s *Session) openGroups() int {
+	n := 0
+	for _, g := range s.groups {
+		if !g.shut {
+			n++
+		}
+	}
 	return n
 }
 

@@ -21,6 +21,7 @@ var Capabilities = []string{
 	"producer", "producer_cancellation", "producer_configuration", "producer_batch",
 	"concurrent_actors", "lifecycle", "client_readiness", "client_metrics",
 	"assigned_consumer", "assigned_consumer_controls", "admin", "tls", "scram",
+	"consumer_groups", "group_consumer_controls", "group_consumer_configuration", "group_consumer_shutdown",
 }
 
 // Descriptor values of ready (§2.2).
@@ -46,6 +47,7 @@ type Session struct {
 	clients    map[ID]*clientEntry
 	producers  map[ID]*producerEntry
 	consumers  map[ID]*consumerEntry
+	groups     map[ID]*groupEntry
 	group      *actorGroup
 	lastFailed bool
 	seen       map[ID]struct{} // command ids already received
@@ -62,6 +64,7 @@ func NewSession(b Backend, out, diag io.Writer) *Session {
 		clients:   map[ID]*clientEntry{},
 		producers: map[ID]*producerEntry{},
 		consumers: map[ID]*consumerEntry{},
+		groups:    map[ID]*groupEntry{},
 		seen:      map[ID]struct{}{},
 	}
 }

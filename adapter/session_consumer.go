@@ -98,7 +98,9 @@ func (s *Session) doReceive(p *Receive) error {
 
 // receiveFirst waits for the first public batch until the deadline; no
 // batch by then is an empty result, not a failure (§4.4).
-func receiveFirst(c AssignedConsumer, ms uint64) ([]ConsumedRecord, error) {
+func receiveFirst(c interface {
+	Receive(ctx context.Context) ([]ReceivedRecord, error)
+}, ms uint64) ([]ConsumedRecord, error) {
 	ctx, cancel := timeout(ms)
 	defer cancel()
 	batch, err := c.Receive(ctx)

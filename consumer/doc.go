@@ -1,4 +1,5 @@
-// Package consumer is gregor's directly assigned consumer: it reads an
+// Package consumer is gregor's consumer: the directly assigned Consumer
+// (and, below, the group consumer Group). The assigned consumer reads an
 // explicit set of topic-partitions with Fetch sessions (KIP-227), follows
 // leaders, filters aborted transactions under read_committed, detects
 // truncation with leader epochs (KIP-320), and bounds buffered bytes.
@@ -61,4 +62,46 @@
 // by partition in offset order, waiting for the first when none is
 // buffered. Null and empty keys, values and header values stay distinct
 // (nil vs non-nil empty).
+//
+// # Consumer groups
+//
+// NewGroup starts a member of a consumer group (GroupConfig.GroupID) that
+// subscribes to topics (a list, or a regular expression matched against
+// metadata) and fetches the partitions the group assigns it, with the same
+// engine, positions and errors as above. The membership protocol is a
+// setting (GroupConfig.Protocol): "classic" (JoinGroup/SyncGroup/Heartbeat
+// with client-side assignors from package assign, Java's names) is
+// implemented; "consumer" (KIP-848) will use the same API.
+//
+// Rebalances are eager or cooperative (KIP-429: when every configured
+// assignor is cooperative). GroupConfig.OnAssignment sees the changes in
+// order, each once: Assigned (after the committed offsets were fetched with
+// require_stable; a partition without one starts at OffsetReset, or under
+// ResetNone waits paused and Receive reports a *NoCommittedOffsetError), Revoking
+// (the partitions are paused; commits of them are accepted until the
+// callback returns, at most RebalanceTimeout; with auto-commit they are
+// then committed), Lost (fenced or expired: no commit). A partition that
+// leaves loses its buffered records and pause state; one that returns
+// starts from its committed offset. The group rejoins when TopicRegex
+// matches change or, on the leader, a subscribed topic's partition count
+// changes (checked at most every second, on heartbeats).
+//
+// Commits carry the generation and member ID: Commit (given offsets),
+// CommitDelivered (the positions), and the gap-safe CommitProcessed mode
+// (MarkProcessed in any order, CommitMarked and auto-commit commit only each
+// partition's contiguous processed prefix). A refusal is a *CommitError
+// (errors.Is: wire.ErrRebalanceInProgress, wire.ErrIllegalGeneration,
+// wire.ErrUnknownMemberID, ...); it never stops fetching or changes the
+// assignment by itself. A Group commits only partitions it owns (others get
+// ErrNotAssigned in the *CommitError) and never moves a committed offset
+// backwards: an offset at or below what it committed (or fetched) for a
+// partition is skipped.
+//
+// Close commits (auto-commit), leaves the group (not a static member,
+// GroupConfig.InstanceID, KIP-345) and returns within its context. Give each
+// Group its own client.Client: the coordinator holds a JoinGroup for a
+// whole rebalance and a broker answers one connection's requests in order,
+// so other requests to that broker on the same connection wait behind it.
+// JoinGroup is bounded by the client's RequestTimeout and retried when it
+// expires.
 package consumer

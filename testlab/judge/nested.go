@@ -39,6 +39,8 @@ func checkNested(ev *Event) string {
 				return fmt.Sprintf("members[%d]: %s", i, e)
 			}
 		}
+	case "group_assignments_observed":
+		return checkGroupObserved(ev)
 	case "operation_terminal":
 		var off any
 		_ = json.Unmarshal(ev.Fields["offset"], &off)
@@ -138,4 +140,34 @@ func DecodeByteString(raw json.RawMessage) ([]byte, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("unknown encoding %q", b.Encoding)
+}
+
+// checkGroupObserved checks the exact keys of group_assignments_observed's
+// transitions and assignments (§5.4).
+func checkGroupObserved(ev *Event) string {
+	var ts, as []map[string]json.RawMessage
+	if json.Unmarshal(ev.Fields["transitions"], &ts) != nil || ts == nil && string(ev.Fields["transitions"]) != "[]" {
+		return "transitions is not an array of objects"
+	}
+	for i, t := range ts {
+		if e := exactKeys(fmt.Sprintf("transitions[%d]", i), t, []string{"consumer_id", "kind", "assignment_epoch", "partitions"}); e != "" {
+			return e
+		}
+	}
+	if json.Unmarshal(ev.Fields["assignments"], &as) != nil || len(as) == 0 {
+		return "assignments is not a non-empty array of objects"
+	}
+	for i, a := range as {
+		if e := exactKeys(fmt.Sprintf("assignments[%d]", i), a, []string{"consumer_id", "group_id", "member_id", "group_epoch", "assignment_epoch", "partitions"}); e != "" {
+			return e
+		}
+		var ge map[string]json.RawMessage
+		if json.Unmarshal(a["group_epoch"], &ge) != nil {
+			return fmt.Sprintf("assignments[%d].group_epoch is not an object", i)
+		}
+		if e := exactKeys(fmt.Sprintf("assignments[%d].group_epoch", i), ge, []string{"kind", "generation_id"}); e != "" {
+			return e
+		}
+	}
+	return ""
 }

@@ -322,3 +322,37 @@ func (o *Observer) Produce(ctx context.Context, recs []*kgo.Record) error {
 	defer cl.Close()
 	return cl.ProduceSync(ctx, recs...).FirstErr()
 }
+
+// GroupMember is one member of a classic consumer group as the coordinator
+// describes it: its member ID and the partitions the leader assigned it.
+type GroupMember struct {
+	MemberID   string
+	Partitions map[string][]int32 // topic -> partitions
+}
+
+// GroupMembers describes a classic group (DescribeGroups): its state and
+// members with their assignments, decoded from the consumer protocol.
+func (o *Observer) GroupMembers(ctx context.Context, group string) (string, []GroupMember, error) {
+	gs, err := o.adm.DescribeGroups(ctx, group)
+	if err != nil {
+		return "", nil, err
+	}
+	g, ok := gs[group]
+	if !ok {
+		return "", nil, fmt.Errorf("group %s not described", group)
+	}
+	if g.Err != nil {
+		return "", nil, g.Err
+	}
+	var out []GroupMember
+	for _, m := range g.Members {
+		gm := GroupMember{MemberID: m.MemberID, Partitions: map[string][]int32{}}
+		if a, ok := m.Assigned.AsConsumer(); ok {
+			for _, t := range a.Topics {
+				gm.Partitions[t.Topic] = append(gm.Partitions[t.Topic], t.Partitions...)
+			}
+		}
+		out = append(out, gm)
+	}
+	return g.State, out, nil
+}

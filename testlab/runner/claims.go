@@ -680,6 +680,10 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 			return fmt.Errorf("group %s claimed deleted; broker still lists it", p["group_id"])
 		}
 		fact("group "+str(p["group_id"])+" deleted", "absent", true)
+	case "group_assignments_observed":
+		return r.checkGroupAssignments(ctx, cmd)
+	case "group_receive_set_completed":
+		return r.checkGroupReceiveSet(ctx, cmd)
 	case "group_receive_completed":
 		if ev.Fields["committed"] == nil || string(ev.Fields["committed"]) != "true" {
 			return nil

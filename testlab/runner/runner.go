@@ -96,6 +96,9 @@ type run struct {
 	topics   map[string]bool // topics the scenario created (setup or adapter)
 	deleted  map[string]bool
 	groups   map[string]bool
+	// views: per group consumer, the assignment its observed transitions
+	// add up to (claims_group.go).
+	views map[string]*groupView
 	// paused: brokers are SIGSTOPped; claims wait in deferred until resume.
 	paused   bool
 	deferred []*judge.Command
@@ -131,7 +134,7 @@ func Run(ctx context.Context, cfg Config, sc *scenario.Scenario) Result {
 	r := &run{
 		cfg: cfg, sc: sc, start: time.Now(),
 		exp:  scenario.Expander{RunID: "run-" + time.Now().UTC().Format("20060102T150405") + "-" + suffix, Suffix: suffix},
-		sess: judge.NewSession(), ops: map[string]*opRecord{}, topics: map[string]bool{}, deleted: map[string]bool{}, groups: map[string]bool{},
+		sess: judge.NewSession(), ops: map[string]*opRecord{}, topics: map[string]bool{}, deleted: map[string]bool{}, groups: map[string]bool{}, views: map[string]*groupView{},
 	}
 	r.ev = &Evidence{Schema: 1, Status: "running", ScenarioID: sc.ID, ScenarioFile: sc.Path, RunID: r.exp.RunID,
 		Adapter: cfg.Adapter, StartedAt: r.start.UTC(), Environment: map[string]any{}}

@@ -1,0 +1,53 @@
+package adapter
+
+import "context"
+
+// GroupConsumerConfig is what create_group_consumer asks for (§4.5).
+type GroupConsumerConfig struct {
+	GroupID       string
+	Topic         string
+	Protocol      string // "classic" or "consumer"
+	OffsetReset   string // "earliest" or "latest"
+	ReadCommitted bool
+}
+
+// GroupTransition is one public assignment change of a group member.
+type GroupTransition struct {
+	Kind            string // "assigned", "revoking" or "lost"
+	AssignmentEpoch uint64
+	Partitions      []TopicPartition
+}
+
+// GroupSnapshot is a member's current membership and assignment.
+type GroupSnapshot struct {
+	GroupID    string
+	MemberID   string
+	Generation int32 // classic generation; <= 0 while not a member
+	// AssignmentEpoch is the member's local assignment fence: it changes
+	// with every transition and is never reused.
+	AssignmentEpoch uint64
+	Partitions      []TopicPartition // sorted
+}
+
+// GroupConsumer is a consumer group member.
+type GroupConsumer interface {
+	// Receive returns the first available batch of owned partitions; it
+	// returns a context error (or one wrapping it) when ctx ends first.
+	Receive(ctx context.Context) ([]ReceivedRecord, error)
+	// CommitBatch commits the checkpoint of a received batch: per
+	// partition, the offset after its last record.
+	CommitBatch(ctx context.Context, batch []ReceivedRecord) error
+	// DrainTransitions returns the transitions since the last drain, in
+	// order; an error when more than the retained capacity (256) piled up.
+	DrainTransitions() ([]GroupTransition, error)
+	Snapshot() GroupSnapshot
+	// PartitionCount is the subscribed topic's partition count.
+	PartitionCount(ctx context.Context) (int, error)
+	Pause(tps []TopicPartition) error
+	Resume(tps []TopicPartition) error
+	Seek(ctx context.Context, tp TopicPartition, pos StartPosition) error
+	// Shutdown requests the member's shutdown; it is idempotent, and every
+	// call (and Close) waits for the one shutdown within ctx.
+	Shutdown(ctx context.Context) error
+	Close(ctx context.Context) error
+}

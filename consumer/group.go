@@ -1,0 +1,298 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// groupCluster is what a Group needs of a *client.Client; fake-coordinator
+// tests substitute a scripted one.
+type groupCluster interface {
+	Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error)
+	Metadata(ctx context.Context, topics []string) (*client.Metadata, error)
+	Coordinator(ctx context.Context, kind client.CoordinatorType, key string) (int32, error)
+	InvalidateCoordinator(kind client.CoordinatorType, key string)
+}
+
+// membership is a group membership protocol's state machine (classic now,
+// KIP-848 later). run drives it on one goroutine until ctx ends or a fatal
+// error (reported with Group.fail); it changes the assignment only through
+// the Group's reconcile, revoke and lose. The other methods are safe from
+// any goroutine.
+type membership interface {
+	run(ctx context.Context)
+	// identity returns the generation (or member epoch) and member ID that
+	// commits carry.
+	identity() (generation int32, memberID string)
+	// rejoin asks for a rebalance soon (a commit saw the group moving on).
+	rejoin()
+	// leave leaves the group (not for static members) within ctx.
+	leave(ctx context.Context) error
+}
+
+// Group is a consumer group member: it joins GroupConfig.GroupID, owns the
+// partitions the group assigns it, fetches them from the committed offsets
+// and commits what the application consumed. It is safe for concurrent use.
+// The fetch engine is an assigned Consumer driven by the membership
+// (Add on assignment, Remove on revocation).
+type Group struct {
+	cl  groupCluster
+	c   *Consumer
+	cfg GroupConfig
+	re  *regexp.Regexp // TopicRegex, anchored; nil for Topics
+	m   membership
+
+	ctx    context.Context // lifetime of membership and auto-commit; cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	commitMu sync.Mutex // serializes commits so they reach the coordinator in order
+
+	mu        sync.Mutex
+	owned     map[TopicPartition]bool  // guarded by mu
+	committed map[TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
+	marks     markTracker              // CommitProcessed bookkeeping; guarded by mu
+	fatal     error                    // the membership's fatal error; guarded by mu
+	pending   []error                  // errors Receive reports once, in order; guarded by mu
+	closed    bool                     // Close was called; guarded by mu
+	finished  bool                     // Close returned; guarded by mu
+}
+
+// NewGroup starts a group member reading through c with cfg: it joins the
+// group in the background and begins fetching when partitions are assigned.
+// The client is not owned: Close leaves it open. Errors: an invalid
+// GroupConfig, ErrProtocolUnsupported.
+func NewGroup(c *client.Client, cfg GroupConfig) (*Group, error) {
+	if c == nil {
+		return nil, errors.New("consumer: nil client")
+	}
+	cfg, re, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	cons, err := newConsumer(c, wireTransport{c}, cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	return startGroup(c, cons, cfg, re), nil
+}
+
+// startGroup starts the membership and auto-commit goroutines.
+func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Regexp) *Group {
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Group{cl: cl, c: cons, cfg: cfg, re: re, ctx: ctx, cancel: cancel,
+		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
+	g.marks.init()
+	g.m = newClassicMember(g)
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		g.m.run(ctx)
+	}()
+	if !cfg.DisableAutoCommit && cfg.AutoCommitInterval > 0 {
+		g.wg.Add(1)
+		go g.autoCommitLoop()
+	}
+	return g
+}
+
+// Receive waits for the next records of the owned partitions, as
+// Consumer.Receive does. With CommitProcessed the returned records are
+// tracked for MarkProcessed. Errors: a *NoCommittedOffsetError once per
+// assignment that has partitions without committed offsets under
+// ResetNone; as Consumer.Receive; the membership's
+// fatal error (for example wire.ErrFencedInstanceID, or a group
+// authorization failure) once the group has stopped; client.ErrClosed
+// after Close.
+func (g *Group) Receive(ctx context.Context) ([]Record, error) {
+	if err := g.fatalErr(); err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	if len(g.pending) > 0 {
+		err := g.pending[0]
+		g.pending = g.pending[1:]
+		g.mu.Unlock()
+		return nil, err
+	}
+	g.mu.Unlock()
+	recs, err := g.c.Receive(ctx)
+	if errors.Is(err, client.ErrClosed) {
+		if ferr := g.fatalErr(); ferr != nil {
+			return nil, ferr
+		}
+	}
+	if g.cfg.CommitProcessed && len(recs) > 0 {
+		g.mu.Lock()
+		for i := range recs {
+			tp := TopicPartition{recs[i].Topic, recs[i].Partition}
+			if g.owned[tp] {
+				g.marks.delivered(tp, recs[i].Offset)
+			}
+		}
+		g.mu.Unlock()
+	}
+	return recs, err
+}
+
+// Pause stops fetching and delivering an owned partition until Resume (or
+// until it leaves the member: a partition that returns is not paused).
+// Errors: ErrNotAssigned, client.ErrClosed.
+func (g *Group) Pause(tp TopicPartition) error { return g.c.Pause(tp) }
+
+// Resume undoes Pause. Errors: ErrNotAssigned, client.ErrClosed.
+func (g *Group) Resume(tp TopicPartition) error { return g.c.Resume(tp) }
+
+// Seek moves an owned partition's position, as Consumer.Seek does. A
+// position below the committed offset is allowed, but a commit never moves
+// the committed offset back (see Commit).
+func (g *Group) Seek(ctx context.Context, tp TopicPartition, p Position) error {
+	return g.c.Seek(ctx, tp, p)
+}
+
+// Assignment returns the owned partitions with their positions, in the
+// order they were assigned.
+func (g *Group) Assignment() []PartitionPosition { return g.c.Assignment() }
+
+// GroupMetadata returns the member's current identity for
+// transactional offset commits (KIP-447): generation -1 and member ID ""
+// before the first join completes.
+func (g *Group) GroupMetadata() GroupMetadata {
+	gen, id := g.m.identity()
+	return GroupMetadata{GroupID: g.cfg.GroupID, GenerationID: gen, MemberID: id, InstanceID: g.cfg.InstanceID}
+}
+
+// Close leaves the group within ctx: it stops the membership, emits
+// Revoking for the owned partitions (with auto-commit, commits them),
+// leaves the group (dynamic members only: a static member keeps its
+// assignment until SessionTimeout), and closes the fetch engine. It
+// returns within ctx's deadline even when the coordinator is unreachable;
+// the error is the commit's or the leave's, or nil. Safe to call more than
+// once.
+func (g *Group) Close(ctx context.Context) error {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil
+	}
+	g.closed = true
+	owned := g.ownedLocked()
+	g.mu.Unlock()
+	g.cancel()
+	done := make(chan struct{})
+	go func() { g.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	var errs []error
+	if len(owned) > 0 && g.fatalErr() == nil {
+		for _, tp := range owned {
+			_ = g.c.Pause(tp)
+		}
+		g.emit(ctx, Revoking, owned)
+		if !g.cfg.DisableAutoCommit {
+			errs = append(errs, g.commitOwned(ctx, owned))
+		}
+	}
+	if g.fatalErr() == nil {
+		errs = append(errs, g.m.leave(ctx))
+	}
+	_ = g.c.Close()
+	g.mu.Lock()
+	g.finished = true
+	g.mu.Unlock()
+	return errors.Join(errs...)
+}
+
+// fail records the membership's fatal error and stops fetching; Receive
+// then returns err.
+func (g *Group) fail(err error) {
+	g.mu.Lock()
+	if g.fatal == nil {
+		g.fatal = err
+	}
+	owned := g.ownedLocked()
+	g.mu.Unlock()
+	g.lose(context.Background(), owned)
+	_ = g.c.Close()
+}
+
+func (g *Group) fatalErr() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.fatal
+}
+
+// ownedList returns the owned partitions, sorted.
+func (g *Group) ownedList() []TopicPartition {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.ownedLocked()
+}
+
+func (g *Group) ownedLocked() []TopicPartition {
+	out := make([]TopicPartition, 0, len(g.owned))
+	for tp := range g.owned {
+		out = append(out, tp)
+	}
+	sortTPs(out)
+	return out
+}
+
+// subscription returns the subscribed topics, sorted: Topics, or the
+// non-internal topics of current metadata that match TopicRegex.
+func (g *Group) subscription(ctx context.Context) ([]string, error) {
+	if g.re == nil {
+		t := slices.Clone(g.cfg.Topics)
+		slices.Sort(t)
+		return slices.Compact(t), nil
+	}
+	md, err := g.cl.Metadata(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for name, tm := range md.Topics {
+		if !tm.Internal && tm.Err == nil && g.re.MatchString(name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// autoCommitLoop commits the owned partitions every AutoCommitInterval
+// (failures are left to the next tick or the revocation's commit).
+func (g *Group) autoCommitLoop() {
+	defer g.wg.Done()
+	t := time.NewTicker(g.cfg.AutoCommitInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-t.C:
+			_ = g.commitOwned(g.ctx, g.ownedList())
+		}
+	}
+}
+
+func sortTPs(tps []TopicPartition) {
+	slices.SortFunc(tps, func(a, b TopicPartition) int {
+		if a.Topic != b.Topic {
+			if a.Topic < b.Topic {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Partition - b.Partition)
+	})
+}

@@ -1,0 +1,479 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// classicMember is the classic protocol's membership (JoinGroup, SyncGroup,
+// Heartbeat, LeaveGroup). Its run goroutine alternates between a
+// rebalance (join, then sync) and heartbeats. The member ID handshake of
+// KIP-394 costs exactly one extra JoinGroup: MEMBER_ID_REQUIRED carries
+// the ID, and the next JoinGroup, sent at once, uses it. Eager
+// rebalancing revokes everything before joining; cooperative (KIP-429)
+// keeps owned partitions, lists them in the subscription, revokes only
+// what the new assignment takes away and then rejoins once more, so a
+// partition is never owned by two members.
+type classicMember struct {
+	g   *Group
+	key string // group ID: the coordinator key
+
+	wake chan struct{} // capacity 1: a rejoin was requested
+
+	mu         sync.Mutex
+	memberID   string // guarded by mu
+	generation int32  // generation of the last completed sync, -1 none; guarded by mu
+
+	// Owned by the run goroutine.
+	joinedTopics []string       // subscription of the last join
+	partCounts   map[string]int // leader: partition counts the assignment used
+	lastCheck    time.Time      // last metadata check
+	joins        int            // JoinGroup requests sent (tests)
+	onJoin       func(n int)    // test hook, called after each JoinGroup response
+	sleep        func(time.Duration, context.Context) error
+}
+
+func newClassicMember(g *Group) *classicMember {
+	return &classicMember{g: g, key: g.cfg.GroupID, wake: make(chan struct{}, 1), generation: -1,
+		sleep: func(d time.Duration, ctx context.Context) error { return waitBackoff(ctx, d) }}
+}
+
+func (m *classicMember) identity() (int32, string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.generation, m.memberID
+}
+
+func (m *classicMember) rejoin() {
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// errFatal marks membership errors that stop the group.
+type errFatal struct{ err error }
+
+func (e errFatal) Error() string { return e.err.Error() }
+func (e errFatal) Unwrap() error { return e.err }
+
+// fatalCode reports the JoinGroup/SyncGroup/Heartbeat errors after which
+// the member cannot continue (Java raises them from poll).
+func fatalCode(err error) bool {
+	for _, f := range []error{wire.ErrFencedInstanceID, wire.ErrGroupAuthorizationFailed, wire.ErrInvalidSessionTimeout,
+		wire.ErrInconsistentGroupProtocol, wire.ErrGroupMaxSizeReached, wire.ErrUnsupportedVersion, wire.ErrInvalidGroupID} {
+		if errors.Is(err, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *classicMember) run(ctx context.Context) {
+	needJoin := true
+	hb := time.NewTimer(time.Hour)
+	defer hb.Stop()
+	for ctx.Err() == nil {
+		if needJoin {
+			select { // a rejoin asked for before this one is served by it
+			case <-m.wake:
+			default:
+			}
+			err := m.rebalance(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			var fe errFatal
+			if errors.As(err, &fe) {
+				m.g.fail(fe.err)
+				return
+			}
+			if err != nil {
+				_ = m.sleep(retryBackoff, ctx)
+				continue
+			}
+			needJoin = false
+		}
+		hb.Reset(m.g.cfg.HeartbeatInterval)
+		select {
+		case <-ctx.Done():
+			return
+		case <-m.wake:
+			needJoin = true
+			continue
+		case <-hb.C:
+		}
+		var err error
+		needJoin, err = m.heartbeat(ctx)
+		if err != nil {
+			var fe errFatal
+			if errors.As(err, &fe) {
+				m.g.fail(fe.err)
+				return
+			}
+		}
+		if !needJoin {
+			needJoin = m.metadataChanged(ctx)
+		}
+	}
+}
+
+// coordinator returns the group coordinator's node ID.
+func (m *classicMember) coordinator(ctx context.Context) (int32, error) {
+	return m.g.cl.Coordinator(ctx, client.CoordinatorGroup, m.key)
+}
+
+func (m *classicMember) forgetCoordinator() {
+	m.g.cl.InvalidateCoordinator(client.CoordinatorGroup, m.key)
+}
+
+// rebalance joins and syncs until the member has an assignment of a new
+// generation, or returns an error to retry after a backoff (errFatal to
+// stop).
+func (m *classicMember) rebalance(ctx context.Context) error {
+	if !m.g.cfg.cooperative() {
+		// Eager: give up everything before joining (with a chance to
+		// commit while the generation is still valid).
+		stop := m.keepAlive(ctx)
+		m.g.revoke(ctx, m.g.ownedList())
+		stop()
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		again, err := m.joinSync(ctx)
+		if err != nil || !again {
+			return err
+		}
+	}
+}
+
+// joinSync makes one JoinGroup (and SyncGroup when the join succeeds).
+// again reports that the rebalance must continue at once (the member ID
+// handshake, or a cooperative follow-up rebalance).
+func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
+	coord, err := m.coordinator(ctx)
+	if err != nil {
+		return false, err
+	}
+	topics, err := m.g.subscription(ctx)
+	if err != nil {
+		return false, err
+	}
+	jresp, err := m.join(ctx, coord, topics)
+	if err != nil {
+		return false, err
+	}
+	if again, err := m.joinError(ctx, jresp); again || err != nil {
+		return again, err
+	}
+	m.mu.Lock()
+	m.memberID = jresp.MemberID
+	m.mu.Unlock()
+	protocol := ""
+	if jresp.ProtocolName != nil {
+		protocol = *jresp.ProtocolName
+	}
+	var assignments []wire.SyncGroupRequestAssignment
+	if jresp.Leader == jresp.MemberID && !jresp.SkipAssignment {
+		if assignments, err = m.leaderAssign(ctx, protocol, jresp.Members); err != nil {
+			return false, err
+		}
+	}
+	asg, err := m.sync(ctx, coord, jresp.GenerationID, protocol, assignments)
+	if err != nil {
+		return false, err
+	}
+	m.joinedTopics = topics
+	m.mu.Lock()
+	m.generation = jresp.GenerationID
+	m.mu.Unlock()
+	stop := m.keepAlive(ctx)
+	revoked, err := m.g.reconcile(ctx, asg)
+	stop()
+	if err != nil {
+		return false, err
+	}
+	return revoked && m.g.cfg.cooperative(), nil
+}
+
+// join sends one JoinGroup with the member's subscription for every assignor.
+func (m *classicMember) join(ctx context.Context, coord int32, topics []string) (*wire.JoinGroupResponse, error) {
+	gen, member := m.identity()
+	owned := m.g.ownedList()
+	sub := wire.ConsumerProtocolSubscription{Version: wire.ConsumerProtocolVersion, Topics: topics, GenerationID: gen,
+		OwnedPartitions: toProtocolTPs(owned)}
+	if m.g.cfg.Rack != "" {
+		sub.RackID = &m.g.cfg.Rack
+	}
+	meta := sub.AppendTo(nil)
+	req := &wire.JoinGroupRequest{GroupID: m.key, SessionTimeoutMs: ms(m.g.cfg.SessionTimeout),
+		RebalanceTimeoutMs: ms(m.g.cfg.RebalanceTimeout), MemberID: member, ProtocolType: wire.ConsumerProtocolType}
+	if m.g.cfg.InstanceID != "" {
+		req.GroupInstanceID = &m.g.cfg.InstanceID
+	}
+	for _, a := range m.g.cfg.Assignors {
+		req.Protocols = append(req.Protocols, wire.JoinGroupRequestProtocol{Name: a.Name(), Metadata: meta})
+	}
+	resp, err := m.g.cl.Request(ctx, coord, req)
+	m.joins++
+	if err != nil {
+		m.forgetCoordinator()
+		return nil, err
+	}
+	jr := resp.(*wire.JoinGroupResponse)
+	if m.onJoin != nil {
+		m.onJoin(m.joins)
+	}
+	return jr, nil
+}
+
+// joinError handles a JoinGroup error code: again to rejoin at once, an
+// error to back off (errFatal to stop), or neither for success.
+func (m *classicMember) joinError(ctx context.Context, r *wire.JoinGroupResponse) (again bool, err error) {
+	kerr := wire.ErrorForCode(r.ErrorCode)
+	switch {
+	case kerr == nil:
+		return false, nil
+	case errors.Is(kerr, wire.ErrMemberIDRequired):
+		m.mu.Lock()
+		m.memberID = r.MemberID
+		m.mu.Unlock()
+		return true, nil
+	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
+		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
+		return true, nil
+	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
+		m.forgetCoordinator()
+		return false, kerr
+	case fatalCode(kerr):
+		return false, errFatal{fmt.Errorf("consumer: JoinGroup: %w", kerr)}
+	}
+	return false, kerr // REBALANCE_IN_PROGRESS, COORDINATOR_LOAD_IN_PROGRESS, ...: back off and retry
+}
+
+// fenced handles the coordinator no longer knowing the member's generation
+// (or member ID): whatever the member owns may already be someone else's,
+// so it is lost (no commit), and the member joins afresh.
+func (m *classicMember) fenced(ctx context.Context, memberToo bool) {
+	m.resetIdentity(memberToo)
+	m.g.lose(ctx, m.g.ownedList())
+}
+
+// resetIdentity forgets the generation (and the member ID) after the
+// coordinator stopped knowing them.
+func (m *classicMember) resetIdentity(memberToo bool) {
+	m.mu.Lock()
+	m.generation = -1
+	if memberToo {
+		m.memberID = ""
+	}
+	m.mu.Unlock()
+}
+
+// sync sends SyncGroup and decodes this member's assignment.
+func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protocol string, as []wire.SyncGroupRequestAssignment) ([]TopicPartition, error) {
+	_, member := m.identity()
+	pt := wire.ConsumerProtocolType
+	req := &wire.SyncGroupRequest{GroupID: m.key, GenerationID: gen, MemberID: member, ProtocolType: &pt, ProtocolName: &protocol, Assignments: as}
+	if m.g.cfg.InstanceID != "" {
+		req.GroupInstanceID = &m.g.cfg.InstanceID
+	}
+	resp, err := m.g.cl.Request(ctx, coord, req)
+	if err != nil {
+		m.forgetCoordinator()
+		return nil, err
+	}
+	sr := resp.(*wire.SyncGroupResponse)
+	kerr := wire.ErrorForCode(sr.ErrorCode)
+	switch {
+	case kerr == nil:
+	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
+		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
+		return nil, kerr
+	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
+		m.forgetCoordinator()
+		return nil, kerr
+	case fatalCode(kerr):
+		return nil, errFatal{fmt.Errorf("consumer: SyncGroup: %w", kerr)}
+	default:
+		return nil, kerr // REBALANCE_IN_PROGRESS: join again
+	}
+	if len(sr.Assignment) == 0 {
+		return nil, nil // a member the leader gave nothing
+	}
+	var a wire.ConsumerProtocolAssignment
+	if err := a.DecodeFrom(wire.NewReader(sr.Assignment)); err != nil {
+		return nil, fmt.Errorf("consumer: SyncGroup assignment: %w", err)
+	}
+	var out []TopicPartition
+	for _, t := range a.AssignedPartitions {
+		for _, p := range t.Partitions {
+			out = append(out, TopicPartition{t.Topic, p})
+		}
+	}
+	return out, nil
+}
+
+// heartbeat sends one Heartbeat. needJoin reports a rebalance to join;
+// fenced members lose their partitions first.
+func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error) {
+	coord, err := m.coordinator(ctx)
+	if err != nil {
+		return false, err
+	}
+	gen, member := m.identity()
+	req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
+	if m.g.cfg.InstanceID != "" {
+		req.GroupInstanceID = &m.g.cfg.InstanceID
+	}
+	resp, err := m.g.cl.Request(ctx, coord, req)
+	if err != nil {
+		// The coordinator may have moved or be unreachable: find it
+		// again and keep heartbeating; the generation stays valid until
+		// the coordinator says otherwise.
+		m.forgetCoordinator()
+		return false, err
+	}
+	kerr := wire.ErrorForCode(resp.(*wire.HeartbeatResponse).ErrorCode)
+	switch {
+	case kerr == nil:
+		return false, nil
+	case errors.Is(kerr, wire.ErrRebalanceInProgress):
+		return true, nil
+	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
+		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
+		return true, nil
+	case errors.Is(kerr, wire.ErrFencedInstanceID):
+		return false, errFatal{fmt.Errorf("consumer: Heartbeat: %w", kerr)}
+	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
+		m.forgetCoordinator()
+		return false, kerr
+	case fatalCode(kerr):
+		return false, errFatal{fmt.Errorf("consumer: Heartbeat: %w", kerr)}
+	}
+	return false, kerr
+}
+
+// keepAlive heartbeats in the background while the run goroutine waits for
+// an assignment callback (which may take up to RebalanceTimeout, longer
+// than SessionTimeout), so the coordinator does not expire the member
+// meanwhile, as Java's heartbeat thread does. Answers are ignored: the run
+// goroutine sees the group's state on its next own heartbeat or join.
+// stop ends it and waits for it.
+func (m *classicMember) keepAlive(ctx context.Context) (stop func()) {
+	if m.g.cfg.OnAssignment == nil && m.g.cfg.DisableAutoCommit {
+		return func() {} // nothing slow runs during the callback
+	}
+	kctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(m.g.cfg.HeartbeatInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-kctx.Done():
+				return
+			case <-t.C:
+			}
+			coord, err := m.coordinator(kctx)
+			if err != nil {
+				continue
+			}
+			gen, member := m.identity()
+			req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
+			if m.g.cfg.InstanceID != "" {
+				req.GroupInstanceID = &m.g.cfg.InstanceID
+			}
+			_, _ = m.g.cl.Request(kctx, coord, req)
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// metadataCheckInterval bounds how often a member compares metadata with
+// what its last rebalance used.
+const metadataCheckInterval = time.Second
+
+// metadataChanged reports whether the group must rebalance because the
+// subscription (TopicRegex matches) or, on the leader, a subscribed
+// topic's partition count changed.
+func (m *classicMember) metadataChanged(ctx context.Context) bool {
+	if time.Since(m.lastCheck) < metadataCheckInterval {
+		return false
+	}
+	m.lastCheck = time.Now()
+	topics, err := m.g.subscription(ctx)
+	if err != nil {
+		return false
+	}
+	if !slices.Equal(topics, m.joinedTopics) {
+		return true
+	}
+	if m.partCounts == nil {
+		return false
+	}
+	md, err := m.g.cl.Metadata(ctx, keys(m.partCounts))
+	if err != nil {
+		return false
+	}
+	for t, n := range m.partCounts {
+		if tm, ok := md.Topics[t]; ok && tm.Err == nil && len(tm.Partitions) != n {
+			return true
+		}
+	}
+	return false
+}
+
+// leave sends LeaveGroup for a dynamic member that joined (KIP-345: a
+// static member stays until its session times out, so a restart keeps its
+// assignment).
+func (m *classicMember) leave(ctx context.Context) error {
+	_, member := m.identity()
+	if m.g.cfg.InstanceID != "" || member == "" {
+		return nil
+	}
+	coord, err := m.coordinator(ctx)
+	if err != nil {
+		return err
+	}
+	reason := "the consumer is being closed"
+	resp, err := m.g.cl.Request(ctx, coord, &wire.LeaveGroupRequest{GroupID: m.key, MemberID: member,
+		Members: []wire.LeaveGroupMember{{MemberID: member, Reason: &reason}}})
+	if err != nil {
+		return err
+	}
+	lr := resp.(*wire.LeaveGroupResponse)
+	if err := wire.ErrorForCode(lr.ErrorCode); err != nil {
+		return fmt.Errorf("consumer: LeaveGroup: %w", err)
+	}
+	for _, r := range lr.Members {
+		if err := wire.ErrorForCode(r.ErrorCode); err != nil && !errors.Is(err, wire.ErrUnknownMemberID) {
+			return fmt.Errorf("consumer: LeaveGroup: %w", err)
+		}
+	}
+	return nil
+}
+
+func ms(d time.Duration) int32 { return int32(min(d.Milliseconds(), 1<<31-1)) }
+
+func toProtocolTPs(tps []TopicPartition) []wire.ConsumerProtocolTopicPartitions {
+	var out []wire.ConsumerProtocolTopicPartitions
+	for _, tp := range tps { // sorted: one entry per topic
+		if n := len(out); n > 0 && out[n-1].Topic == tp.Topic {
+			out[n-1].Partitions = append(out[n-1].Partitions, tp.Partition)
+			continue
+		}
+		out = append(out, wire.ConsumerProtocolTopicPartitions{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+	}
+	return out
+}

@@ -1,0 +1,304 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// CommitError reports partitions whose offsets the coordinator refused.
+// errors.Is matches each partition's error: wire.ErrRebalanceInProgress
+// (the group is rebalancing: the commit can be retried after it),
+// wire.ErrIllegalGeneration and wire.ErrUnknownMemberID (the member was
+// fenced: its partitions are or will be reported Lost), and the others
+// OffsetCommit returns. A refused commit never stops fetching and never
+// changes the assignment; the member rejoins when the error says the group
+// moved on.
+type CommitError struct {
+	GenerationID int32
+	MemberID     string
+	Partitions   map[TopicPartition]error
+}
+
+// Error names the failed partitions and their errors.
+func (e *CommitError) Error() string {
+	keys := make([]TopicPartition, 0, len(e.Partitions))
+	for tp := range e.Partitions {
+		keys = append(keys, tp)
+	}
+	sortTPs(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "consumer: commit (generation %d) refused:", e.GenerationID)
+	for _, tp := range keys {
+		fmt.Fprintf(&b, " %s: %v;", tp, e.Partitions[tp])
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// Unwrap returns the partitions' errors.
+func (e *CommitError) Unwrap() []error {
+	out := make([]error, 0, len(e.Partitions))
+	for _, err := range e.Partitions {
+		out = append(out, err)
+	}
+	return out
+}
+
+// ErrNotDelivered is returned by MarkProcessed for a record the group has
+// not delivered to this member since the partition was assigned (or that
+// is already marked), and when CommitProcessed is off.
+var ErrNotDelivered = errors.New("consumer: record not delivered or already marked")
+
+// Commit commits offsets (the next offset to consume, per partition) for
+// the group with the member's generation and member ID, within ctx. Only
+// owned partitions are committed (others are refused with ErrNotAssigned
+// in the *CommitError, so a member never overwrites the commits of the
+// partition's new owner), and an offset at or below what this Group
+// already committed (or fetched) for a partition is skipped, so committed
+// offsets never go backwards through the Group's own commits. Errors: *CommitError for refused partitions; client errors
+// (*client.RequestError, timeouts); client.ErrClosed.
+func (g *Group) Commit(ctx context.Context, offsets map[TopicPartition]int64) error {
+	for tp, o := range offsets {
+		if err := validateTP(tp); err != nil {
+			return err
+		}
+		if o < 0 {
+			return fmt.Errorf("consumer: negative offset %d for %s", o, tp)
+		}
+	}
+	return g.commit(ctx, offsets)
+}
+
+// CommitDelivered commits the position of every owned partition (the
+// offset after what Receive delivered, or where the partition was sought).
+func (g *Group) CommitDelivered(ctx context.Context) error {
+	return g.commit(ctx, g.positions(g.ownedList()))
+}
+
+// MarkProcessed marks delivered records processed (CommitProcessed mode),
+// in any order. Only a partition's contiguous prefix of processed
+// records, in delivery order, becomes committable. Errors: ErrNotDelivered
+// for a record not awaiting a mark (the first such; the others are still
+// marked).
+func (g *Group) MarkProcessed(recs ...Record) error {
+	if !g.cfg.CommitProcessed {
+		return fmt.Errorf("%w: CommitProcessed is off", ErrNotDelivered)
+	}
+	var first error
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i := range recs {
+		tp := TopicPartition{recs[i].Topic, recs[i].Partition}
+		if !g.marks.mark(tp, recs[i].Offset) && first == nil {
+			first = fmt.Errorf("%w: %s offset %d", ErrNotDelivered, tp, recs[i].Offset)
+		}
+	}
+	return first
+}
+
+// CommitMarked commits each owned partition's contiguous processed prefix
+// (CommitProcessed mode): the offset after the last record of the prefix.
+func (g *Group) CommitMarked(ctx context.Context) error {
+	return g.commit(ctx, g.markedOffsets(g.ownedList()))
+}
+
+// commitOwned is the automatic commit of tps: their processed prefixes
+// with CommitProcessed, else their positions.
+func (g *Group) commitOwned(ctx context.Context, tps []TopicPartition) error {
+	if g.cfg.CommitProcessed {
+		return g.commit(ctx, g.markedOffsets(tps))
+	}
+	return g.commit(ctx, g.positions(tps))
+}
+
+func (g *Group) positions(tps []TopicPartition) map[TopicPartition]int64 {
+	want := make(map[TopicPartition]bool, len(tps))
+	for _, tp := range tps {
+		want[tp] = true
+	}
+	out := map[TopicPartition]int64{}
+	for _, p := range g.c.Assignment() {
+		if want[p.TopicPartition] {
+			out[p.TopicPartition] = p.Position.Offset
+		}
+	}
+	return out
+}
+
+func (g *Group) markedOffsets(tps []TopicPartition) map[TopicPartition]int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := map[TopicPartition]int64{}
+	for _, tp := range tps {
+		if o, ok := g.marks.committable(tp); ok {
+			out[tp] = o
+		}
+	}
+	return out
+}
+
+// commit sends one OffsetCommit with the offsets that move a partition's
+// committed offset forward (or are for partitions this member does not
+// track). Commits are serialized so they reach the coordinator in order.
+func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) error {
+	g.commitMu.Lock()
+	defer g.commitMu.Unlock()
+	g.mu.Lock()
+	if g.finished {
+		g.mu.Unlock()
+		return client.ErrClosed
+	}
+	send := map[TopicPartition]int64{}
+	refused := map[TopicPartition]error{}
+	for tp, o := range offsets {
+		if !g.owned[tp] {
+			// Another member may own it now, with commits of its own that
+			// this one must not overwrite.
+			refused[tp] = ErrNotAssigned
+			continue
+		}
+		if c, ok := g.committed[tp]; ok && o <= c {
+			continue // never backwards; equal is already committed
+		}
+		send[tp] = o
+	}
+	g.mu.Unlock()
+	gen, member := g.m.identity()
+	if len(send) == 0 {
+		if len(refused) > 0 {
+			return &CommitError{GenerationID: gen, MemberID: member, Partitions: refused}
+		}
+		return nil
+	}
+	req, ids, err := g.commitRequest(ctx, send, gen, member)
+	if err != nil {
+		return err
+	}
+	coord, err := g.cl.Coordinator(ctx, client.CoordinatorGroup, g.cfg.GroupID)
+	if err != nil {
+		return err
+	}
+	resp, err := g.cl.Request(ctx, coord, req)
+	if err != nil {
+		g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
+		return err
+	}
+	err = g.commitResult(send, ids, resp.(*wire.OffsetCommitResponse), gen, member)
+	if len(refused) == 0 {
+		return err
+	}
+	var ce *CommitError
+	if !errors.As(err, &ce) {
+		ce = &CommitError{GenerationID: gen, MemberID: member, Partitions: map[TopicPartition]error{}}
+	}
+	maps.Copy(ce.Partitions, refused)
+	return ce
+}
+
+// commitRequest builds an OffsetCommit naming topics both by name and by ID
+// (v10+ uses IDs), so it fits whichever version is negotiated.
+func (g *Group) commitRequest(ctx context.Context, send map[TopicPartition]int64, gen int32, member string) (*wire.OffsetCommitRequest, map[string]wire.UUID, error) {
+	byTopic := map[string][]wire.OffsetCommitPartition{}
+	for tp, o := range send {
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], wire.OffsetCommitPartition{PartitionIndex: tp.Partition, CommittedOffset: o, CommittedLeaderEpoch: -1})
+	}
+	ids, err := g.topicIDs(ctx, keys(byTopic))
+	if err != nil {
+		return nil, nil, err
+	}
+	req := &wire.OffsetCommitRequest{GroupID: g.cfg.GroupID, GenerationIDOrMemberEpoch: gen, MemberID: member, RetentionTimeMs: -1}
+	if g.cfg.InstanceID != "" {
+		req.GroupInstanceID = &g.cfg.InstanceID
+	}
+	for _, t := range keys(byTopic) {
+		ps := byTopic[t]
+		sort.Slice(ps, func(i, j int) bool { return ps[i].PartitionIndex < ps[j].PartitionIndex })
+		req.Topics = append(req.Topics, wire.OffsetCommitTopic{Name: t, TopicID: ids[t], Partitions: ps})
+	}
+	return req, ids, nil
+}
+
+// commitResult records accepted offsets and types the refusals. A
+// refusal saying the group moved on (REBALANCE_IN_PROGRESS,
+// ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) asks the membership to rejoin;
+// NOT_COORDINATOR forgets the coordinator.
+func (g *Group) commitResult(send map[TopicPartition]int64, ids map[string]wire.UUID, resp *wire.OffsetCommitResponse, gen int32, member string) error {
+	names := idNames(ids)
+	failed := map[TopicPartition]error{}
+	seen := map[TopicPartition]bool{}
+	g.mu.Lock()
+	for _, t := range resp.Topics {
+		name := t.Name
+		if n, ok := names[t.TopicID]; ok && t.TopicID != (wire.UUID{}) {
+			name = n
+		}
+		for _, p := range t.Partitions {
+			tp := TopicPartition{name, p.PartitionIndex}
+			seen[tp] = true
+			if err := wire.ErrorForCode(p.ErrorCode); err != nil {
+				failed[tp] = err
+				continue
+			}
+			if o, ok := send[tp]; ok && g.owned[tp] && o > g.committed[tp] {
+				g.committed[tp] = o
+			}
+		}
+	}
+	g.mu.Unlock()
+	for tp := range send {
+		if !seen[tp] {
+			failed[tp] = fmt.Errorf("consumer: %s missing from the OffsetCommit response", tp)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	for _, err := range failed {
+		switch {
+		case errors.Is(err, wire.ErrRebalanceInProgress), errors.Is(err, wire.ErrIllegalGeneration), errors.Is(err, wire.ErrUnknownMemberID):
+			g.m.rejoin()
+		case errors.Is(err, wire.ErrNotCoordinator), errors.Is(err, wire.ErrCoordinatorNotAvailable):
+			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
+		}
+	}
+	return &CommitError{GenerationID: gen, MemberID: member, Partitions: failed}
+}
+
+// topicIDs returns the IDs metadata gives the topics (zero when unknown).
+func (g *Group) topicIDs(ctx context.Context, topics []string) (map[string]wire.UUID, error) {
+	md, err := g.cl.Metadata(ctx, topics)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]wire.UUID, len(topics))
+	for _, t := range topics {
+		if tm, ok := md.Topics[t]; ok {
+			out[t] = tm.ID
+		}
+	}
+	return out, nil
+}
+
+// idNames inverts a name-to-ID map (IDs of v10+ responses back to names).
+func idNames(ids map[string]wire.UUID) map[wire.UUID]string {
+	out := make(map[wire.UUID]string, len(ids))
+	for name, id := range ids {
+		out[id] = name
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,171 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/gregor-kafka/gregor/consumer/assign"
+)
+
+// GroupProtocol selects the group membership protocol (group.protocol).
+type GroupProtocol string
+
+const (
+	// ProtocolClassic is the classic protocol: JoinGroup, SyncGroup and
+	// Heartbeat, with client-side assignors run by the group leader.
+	ProtocolClassic GroupProtocol = "classic"
+	// ProtocolConsumer is the KIP-848 consumer group protocol (broker-side
+	// assignment). Not implemented yet: NewGroup fails with
+	// ErrProtocolUnsupported.
+	ProtocolConsumer GroupProtocol = "consumer"
+)
+
+// ErrProtocolUnsupported is returned by NewGroup for a GroupProtocol this
+// version does not implement.
+var ErrProtocolUnsupported = errors.New("consumer: group protocol not supported")
+
+// Defaults applied by NewGroup to zero fields of GroupConfig (Java names
+// and values).
+const (
+	DefaultSessionTimeout     = 45 * time.Second // session.timeout.ms
+	DefaultRebalanceTimeout   = 5 * time.Minute  // max.poll.interval.ms, sent as the rebalance timeout
+	DefaultHeartbeatInterval  = 3 * time.Second  // heartbeat.interval.ms
+	DefaultAutoCommitInterval = 5 * time.Second  // auto.commit.interval.ms
+)
+
+// GroupConfig configures a Group. Zero values take the documented defaults.
+type GroupConfig struct {
+	// Config holds the fetch settings of the group's fetch engine (an
+	// assigned Consumer): Isolation (isolation.level), OffsetReset
+	// (auto.offset.reset: where a partition without a committed offset
+	// starts, and what happens out of range; default ResetEarliest, where
+	// Java's default is latest), MaxWait, MinBytes, MaxBytes,
+	// PartitionMaxBytes, MaxBufferedBytes.
+	Config
+
+	// GroupID is the group (group.id). Required.
+	GroupID string
+	// Topics are the subscribed topics. Exactly one of Topics and
+	// TopicRegex is set.
+	Topics []string
+	// TopicRegex subscribes to every non-internal topic whose whole name
+	// matches this RE2 expression (Java's subscribe(Pattern)); topics
+	// created later that match are picked up at the next metadata check.
+	TopicRegex string
+	// Protocol is the membership protocol (group.protocol). Default
+	// ProtocolClassic.
+	Protocol GroupProtocol
+	// SessionTimeout is how long the coordinator keeps a member without
+	// heartbeats (session.timeout.ms). Default 45s; the broker bounds it by
+	// group.min/max.session.timeout.ms.
+	SessionTimeout time.Duration
+	// RebalanceTimeout is how long the coordinator waits for members to
+	// rejoin in a rebalance, and bounds the revoking event's chance to
+	// commit (max.poll.interval.ms). Default 5m.
+	RebalanceTimeout time.Duration
+	// HeartbeatInterval is the time between heartbeats
+	// (heartbeat.interval.ms). Default 3s; must be below SessionTimeout.
+	HeartbeatInterval time.Duration
+	// InstanceID makes the member static (group.instance.id, KIP-345): it
+	// keeps its assignment across restarts within SessionTimeout and does
+	// not leave the group on Close.
+	InstanceID string
+	// Assignors are the partition assignors in order of preference
+	// (partition.assignment.strategy); the group uses the first one every
+	// member lists. The rebalance is cooperative (KIP-429) when every
+	// listed assignor is cooperative, otherwise eager. Required (Java's
+	// default is range then cooperative-sticky, see package assign).
+	Assignors []assign.Assignor
+	// DisableAutoCommit turns off automatic commits (the inverse of
+	// enable.auto.commit, which defaults to true). With auto-commit, the
+	// group commits every AutoCommitInterval, before partitions are
+	// revoked and on Close: the delivered positions, or with
+	// CommitProcessed the processed prefixes.
+	DisableAutoCommit bool
+	// AutoCommitInterval is the auto-commit period
+	// (auto.commit.interval.ms). Default 5s.
+	AutoCommitInterval time.Duration
+	// CommitProcessed selects the gap-safe commit mode: Receive tracks
+	// delivered records, MarkProcessed marks them in any order, and
+	// auto-commit commits only each partition's contiguous processed
+	// prefix (CommitMarked commits it on demand).
+	CommitProcessed bool
+	// Rack is the consumer's rack (client.rack), sent in the subscription
+	// (v3) for rack-aware assignors (KIP-881).
+	Rack string
+	// OnAssignment, if set, receives the assignment events in order, each
+	// once, from the membership goroutine (see AssignmentEvent). It must
+	// not call Close.
+	OnAssignment func(ctx context.Context, ev AssignmentEvent)
+}
+
+// withDefaults returns cfg with zero fields defaulted and validated.
+func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
+	var err error
+	if cfg.Config, err = cfg.Config.withDefaults(); err != nil {
+		return cfg, nil, err
+	}
+	if cfg.Protocol == "" {
+		cfg.Protocol = ProtocolClassic
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&cfg.SessionTimeout, DefaultSessionTimeout)
+	def(&cfg.RebalanceTimeout, DefaultRebalanceTimeout)
+	def(&cfg.HeartbeatInterval, DefaultHeartbeatInterval)
+	def(&cfg.AutoCommitInterval, DefaultAutoCommitInterval)
+	switch {
+	case cfg.Protocol != ProtocolClassic:
+		return cfg, nil, fmt.Errorf("%w: %q", ErrProtocolUnsupported, cfg.Protocol)
+	case cfg.GroupID == "":
+		return cfg, nil, errors.New("consumer: empty GroupID")
+	case (len(cfg.Topics) == 0) == (cfg.TopicRegex == ""):
+		return cfg, nil, errors.New("consumer: set exactly one of Topics and TopicRegex")
+	case len(cfg.Assignors) == 0:
+		return cfg, nil, errors.New("consumer: no Assignors")
+	case cfg.SessionTimeout < time.Millisecond || cfg.RebalanceTimeout < time.Millisecond || cfg.HeartbeatInterval < time.Millisecond:
+		return cfg, nil, errors.New("consumer: SessionTimeout, RebalanceTimeout and HeartbeatInterval must be at least 1ms")
+	case cfg.HeartbeatInterval >= cfg.SessionTimeout:
+		return cfg, nil, fmt.Errorf("consumer: HeartbeatInterval %v not below SessionTimeout %v", cfg.HeartbeatInterval, cfg.SessionTimeout)
+	case cfg.AutoCommitInterval < 0:
+		return cfg, nil, errors.New("consumer: negative AutoCommitInterval")
+	}
+	seen := map[string]bool{}
+	for _, a := range cfg.Assignors {
+		if a == nil || a.Name() == "" || seen[a.Name()] {
+			return cfg, nil, errors.New("consumer: nil, unnamed or duplicate assignor")
+		}
+		seen[a.Name()] = true
+	}
+	for _, t := range cfg.Topics {
+		if t == "" {
+			return cfg, nil, errors.New("consumer: empty topic name")
+		}
+	}
+	var re *regexp.Regexp
+	if cfg.TopicRegex != "" {
+		if re, err = regexp.Compile("^(?:" + cfg.TopicRegex + ")$"); err != nil {
+			return cfg, nil, fmt.Errorf("consumer: TopicRegex: %w", err)
+		}
+	}
+	cfg.Topics = append([]string(nil), cfg.Topics...)
+	cfg.Assignors = append([]assign.Assignor(nil), cfg.Assignors...)
+	return cfg, re, nil
+}
+
+// cooperative reports whether every assignor is cooperative (KIP-429), as
+// Java picks the rebalance protocol all configured assignors support.
+func (cfg *GroupConfig) cooperative() bool {
+	for _, a := range cfg.Assignors {
+		if a.Protocol() != assign.Cooperative {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,217 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/gregor-kafka/gregor/testlab/judge"
+)
+
+// groupView is what the runner knows of one group consumer from the
+// transitions the adapter reported: the partitions they add up to and the
+// last assignment epoch.
+type groupView struct {
+	owned map[tpKey]bool
+	epoch uint64
+}
+
+type tpKey struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+}
+
+type groupTransition struct {
+	ConsumerID      string  `json:"consumer_id"`
+	Kind            string  `json:"kind"`
+	AssignmentEpoch uint64  `json:"assignment_epoch"`
+	Partitions      []tpKey `json:"partitions"`
+}
+
+type groupAssignment struct {
+	ConsumerID string `json:"consumer_id"`
+	GroupID    string `json:"group_id"`
+	MemberID   string `json:"member_id"`
+	GroupEpoch struct {
+		Kind         string `json:"kind"`
+		GenerationID int32  `json:"generation_id"`
+	} `json:"group_epoch"`
+	AssignmentEpoch uint64  `json:"assignment_epoch"`
+	Partitions      []tpKey `json:"partitions"`
+}
+
+// checkGroupAssignments judges group_assignments_observed: every consumer's
+// transitions (across all observations) are in epoch order, assign only
+// what it does not own and revoke or lose only what it owns, and add up to
+// its reported assignment; the assignments are disjoint, at one positive
+// classic generation; and the coordinator (described by the observer) gives
+// each reported member exactly the reported partitions, covering the topic
+// when the report names every member of the group.
+func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) error {
+	ev := cmd.Completion
+	var ts []groupTransition
+	var as []groupAssignment
+	if err := json.Unmarshal(ev.Fields["transitions"], &ts); err != nil {
+		return fmt.Errorf("transitions: %v", err)
+	}
+	if err := json.Unmarshal(ev.Fields["assignments"], &as); err != nil {
+		return fmt.Errorf("assignments: %v", err)
+	}
+	views := map[string]*groupView{}
+	for id, v := range r.views {
+		views[id] = &groupView{owned: maps.Clone(v.owned), epoch: v.epoch}
+	}
+	for _, t := range ts {
+		v := views[t.ConsumerID]
+		if v == nil {
+			v = &groupView{owned: map[tpKey]bool{}}
+			views[t.ConsumerID] = v
+		}
+		if t.AssignmentEpoch <= v.epoch || len(t.Partitions) == 0 {
+			return fmt.Errorf("transition %+v after epoch %d: epochs must grow and name partitions", t, v.epoch)
+		}
+		v.epoch = t.AssignmentEpoch
+		for _, tp := range t.Partitions {
+			switch {
+			case t.Kind == "assigned" && v.owned[tp]:
+				return fmt.Errorf("%s assigned %v it already owned", t.ConsumerID, tp)
+			case t.Kind == "assigned":
+				v.owned[tp] = true
+			case (t.Kind == "revoking" || t.Kind == "lost") && !v.owned[tp]:
+				return fmt.Errorf("%s %s %v it did not own", t.ConsumerID, t.Kind, tp)
+			case t.Kind == "revoking" || t.Kind == "lost":
+				delete(v.owned, tp)
+			default:
+				return fmt.Errorf("transition kind %q", t.Kind)
+			}
+		}
+	}
+	ids := list(cmd.Payload["consumer_ids"])
+	if len(as) != len(ids) {
+		return fmt.Errorf("%d assignments for %d consumers", len(as), len(ids))
+	}
+	seen := map[tpKey]string{}
+	for i, a := range as {
+		if a.ConsumerID != str(ids[i]) {
+			return fmt.Errorf("assignments[%d] is %s, want %s (caller order)", i, a.ConsumerID, ids[i])
+		}
+		if a.GroupEpoch.Kind != "classic" || a.GroupEpoch.GenerationID <= 0 || a.GroupEpoch.GenerationID != as[0].GroupEpoch.GenerationID {
+			return fmt.Errorf("%s group_epoch %+v: want one positive classic generation", a.ConsumerID, a.GroupEpoch)
+		}
+		v := views[a.ConsumerID]
+		if v == nil {
+			v = &groupView{owned: map[tpKey]bool{}}
+		}
+		got := map[tpKey]bool{}
+		for _, tp := range a.Partitions {
+			got[tp] = true
+			if other, dup := seen[tp]; dup {
+				return fmt.Errorf("%v assigned to both %s and %s", tp, other, a.ConsumerID)
+			}
+			seen[tp] = a.ConsumerID
+		}
+		if !maps.Equal(got, v.owned) || a.AssignmentEpoch != v.epoch {
+			return fmt.Errorf("%s reports %v at epoch %d; its transitions add up to %v at epoch %d", a.ConsumerID, a.Partitions, a.AssignmentEpoch, keysOf(v.owned), v.epoch)
+		}
+	}
+	if err := r.checkGroupOnBroker(ctx, cmd, as, seen); err != nil {
+		return err
+	}
+	r.views = views
+	return nil
+}
+
+// checkGroupOnBroker compares the reported assignments with the
+// coordinator's description of the group.
+func (r *run) checkGroupOnBroker(ctx context.Context, cmd *judge.Command, as []groupAssignment, seen map[tpKey]string) error {
+	group := as[0].GroupID
+	topic := r.topicOfGroupConsumer(as[0].ConsumerID)
+	state, members, err := r.obs.GroupMembers(ctx, group)
+	if err != nil {
+		return err
+	}
+	byID := map[string][]int32{}
+	for _, m := range members {
+		ps := slices.Clone(m.Partitions[topic])
+		slices.Sort(ps)
+		byID[m.MemberID] = ps
+	}
+	for _, a := range as {
+		ps, ok := byID[a.MemberID]
+		var want []int32
+		for _, tp := range a.Partitions {
+			want = append(want, tp.Partition)
+		}
+		slices.Sort(want)
+		if !ok || !slices.Equal(ps, want) {
+			r.fact(cmd.ID, fmt.Sprintf("member %s of %s owns %v", a.MemberID, group, want), fmt.Sprintf("state %s, broker assignment %v (member known: %v)", state, ps, ok), false)
+			return fmt.Errorf("%s claims member %s owns %v of %s; the coordinator (state %s) says %v (member known: %v)", a.ConsumerID, a.MemberID, want, topic, state, ps, ok)
+		}
+	}
+	if len(members) == len(as) {
+		td, err := r.obs.Topic(ctx, topic)
+		if err != nil {
+			return err
+		}
+		if len(seen) != len(td.Partitions) {
+			return fmt.Errorf("the whole group of %d members owns %d of %d partitions of %s", len(as), len(seen), len(td.Partitions), topic)
+		}
+	}
+	r.fact(cmd.ID, fmt.Sprintf("group %s assignments", group), fmt.Sprintf("%d members, state %s, as reported", len(members), state), true)
+	return nil
+}
+
+// checkGroupReceiveSet: every member that claims a commit has, on the
+// broker, committed offsets at least one past its last received record
+// of each partition.
+func (r *run) checkGroupReceiveSet(ctx context.Context, cmd *judge.Command) error {
+	var ms []struct {
+		ConsumerID string     `json:"consumer_id"`
+		Records    []consumed `json:"records"`
+		Committed  bool       `json:"committed"`
+	}
+	if err := json.Unmarshal(cmd.Completion.Fields["members"], &ms); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if !m.Committed {
+			continue
+		}
+		group := r.groupOf(m.ConsumerID)
+		last := map[tpKey]int64{}
+		for _, c := range m.Records {
+			k := tpKey{c.Topic, c.Partition}
+			last[k] = max(last[k], c.Offset+1)
+		}
+		for k, want := range last {
+			off, ok, err := r.obs.Committed(ctx, group, k.Topic, k.Partition)
+			if err != nil {
+				return err
+			}
+			if !ok || off < want {
+				return fmt.Errorf("%s claimed committed; group %s has %d (exists=%v) for %s[%d], want >= %d", m.ConsumerID, group, off, ok, k.Topic, k.Partition, want)
+			}
+		}
+	}
+	return nil
+}
+
+// topicOfGroupConsumer returns the topic a group consumer subscribed to.
+func (r *run) topicOfGroupConsumer(consumerID string) string {
+	for _, c := range r.sess.Commands() {
+		if c.Kind == "create_group_consumer" && str(c.Payload["consumer_id"]) == consumerID {
+			return str(c.Payload["topic"])
+		}
+	}
+	return ""
+}
+
+func keysOf(m map[tpKey]bool) []tpKey {
+	out := make([]tpKey, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
