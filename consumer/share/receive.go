@@ -263,14 +263,30 @@ func (c *Consumer) shareFetchRequest(p *fetchPlan, md map[string]topicMeta, room
 	return req
 }
 
-// fetchLocked sends the plans concurrently and applies the responses.
+// answerGrace bounds how long a ShareFetch's answer is awaited beyond its
+// long-poll.
+const answerGrace = 15 * time.Second
+
+// fetchLocked sends the plans concurrently and applies the responses. The
+// long-poll ends by ctx's deadline, but an answer is awaited even after ctx
+// ends (at most MaxWait plus answerGrace): abandoning a ShareFetch would
+// leave the session epoch unknown, and reopening the session would cost
+// the records it holds.
 func (c *Consumer) fetchLocked(ctx context.Context, plans []*fetchPlan) error {
+	if dl, ok := ctx.Deadline(); ok {
+		left := max(0, time.Until(dl)/time.Millisecond)
+		for _, p := range plans {
+			p.req.MaxWaitMs = min(p.req.MaxWaitMs, int32(min(left, 1<<30)))
+		}
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.MaxWait+answerGrace)
+	defer cancel()
 	var wg sync.WaitGroup
 	for _, p := range plans {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := c.t.request(ctx, p.node, p.req)
+			resp, err := c.t.request(fctx, p.node, p.req)
 			if err == nil {
 				p.resp = resp.(*wire.ShareFetchResponse)
 			}
