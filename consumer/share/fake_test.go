@@ -36,8 +36,8 @@ type fakeT struct {
 }
 
 func (f *fakeT) coordinator(context.Context, string) (int32, error) { return 1, nil }
-func (f *fakeT) invalidateCoordinator(string)                     {}
-func (f *fakeT) invalidateMetadata()                              {}
+func (f *fakeT) invalidateCoordinator(string)                       {}
+func (f *fakeT) invalidateMetadata()                                {}
 
 func (f *fakeT) metadata(context.Context, []string) (map[string]topicMeta, error) {
 	m := topicMeta{id: fakeTopicID, leaders: map[int32]int32{}}
