@@ -59,6 +59,9 @@ func (s *Session) dispatch(cmd *Command) error {
 	case *ShutdownClient:
 		return s.doShutdownClient(p)
 	}
+	if handled, err := s.dispatchShare(cmd); handled {
+		return err
+	}
 	return s.dispatchAdmin(cmd)
 }
 
@@ -73,6 +76,8 @@ func (s *Session) doFinish() error {
 		return stateErr("finish with %d open producer(s)", len(s.producers))
 	case len(s.consumers) > 0:
 		return stateErr("finish with %d open consumer(s)", len(s.consumers))
+	case len(s.shares) > 0:
+		return stateErr("finish with %d open share consumer(s)", len(s.shares))
 	case len(s.clients) > 0:
 		return stateErr("finish with %d live client(s)", len(s.clients))
 	}

@@ -89,7 +89,7 @@ func (s *Session) childrenOf(id ID) int {
 			n++
 		}
 	}
-	return n
+	return n + s.shareChildrenOf(id)
 }
 
 func closeProducerQuietly(p Producer) error {

@@ -46,6 +46,7 @@ type Session struct {
 	clients    map[ID]*clientEntry
 	producers  map[ID]*producerEntry
 	consumers  map[ID]*consumerEntry
+	shares     map[ID]*shareConsumerEntry // share consumers (session_share.go), made on first use
 	group      *actorGroup
 	lastFailed bool
 	seen       map[ID]struct{} // command ids already received
@@ -180,6 +181,7 @@ func (s *Session) closeAll() {
 	for _, c := range s.consumers {
 		_ = c.consumer.Close()
 	}
+	s.closeShares()
 	for _, p := range s.producers {
 		_ = closeProducerQuietly(p.producer)
 	}

@@ -62,6 +62,10 @@ type Consumer struct {
 	assignChanged chan struct{}
 	// fatal is a heartbeat error that ends membership.
 	fatal error
+	// joined is closed by the heartbeat goroutine at the first successful
+	// heartbeat, or when membership fails (fatal set).
+	joined   chan struct{}
+	joinOnce sync.Once
 
 	hbCancel context.CancelFunc
 	hbDone   chan struct{}
@@ -124,6 +128,7 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 		sessions:      map[int32]*session{},
 		held:          map[consumer.TopicPartition]map[int64]*heldRecord{},
 		hbDone:        make(chan struct{}),
+		joined:        make(chan struct{}),
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.hbCancel = cancel
@@ -153,6 +158,23 @@ func (c *Consumer) Assignment() []consumer.TopicPartition {
 	}
 	return out
 }
+
+// AwaitJoined waits until the coordinator has answered the member's join
+// (a member epoch above 0), and returns a fatal membership error (e.g.
+// GROUP_AUTHORIZATION_FAILED) or ctx's error.
+func (c *Consumer) AwaitJoined(ctx context.Context) error {
+	select {
+	case <-c.joined:
+	case <-ctx.Done():
+		return ctxErr(ctx)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fatal
+}
+
+// markJoined closes joined once.
+func (c *Consumer) markJoined() { c.joinOnce.Do(func() { close(c.joined) }) }
 
 // TakeAckResults returns, and forgets, the outcomes of acknowledgements sent
 // so far (piggy-backed on ShareFetch or sent by Commit) not yet returned.

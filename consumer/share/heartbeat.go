@@ -37,6 +37,9 @@ func (c *Consumer) heartbeatLoop(ctx context.Context) {
 					wait = interval
 				}
 				c.applyHeartbeat(ctx, resp)
+				if epoch > 0 {
+					c.markJoined()
+				}
 			case client.StaleCoordinator(kerr):
 				c.t.invalidateCoordinator(c.cfg.GroupID)
 				full, wait = true, heartbeatBackoff
@@ -50,6 +53,7 @@ func (c *Consumer) heartbeatLoop(ctx context.Context) {
 				c.fatal = kerr
 				c.mu.Unlock()
 				c.setAssignment(nil, 0)
+				c.markJoined()
 				return
 			}
 		}
