@@ -139,3 +139,28 @@ func TestIntegrationLockExpiry(t *testing.T) {
 	}
 	allOK(t, rs, 5, Accept)
 }
+
+// TestIntegrationCloseReleasesHeld: records a member holds unacknowledged
+// (explicit mode) when it closes go back to the group at once: the next
+// member gets them with delivery count 2, long before the lock expires.
+func TestIntegrationCloseReleasesHeld(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := newBed(ctx, t, 1)
+	b.produce(ctx, t, 3, 1)
+	g := b.newGroup(ctx, t) // lock duration: the default 30s
+	first := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit})
+	receiveN(ctx, t, first, 3)
+	if rs, err := first.Close(ctx); err != nil || len(rs) != 0 {
+		t.Fatalf("Close: %v %+v", err, rs)
+	}
+	second := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit})
+	rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer rcancel()
+	got := receiveN(rctx, t, second, 3)
+	for _, r := range got {
+		if r.DeliveryCount != 2 {
+			t.Fatalf("offset %d delivery count %d, want 2", r.Offset, r.DeliveryCount)
+		}
+	}
+}
