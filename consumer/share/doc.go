@@ -50,9 +50,10 @@
 //
 // # Memory
 //
-// Records fetched but not yet delivered count against MaxBufferedBytes (key,
-// value and header bytes); a ShareFetch asks for at most the room left, and
-// none is sent while the buffer is full.
+// Records fetched but not yet delivered are counted in key, value and header
+// bytes. Receive sends ShareFetch only when nothing is buffered, asking for at
+// most MaxBufferedBytes, so the buffer holds one response's records (a broker
+// may exceed MaxBytes by one record batch, KIP-74).
 //
 // # Closing
 //

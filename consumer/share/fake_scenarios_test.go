@@ -270,3 +270,38 @@ func TestFakeSessionEpochs(t *testing.T) {
 		t.Fatalf("closing request %+v", f.reqs[len(f.reqs)-1])
 	}
 }
+
+// TestFakeMemoryBound: undelivered records are counted in bytes; a
+// ShareFetch is sent only when nothing is buffered and asks for at most
+// MaxBufferedBytes.
+func TestFakeMemoryBound(t *testing.T) {
+	// ten records of 2-byte values ("v0".."v9") = 20 bytes buffered
+	f, c := newFake(t, 1, Config{MaxRecords: 4, MaxBufferedBytes: 20},
+		deliver(0, batch(0, 9, false, seq(10)...), acquired(0, 9, 1)))
+	if got := len(mustReceive(t, c)); got != 4 {
+		t.Fatalf("first Receive %d records", got)
+	}
+	c.opMu.Lock()
+	buffered := c.bufferedBytes
+	c.opMu.Unlock()
+	if buffered != 12 {
+		t.Fatalf("%d bytes buffered after delivering 4 of 10 two-byte records, want 12", buffered)
+	}
+	mustReceive(t, c)
+	mustReceive(t, c) // the last two: the buffer empties
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, _ = c.Receive(ctx)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	first := f.reqs[0].(*wire.ShareFetchRequest)
+	if first.MaxBytes != 20 {
+		t.Fatalf("first ShareFetch MaxBytes %d, want the whole room 20", first.MaxBytes)
+	}
+	if len(f.reqs) < 2 {
+		t.Fatal("no ShareFetch after the buffer emptied")
+	}
+	if n := f.reqs[1].(*wire.ShareFetchRequest).MaxBytes; n != 20 {
+		t.Fatalf("ShareFetch after delivering everything asks %d bytes, want 20", n)
+	}
+}

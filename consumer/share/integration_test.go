@@ -164,3 +164,50 @@ func TestIntegrationCloseReleasesHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrationRenewKeepsLock: renewing (KIP-1222) a held record past
+// several lock durations keeps it from other members; the final accept
+// succeeds.
+func TestIntegrationRenewKeepsLock(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := newBed(ctx, t, 1)
+	b.produce(ctx, t, 2, 1)
+	g := b.newGroup(ctx, t, "share.record.lock.duration.ms", "1500")
+	holder := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit})
+	held := receiveN(ctx, t, holder, 2)
+	other := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit, MaxWait: 200 * time.Millisecond})
+	if err := other.AwaitJoined(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// For 4.5s (three lock durations) renew every 500ms while the other
+	// member keeps asking for records.
+	for range 9 {
+		for i := range held {
+			if err := holder.Acknowledge(&held[i], Renew); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rs, err := holder.Commit(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allOK(t, rs, 2, Renew)
+		rctx, rcancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		recs, _ := other.Receive(rctx)
+		rcancel()
+		if len(recs) > 0 {
+			t.Fatalf("the other member got offset %d (delivery count %d) while its lock was being renewed", recs[0].Offset, recs[0].DeliveryCount)
+		}
+	}
+	for i := range held {
+		if err := holder.Acknowledge(&held[i], Accept); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := holder.Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allOK(t, rs, 2, Accept)
+}
