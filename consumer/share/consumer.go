@@ -50,6 +50,7 @@ type Consumer struct {
 	t        transport
 	cfg      Config
 	memberID string
+	dec      *wire.Decompressor // shared by every decode (safe for concurrent use)
 
 	mu sync.Mutex // guards the membership fields below
 	// memberEpoch is the epoch of the last heartbeat response (heartbeat goroutine writes).
@@ -85,6 +86,9 @@ type Consumer struct {
 	pending []ack
 	// results are acknowledgement outcomes not yet taken.
 	results []AckResult
+	// br and batch are the record-batch decoder and its reused batch.
+	br    *wire.BatchReader
+	batch wire.RecordBatch
 }
 
 // heldRecord is one acquired record.
@@ -123,6 +127,7 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 		t:             t,
 		cfg:           cfg,
 		memberID:      base64.RawURLEncoding.EncodeToString(id[:]),
+		dec:           wire.NewDecompressor(0),
 		assigned:      map[consumer.TopicPartition]struct{}{},
 		assignChanged: make(chan struct{}),
 		sessions:      map[int32]*session{},

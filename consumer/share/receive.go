@@ -1,9 +1,11 @@
 package share
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -385,10 +387,9 @@ func (c *Consumer) acquireLocked(node int32, tp consumer.TopicPartition, pr *wir
 	if len(pr.AcquiredRecords) == 0 {
 		return
 	}
-	recs, next, _ := consumer.DecodeFetchPartition(tp, consumer.ReadUncommitted, 0, &wire.FetchResponsePartition{Records: pr.Records}, nil)
-	byOffset := make(map[int64]int, len(recs))
-	for i := range recs {
-		byOffset[recs[i].Offset] = i
+	recs, next := c.decodeAcquiredLocked(tp, pr)
+	at := func(off int64) (int, bool) {
+		return slices.BinarySearchFunc(recs, off, func(r consumer.Record, o int64) int { return cmp.Compare(r.Offset, o) })
 	}
 	if c.held[tp] == nil {
 		c.held[tp] = map[int64]*heldRecord{}
@@ -398,7 +399,7 @@ func (c *Consumer) acquireLocked(node int32, tp consumer.TopicPartition, pr *wir
 			continue
 		}
 		for off := ar.FirstOffset; off <= ar.LastOffset; off++ {
-			i, ok := byOffset[off]
+			i, ok := at(off)
 			switch {
 			case ok:
 				if old := c.held[tp][off]; old != nil && !old.delivered {
