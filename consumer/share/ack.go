@@ -1,6 +1,7 @@
 package share
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -87,15 +88,16 @@ func (c *Consumer) hasRenewLocked() bool {
 }
 
 // commitLocked sends the pending acknowledgements with ShareAcknowledge at
-// each broker's next session epoch (final is -1 to close the sessions).
+// each broker's next session epoch; failures are in the results.
 func (c *Consumer) commitLocked(ctx context.Context) {
-	c.sendAcksLocked(ctx, false)
+	_ = c.sendAcksLocked(ctx, false)
 }
 
 // sendAcksLocked sends one ShareAcknowledge per broker with pending
 // acknowledgements (final: per broker with a session, at epoch -1, closing
-// it).
-func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) {
+// it). It returns the first request that failed as a whole (transport or
+// top-level error); per-record outcomes go to the results.
+func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) error {
 	byNode := map[int32][]ack{}
 	for _, a := range c.pending {
 		byNode[a.node] = append(byNode[a.node], a)
@@ -161,6 +163,7 @@ func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) {
 	}
 	wg.Wait()
 	names := c.idNames()
+	var first error
 	for _, cl := range calls {
 		s := c.sessions[cl.node]
 		if final || cl.err != nil {
@@ -168,11 +171,13 @@ func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) {
 		}
 		if cl.err != nil {
 			c.failAcksLocked(cl.acks, cl.err)
+			first = cmp.Or(first, cl.err)
 			continue
 		}
 		if kerr := wire.ErrorForCode(cl.resp.ErrorCode); kerr != nil {
 			s.reset()
 			c.failAcksLocked(cl.acks, kerr)
+			first = cmp.Or(first, kerr)
 			continue
 		}
 		if !final {
@@ -193,6 +198,7 @@ func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) {
 			c.failAcksLocked(acks, fmt.Errorf("%w: no acknowledgement result for %s", client.ErrProtocol, tp))
 		}
 	}
+	return first
 }
 
 // topicIDsLocked returns the subscribed topics' IDs.

@@ -1,6 +1,7 @@
 package share
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -14,7 +15,8 @@ import (
 // ShareAcknowledge at epoch -1, ending each broker's share session; then the
 // member leaves the group (ShareGroupHeartbeat epoch -1). It returns the
 // outcomes of the acknowledgements not yet reported and the first failure of
-// the leave. Calling it again returns ErrClosed.
+// ending a share session or of leaving (ctx's end as client.ErrTimeout or
+// client.ErrCancelled). Calling it again returns ErrClosed.
 func (c *Consumer) Close(ctx context.Context) ([]AckResult, error) {
 	c.opMu.Lock()
 	defer c.opMu.Unlock()
@@ -35,12 +37,12 @@ func (c *Consumer) Close(ctx context.Context) ([]AckResult, error) {
 		}
 	}
 	c.buffered, c.bufferedBytes = nil, 0
-	c.sendAcksLocked(ctx, true)
+	sessErr := c.sendAcksLocked(ctx, true)
 	<-c.hbDone
-	err := c.leave(ctx)
+	err := cmp.Or(sessErr, c.leave(ctx))
 	r := c.results
 	c.results = nil
-	if err != nil && errors.Is(err, context.Canceled) {
+	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) && ctx.Err() != nil {
 		return r, ctxErr(ctx)
 	}
 	return r, err

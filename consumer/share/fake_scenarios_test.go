@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -303,5 +304,116 @@ func TestFakeMemoryBound(t *testing.T) {
 	}
 	if n := f.reqs[1].(*wire.ShareFetchRequest).MaxBytes; n != 20 {
 		t.Fatalf("ShareFetch after delivering everything asks %d bytes, want 20", n)
+	}
+}
+
+// TestFakeAcksGoToAcquiringBroker: records are acknowledged to the broker
+// whose share session acquired them, also after their partition's leader
+// moved to another broker.
+func TestFakeAcksGoToAcquiringBroker(t *testing.T) {
+	f, c := newFake(t, 2, Config{AckMode: AckExplicit, MaxRecords: 10})
+	f.mu.Lock()
+	f.leaders = map[int32]int32{0: 1, 1: 2}
+	f.byNode = map[int32][]func(*wire.ShareFetchRequest) *wire.ShareFetchResponse{
+		1: {deliver(0, batch(0, 1, false, seq(2)...), acquired(0, 1, 1))},
+		2: {deliver(1, batch(0, 1, false, seq(2)...), acquired(0, 1, 1))},
+	}
+	f.mu.Unlock()
+	var recs []Record
+	for len(recs) < 4 {
+		recs = append(recs, mustReceive(t, c)...)
+	}
+	f.mu.Lock()
+	f.leaders = map[int32]int32{0: 2, 1: 2} // partition 0 moves to broker 2
+	f.mu.Unlock()
+	for i := range recs {
+		if err := c.Acknowledge(&recs[i], Accept); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rs, err := c.Commit(ctx)
+	if err != nil || len(rs) != 4 {
+		t.Fatalf("Commit: %v, %d results", err, len(rs))
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	acked := map[int32]int32{} // partition -> node its acknowledgement went to
+	for i, r := range f.reqs {
+		if a, ok := r.(*wire.ShareAcknowledgeRequest); ok {
+			for _, tp := range a.Topics {
+				for _, p := range tp.Partitions {
+					acked[p.PartitionIndex] = f.nodes[i]
+				}
+			}
+		}
+	}
+	if acked[0] != 1 || acked[1] != 2 {
+		t.Fatalf("acknowledgements went to %v, want partition 0 -> broker 1 (acquired there), 1 -> broker 2", acked)
+	}
+}
+
+// TestFakeHeartbeatErrors: UNKNOWN_MEMBER_ID makes the member rejoin at
+// epoch 0 with its subscription; a fatal error (GROUP_AUTHORIZATION_FAILED)
+// ends membership and is returned by Receive and AwaitJoined.
+func TestFakeHeartbeatErrors(t *testing.T) {
+	var mu sync.Mutex
+	var epochs []int32
+	var subs [][]string
+	calls := 0
+	hb := func(r *wire.ShareGroupHeartbeatRequest) *wire.ShareGroupHeartbeatResponse {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		epochs, subs = append(epochs, r.MemberEpoch), append(subs, r.SubscribedTopicNames)
+		switch calls {
+		case 1:
+			return &wire.ShareGroupHeartbeatResponse{MemberEpoch: 1, HeartbeatIntervalMs: 10}
+		case 2:
+			return &wire.ShareGroupHeartbeatResponse{ErrorCode: wire.ErrUnknownMemberID.Code}
+		case 3:
+			return &wire.ShareGroupHeartbeatResponse{MemberEpoch: 2, HeartbeatIntervalMs: 10}
+		}
+		return &wire.ShareGroupHeartbeatResponse{ErrorCode: wire.ErrGroupAuthorizationFailed.Code}
+	}
+	f := &fakeT{t: t, parts: 1, hb: hb}
+	c, err := newConsumer(f, Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := c.Receive(ctx); !errors.Is(err, wire.ErrGroupAuthorizationFailed) {
+		t.Fatalf("Receive: %v, want GROUP_AUTHORIZATION_FAILED", err)
+	}
+	if err := c.AwaitJoined(ctx); !errors.Is(err, wire.ErrGroupAuthorizationFailed) {
+		t.Fatalf("AwaitJoined: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !reflect.DeepEqual(epochs[:4], []int32{0, 1, 0, 2}) || subs[2] == nil || subs[1] != nil {
+		t.Fatalf("heartbeat epochs %v, subscriptions %v: want a rejoin at 0 with the subscription after UNKNOWN_MEMBER_ID", epochs, subs)
+	}
+}
+
+// TestFakeCloseWithinDeadline: Close returns by its context's deadline when
+// the broker never answers the final ShareAcknowledge.
+func TestFakeCloseWithinDeadline(t *testing.T) {
+	f, c := newFake(t, 1, Config{AckMode: AckExplicit}, deliver(0, batch(0, 1, false, seq(2)...), acquired(0, 1, 1)))
+	mustReceive(t, c)
+	f.mu.Lock()
+	f.ackBlock = true
+	f.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Close(ctx)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("Close took %v with a 300ms deadline", took)
+	}
+	if err == nil {
+		t.Fatal("Close past its deadline reported success")
 	}
 }

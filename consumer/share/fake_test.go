@@ -29,10 +29,20 @@ type fakeT struct {
 	// fetches are the scripted ShareFetch answers, in order; when none is
 	// left a ShareFetch long-polls MaxWaitMs and answers empty.
 	fetches []func(*wire.ShareFetchRequest) *wire.ShareFetchResponse
+	// byNode, when set, scripts each broker's ShareFetch answers instead.
+	byNode map[int32][]func(*wire.ShareFetchRequest) *wire.ShareFetchResponse
 	// acks answers ShareAcknowledge; nil answers success for every partition.
 	acks func(*wire.ShareAcknowledgeRequest) *wire.ShareAcknowledgeResponse
-	// reqs are every ShareFetch and ShareAcknowledge received.
-	reqs []wire.Request
+	// reqs are every ShareFetch and ShareAcknowledge received, and nodes
+	// the broker each was sent to.
+	reqs  []wire.Request
+	nodes []int32
+	// leaders maps partitions to leader nodes (default: node 1).
+	leaders map[int32]int32
+	// hb answers ShareGroupHeartbeat when set.
+	hb func(*wire.ShareGroupHeartbeatRequest) *wire.ShareGroupHeartbeatResponse
+	// ackBlock makes ShareAcknowledge wait for its context.
+	ackBlock bool
 }
 
 func (f *fakeT) coordinator(context.Context, string) (int32, error) { return 1, nil }
@@ -41,8 +51,13 @@ func (f *fakeT) invalidateMetadata()                                {}
 
 func (f *fakeT) metadata(context.Context, []string) (map[string]topicMeta, error) {
 	m := topicMeta{id: fakeTopicID, leaders: map[int32]int32{}}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for p := int32(0); p < f.parts; p++ {
 		m.leaders[p] = 1
+		if l, ok := f.leaders[p]; ok {
+			m.leaders[p] = l
+		}
 	}
 	return map[string]topicMeta{fakeTopic: m}, nil
 }
@@ -50,6 +65,12 @@ func (f *fakeT) metadata(context.Context, []string) (map[string]topicMeta, error
 func (f *fakeT) request(ctx context.Context, node int32, req wire.Request) (wire.Response, error) {
 	switch r := req.(type) {
 	case *wire.ShareGroupHeartbeatRequest:
+		f.mu.Lock()
+		hb := f.hb
+		f.mu.Unlock()
+		if hb != nil {
+			return hb(r), nil
+		}
 		resp := &wire.ShareGroupHeartbeatResponse{MemberID: &r.MemberID, MemberEpoch: 1, HeartbeatIntervalMs: 1000}
 		if r.MemberEpoch == 0 {
 			a := &wire.ShareGroupHeartbeatAssignment{TopicPartitions: []wire.ShareGroupTopicPartitions{{TopicID: fakeTopicID}}}
@@ -61,9 +82,14 @@ func (f *fakeT) request(ctx context.Context, node int32, req wire.Request) (wire
 		return resp, nil
 	case *wire.ShareFetchRequest:
 		f.mu.Lock()
-		f.reqs = append(f.reqs, r)
+		f.reqs, f.nodes = append(f.reqs, r), append(f.nodes, node)
 		var next func(*wire.ShareFetchRequest) *wire.ShareFetchResponse
-		if len(f.fetches) > 0 {
+		switch {
+		case f.byNode != nil:
+			if q := f.byNode[node]; len(q) > 0 {
+				next, f.byNode[node] = q[0], q[1:]
+			}
+		case len(f.fetches) > 0:
 			next, f.fetches = f.fetches[0], f.fetches[1:]
 		}
 		f.mu.Unlock()
@@ -80,9 +106,13 @@ func (f *fakeT) request(ctx context.Context, node int32, req wire.Request) (wire
 		return ackAll(r), nil
 	case *wire.ShareAcknowledgeRequest:
 		f.mu.Lock()
-		f.reqs = append(f.reqs, r)
-		fn := f.acks
+		f.reqs, f.nodes = append(f.reqs, r), append(f.nodes, node)
+		fn, block := f.acks, f.ackBlock
 		f.mu.Unlock()
+		if block {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
 		if fn != nil {
 			return fn(r), nil
 		}
