@@ -49,6 +49,9 @@ func (s *Session) doCreateShare(p *CreateShareConsumer) error {
 		return fatalf("adapter_unsupported", "this client makes no share consumers")
 	}
 	cfg := ShareConsumerConfig{GroupID: p.GroupID, Topic: p.Topic}
+	if c := p.Configuration; c != nil && (c.MaxRecords < 1 || c.MaxRecords > 31 || c.BatchSize < 1 || c.BatchSize > 31) {
+		return fatalf("adapter_state", "share configuration max_records %d, batch_size %d (each 1..=31)", c.MaxRecords, c.BatchSize)
+	}
 	if p.Configuration != nil {
 		cfg.MaxRecords, cfg.BatchSize = int(p.Configuration.MaxRecords), int(p.Configuration.BatchSize)
 	}

@@ -161,3 +161,17 @@ func TestSessionShareCountMismatch(t *testing.T) {
 		t.Fatalf("share consumer closed %d times at session end", b.closedSh)
 	}
 }
+
+// TestSessionShareConfigurationBounds: max_records and batch_size outside
+// 1..=31 are refused (fatal adapter_state) before any consumer is made.
+func TestSessionShareConfigurationBounds(t *testing.T) {
+	b := &shareBackend{}
+	var s script
+	s.add("hello", helloPlain)
+	s.add("create_client", `"client_id":"c1"`)
+	bad := s.add("create_share_consumer", `"client_id":"c1","consumer_id":"s1","group_id":"g","topic":"t","membership_timeout_ms":1000,"close_timeout_ms":1000,"configuration":{"max_records":32,"batch_size":2}`)
+	evs, code, _ := runScript(t, b, s.input())
+	if code != ExitFatal || !strings.Contains(findLine(evs, bad, "fatal"), `"adapter_state"`) || len(b.cfgs) != 0 {
+		t.Fatalf("exit %d, events %v, consumers made %d", code, evs, len(b.cfgs))
+	}
+}
