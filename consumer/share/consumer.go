@@ -70,6 +70,9 @@ type Consumer struct {
 
 	hbCancel context.CancelFunc
 	hbDone   chan struct{}
+	// unresolved is the last assignment with a topic ID metadata could
+	// not name (heartbeat goroutine only).
+	unresolved *wire.ShareGroupHeartbeatAssignment
 
 	opMu sync.Mutex // serializes Receive, Acknowledge, Commit, Close; guards the fields below
 	// closed is set by Close.

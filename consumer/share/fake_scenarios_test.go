@@ -417,3 +417,26 @@ func TestFakeCloseWithinDeadline(t *testing.T) {
 		t.Fatal("Close past its deadline reported success")
 	}
 }
+
+// TestFakeAssignmentResolvedLater: an assignment whose topic ID metadata
+// does not know yet is resolved at a later heartbeat, although the
+// coordinator does not send the assignment again.
+func TestFakeAssignmentResolvedLater(t *testing.T) {
+	f := &fakeT{t: t, parts: 1, unknownIDs: 2}
+	f.fetches = []func(*wire.ShareFetchRequest) *wire.ShareFetchResponse{deliver(0, batch(0, 0, false, 0), acquired(0, 0, 1))}
+	f.hb = func(r *wire.ShareGroupHeartbeatRequest) *wire.ShareGroupHeartbeatResponse {
+		resp := &wire.ShareGroupHeartbeatResponse{MemberEpoch: 1, HeartbeatIntervalMs: 20}
+		if r.MemberEpoch == 0 {
+			resp.Assignment = &wire.ShareGroupHeartbeatAssignment{TopicPartitions: []wire.ShareGroupTopicPartitions{{TopicID: fakeTopicID, Partitions: []int32{0}}}}
+		}
+		return resp
+	}
+	c, err := newConsumer(f, Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	if recs := mustReceive(t, c); len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+}

@@ -43,6 +43,8 @@ type fakeT struct {
 	hb func(*wire.ShareGroupHeartbeatRequest) *wire.ShareGroupHeartbeatResponse
 	// ackBlock makes ShareAcknowledge wait for its context.
 	ackBlock bool
+	// unknownIDs is how many metadata answers still lack the topic.
+	unknownIDs int
 }
 
 func (f *fakeT) coordinator(context.Context, string) (int32, error) { return 1, nil }
@@ -53,6 +55,10 @@ func (f *fakeT) metadata(context.Context, []string) (map[string]topicMeta, error
 	m := topicMeta{id: fakeTopicID, leaders: map[int32]int32{}}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.unknownIDs > 0 {
+		f.unknownIDs--
+		return map[string]topicMeta{fakeTopic: {err: wire.ErrUnknownTopicOrPartition}}, nil
+	}
 	for p := int32(0); p < f.parts; p++ {
 		m.leaders[p] = 1
 		if l, ok := f.leaders[p]; ok {

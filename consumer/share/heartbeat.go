@@ -44,7 +44,7 @@ func (c *Consumer) heartbeatLoop(ctx context.Context) {
 				c.t.invalidateCoordinator(c.cfg.GroupID)
 				full, wait = true, heartbeatBackoff
 			case errors.Is(kerr, wire.ErrUnknownMemberID) || errors.Is(kerr, wire.ErrFencedMemberEpoch):
-				epoch, full, wait = 0, true, 0
+				epoch, full, wait, c.unresolved = 0, true, 0, nil
 				c.setAssignment(nil, 0)
 			case errors.Is(kerr, wire.ErrCoordinatorLoadInProgress):
 				full, wait = true, heartbeatBackoff
@@ -92,19 +92,28 @@ func (c *Consumer) heartbeat(ctx context.Context, epoch int32, full bool) (*wire
 
 // applyHeartbeat records the epoch and, when the response carries one, the
 // new assignment (topic IDs resolved to names through metadata).
+// An assignment naming a topic ID that metadata cannot resolve yet is kept
+// (unresolved, heartbeat goroutine only) and resolved again at every later
+// heartbeat, since the coordinator sends an assignment only when it changes.
 func (c *Consumer) applyHeartbeat(ctx context.Context, resp *wire.ShareGroupHeartbeatResponse) {
-	if resp.Assignment == nil {
+	a := resp.Assignment
+	if a == nil {
+		a = c.unresolved
+	}
+	if a == nil {
 		c.mu.Lock()
 		c.memberEpoch = resp.MemberEpoch
 		c.mu.Unlock()
 		return
 	}
-	names := c.topicNames(ctx, resp.Assignment.TopicPartitions)
+	names := c.topicNames(ctx, a.TopicPartitions)
 	assigned := map[consumer.TopicPartition]struct{}{}
-	for _, tps := range resp.Assignment.TopicPartitions {
+	c.unresolved = nil
+	for _, tps := range a.TopicPartitions {
 		name, ok := names[tps.TopicID]
 		if !ok {
-			continue // a topic this member cannot name; the next assignment retries
+			c.unresolved = a
+			continue
 		}
 		for _, p := range tps.Partitions {
 			assigned[consumer.TopicPartition{Topic: name, Partition: p}] = struct{}{}
