@@ -73,6 +73,9 @@ func (s *Session) dispatch(cmd *Command) error {
 	case *ShutdownClient:
 		return s.doShutdownClient(p)
 	}
+	if handled, err := s.dispatchShare(cmd); handled {
+		return err
+	}
 	return s.dispatchAdmin(cmd)
 }
 
@@ -89,6 +92,8 @@ func (s *Session) doFinish() error {
 		return stateErr("finish with %d open consumer(s)", len(s.consumers))
 	case s.openGroups() > 0:
 		return stateErr("finish with %d open group consumer(s)", s.openGroups())
+	case len(s.shares) > 0:
+		return stateErr("finish with %d open share consumer(s)", len(s.shares))
 	case len(s.clients) > 0:
 		return stateErr("finish with %d live client(s)", len(s.clients))
 	}

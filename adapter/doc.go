@@ -26,6 +26,8 @@
 //     gregor_admin.go implement them with gregor's client, producer,
 //     consumer and admin packages, one public call per operation.
 //
-// Consumer-group, share-group and transaction commands are decoded far
-// enough to name them and answered with fatal adapter_unsupported.
+// The share-group commands (§4.6/§5.5) live in the *_share.go files
+// (commands, events, backend, session, gregor) and register themselves.
+// Consumer-group and transaction commands are decoded far enough to name
+// them and answered with fatal adapter_unsupported.
 package adapter

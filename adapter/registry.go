@@ -94,7 +94,7 @@ func (s *Session) childrenOf(id ID) int {
 			n++
 		}
 	}
-	return n
+	return n + s.shareChildrenOf(id)
 }
 
 // openGroups counts group consumers neither closed nor shut down.

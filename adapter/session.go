@@ -48,6 +48,7 @@ type Session struct {
 	producers  map[ID]*producerEntry
 	consumers  map[ID]*consumerEntry
 	groups     map[ID]*groupEntry
+	shares     map[ID]*shareConsumerEntry // share consumers (session_share.go), made on first use
 	group      *actorGroup
 	lastFailed bool
 	seen       map[ID]struct{} // command ids already received
@@ -183,6 +184,7 @@ func (s *Session) closeAll() {
 	for _, c := range s.consumers {
 		_ = c.consumer.Close()
 	}
+	s.closeShares()
 	for _, p := range s.producers {
 		_ = closeProducerQuietly(p.producer)
 	}

@@ -38,6 +38,15 @@ const (
 	KeyDescribeCluster         APIKey = 60
 	KeyConsumerGroupHeartbeat  APIKey = 68
 	KeyConsumerGroupDescribe   APIKey = 69
+	KeyShareGroupHeartbeat     APIKey = 76
+	KeyShareGroupDescribe      APIKey = 77
+	KeyShareFetch              APIKey = 78
+	KeyShareAcknowledge        APIKey = 79
+
+	// The share-group offset admin APIs (KIP-932).
+	KeyDescribeShareGroupOffsets APIKey = 90
+	KeyAlterShareGroupOffsets    APIKey = 91
+	KeyDeleteShareGroupOffsets   APIKey = 92
 )
 
 // Request is the body of a Kafka request. Implementations live one per file

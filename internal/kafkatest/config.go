@@ -108,6 +108,9 @@ func (c *Cluster) nodeConfig(n *node) props {
 		p.set("group.share.session.timeout.ms", "10000")
 		p.set("group.share.min.heartbeat.interval.ms", "500")
 		p.set("group.share.heartbeat.interval.ms", "1000")
+		// lets a share group set share.record.lock.duration.ms down to 1s,
+		// so lock-expiry tests take seconds (broker default minimum 15s)
+		p.set("group.share.min.record.lock.duration.ms", "1000")
 
 		p.set("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512")
 		for _, l := range []string{"sasl_plaintext", "sasl_ssl"} {

@@ -403,6 +403,9 @@ func (r *run) checkClaimsOnce(ctx context.Context, cmd *judge.Command) error {
 	if cmd.Failed {
 		return nil
 	}
+	if err := r.checkShare(ctx, cmd); err != nil {
+		return err
+	}
 	return r.checkCompletion(ctx, cmd)
 }
 

@@ -103,6 +103,8 @@ type run struct {
 	paused   bool
 	deferred []*judge.Command
 	down     int32 // the broker the last stop/kill took down
+
+	share *shareState // share-group claims (share.go), made on first use
 }
 
 // opRecord is what the runner knows about one producer operation.
@@ -492,6 +494,9 @@ func (r *run) commandStep(ctx context.Context, i int, st scenario.Step) error {
 		return failf("step %d (%s): completed with %s, want fatal %s", i+1, cmd.Kind, cmd.Completion.Kind, exp.Fatal)
 	}
 	r.trackOps(cmd)
+	if err := r.trackShare(cmd); err != nil {
+		return failf("step %d (%s): %v", i+1, cmd.Kind, err)
+	}
 	if cmd.Failed {
 		code := cmd.Completion.String("code")
 		switch {

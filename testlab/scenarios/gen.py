@@ -372,6 +372,84 @@ S.append(scenario("group-read-committed", "read_isolation read_committed on a gr
         gcreate("g1", configuration={"offset_reset": "earliest", "read_isolation": "read_committed"}), gobserve("obs-1", ["g1"]),
         cmd("group_receive_set", {"record_count": 2}, receive_id="rs-1", consumer_ids=["g1"], record_count=2, timeout_ms=20000)]
         + gclose("g1") + close_producer(), [(T, 1)], timeout=90))
+# --- share groups (KIP-932, §4.6/§5.5) ---
+G = "${group:g}"
+
+def share_conf(*kv):
+    return {"env": {"action": "config", "args": ["--alter", "--entity-type", "groups", "--entity-name", G,
+                                                 "--add-config", ",".join(("share.auto.offset.reset=earliest",) + kv)]}}
+
+def open_share(consumer="s1", configuration=None):
+    kw = dict(client_id="c1", consumer_id=consumer, group_id=G, topic=T, membership_timeout_ms=30000, close_timeout_ms=10000)
+    if configuration:
+        kw["configuration"] = configuration
+    return cmd("create_share_consumer", **kw)
+
+def srecv(rid, ops=None, counts=None, consumer="s1", timeout=10000, count=None):
+    exp = {}
+    if ops is not None:
+        exp["records"] = ops
+    if counts is not None:
+        exp["event"] = {"records": [{"delivery_count": c} for c in counts]}
+    if count is not None:
+        exp["record_count"] = count
+    return cmd("share_receive", exp or None, consumer_id=consumer, receive_id=rid, timeout_ms=timeout)
+
+def sack(rid, aid, ds, consumer="s1", success=True):
+    return cmd("share_acknowledge", {"event": {"success": success, "dispositions": ds}}, consumer_id=consumer, receive_id=rid,
+               acknowledgement_id=aid, dispositions=ds, timeout_ms=10000)
+
+def sclose(consumer="s1"):
+    return cmd("close_share_consumer", {"event": {"success": True}}, consumer_id=consumer)
+
+def share_produce(n):
+    ops = [{"operation_id": "op-%d" % i, "record": rec(T, i, "op-%d" % i, u("k%d" % i), u("v%d" % i))} for i in range(1, n + 1)]
+    return open_producer() + [cmd("send_batch", {"terminals": {o["operation_id"]: "acknowledged" for o in ops}}, producer_id="p1", operations=ops)]
+
+OPS3 = ["op-1", "op-2", "op-3"]
+S.append(scenario("share-accept-all", "Three records in one batch; a share consumer receives them with delivery count 1 and accepts them; the broker's share-partition start offset moves past them; the next receive is empty; close succeeds.",
+    ["producer", "producer_batch", "share_consumer"],
+    share_produce(3) + [share_conf(), open_share(),
+        srecv("r1", OPS3, [1, 1, 1]), sack("r1", "a1", ["accept"] * 3),
+        srecv("r2", count=0, timeout=2000), sack("r2", "a2", []),
+        sclose()] + close_producer(), [(T, 1)]))
+
+S.append(scenario("share-release-redelivery", "Released records come back to the same member with delivery count 2; two are then accepted and one released again, which the observer's own share consumer (franz-go) must then be delivered once the member has left.",
+    ["producer", "producer_batch", "share_consumer"],
+    share_produce(3) + [share_conf(), open_share(),
+        srecv("r1", OPS3, [1, 1, 1]), sack("r1", "a1", ["release"] * 3),
+        srecv("r2", OPS3, [2, 2, 2]), sack("r2", "a2", ["accept", "release", "accept"]),
+        sclose()] + close_producer(), [(T, 1)]))
+
+S.append(scenario("share-reject-never-redelivered", "A rejected record is archived: it is never delivered again (the runner fails any redelivery of a finished record); its neighbours are accepted.",
+    ["producer", "producer_batch", "share_consumer"],
+    share_produce(3) + [share_conf(), open_share(),
+        srecv("r1", OPS3, [1, 1, 1]), sack("r1", "a1", ["accept", "reject", "accept"]),
+        srecv("r2", count=0, timeout=3000), sack("r2", "a2", []),
+        sclose()] + close_producer(), [(T, 1)]))
+
+S.append(scenario("share-drop-lock-expiry", "A dropped batch is never acknowledged: after the group's 2 s acquisition lock expires the records come back with delivery count 2.",
+    ["producer", "producer_batch", "share_consumer"],
+    share_produce(2) + [share_conf("share.record.lock.duration.ms=2000"), open_share(),
+        srecv("r1", ["op-1", "op-2"], [1, 1]),
+        cmd("drop_share_batch", {"event": {"receive_id": "r1"}}, consumer_id="s1", receive_id="r1"),
+        srecv("r2", ["op-1", "op-2"], [2, 2], timeout=20000), sack("r2", "a1", ["accept", "accept"]),
+        sclose()] + close_producer(), [(T, 1)], timeout=120))
+
+S.append(scenario("share-max-records-batch-size", "configuration max_records 2, batch_size 2: five records arrive 2, 2, 1 (KIP-1206 record limit), none lost or repeated.",
+    ["producer", "producer_batch", "share_consumer", "share_consumer_configuration"],
+    share_produce(5) + [share_conf(), open_share(configuration={"max_records": 2, "batch_size": 2}),
+        srecv("r1", ["op-1", "op-2"]), sack("r1", "a1", ["accept"] * 2),
+        srecv("r2", ["op-3", "op-4"]), sack("r2", "a2", ["accept"] * 2),
+        srecv("r3", ["op-5"]), sack("r3", "a3", ["accept"]),
+        sclose()] + close_producer(), [(T, 1)]))
+
+S.append(scenario("share-close-with-held", "Closing a member that holds an unacknowledged batch releases it: a new member of the group receives the records with delivery count 2 and accepts them.",
+    ["producer", "producer_batch", "share_consumer"],
+    share_produce(3) + [share_conf(), open_share(),
+        srecv("r1", OPS3, [1, 1, 1]), sclose(),
+        open_share("s2"), srecv("r2", OPS3, [2, 2, 2], consumer="s2"), sack("r2", "a1", ["accept"] * 3, consumer="s2"),
+        sclose("s2")] + close_producer(), [(T, 1)]))
 
 for s in S:
     if not s["setup"]["topics"]:

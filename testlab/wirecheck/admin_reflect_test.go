@@ -128,6 +128,12 @@ func fill(v reflect.Value, seed *int, mode fillMode, depth int) {
 // the differences. A field of ours that kmsg lacks must be zero (it is not on
 // the wire at this version).
 func diff(path string, ours, theirs reflect.Value) []string {
+	if isStructPtr(ours) && isStructPtr(theirs) && (ours.IsNil() || theirs.IsNil()) {
+		if ours.IsNil() != theirs.IsNil() {
+			return []string{fmt.Sprintf("%s: nil ours %v kmsg %v", path, ours.IsNil(), theirs.IsNil())}
+		}
+		return nil // both absent (a nullable struct, e.g. ShareGroupHeartbeat's Assignment)
+	}
 	if ours.Kind() == reflect.Pointer && ours.Type().Elem().Kind() == reflect.Struct {
 		ours = ours.Elem()
 	}
@@ -235,6 +241,11 @@ func onlyField(s reflect.Value) reflect.Value {
 		}
 	}
 	return only
+}
+
+// isStructPtr reports whether v is a pointer to a struct.
+func isStructPtr(v reflect.Value) bool {
+	return v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct
 }
 
 func diffTags(path string, ours []wire.TaggedField, theirs reflect.Value) []string {

@@ -1,0 +1,61 @@
+package share
+
+import (
+	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// decodeAcquiredLocked decodes the record batches of pr and returns, in
+// ascending offset order, only the records inside its acquired ranges
+// (control batches never deliver), and the offset after the last complete
+// batch. A broker answers a record-limited ShareFetch with whole batches,
+// often far larger than what it acquired, so records outside the ranges
+// are never materialized; the batch decoding buffers are reused across
+// calls (c.br, c.batch: opMu).
+func (c *Consumer) decodeAcquiredLocked(tp consumer.TopicPartition, pr *wire.ShareFetchPartitionResponse) ([]consumer.Record, int64) {
+	in := func(off int64) bool {
+		for _, a := range pr.AcquiredRecords {
+			if off >= a.FirstOffset && off <= a.LastOffset {
+				return true
+			}
+		}
+		return false
+	}
+	lo, hi := pr.AcquiredRecords[0].FirstOffset, pr.AcquiredRecords[0].LastOffset
+	for _, a := range pr.AcquiredRecords[1:] {
+		lo, hi = min(lo, a.FirstOffset), max(hi, a.LastOffset)
+	}
+	if c.br == nil {
+		c.br = wire.NewBatchReader(nil, wire.DecodeOptions{Decompressor: c.dec})
+	}
+	c.br.Reset(pr.Records, wire.DecodeOptions{Decompressor: c.dec})
+	var out []consumer.Record
+	next := int64(0)
+	b := &c.batch
+	for c.br.Next(b) {
+		end := b.NextOffset()
+		if end > lo && b.BaseOffset <= hi && !b.IsControl() {
+			logAppend := b.Attributes&wire.AttrLogAppendTime != 0
+			floor := max(next, b.BaseOffset)
+			for i := range b.Records {
+				r := &b.Records[i]
+				// out of order or beyond the batch (corrupt): never delivered
+				if r.Offset < floor || r.Offset >= end {
+					continue
+				}
+				floor = r.Offset + 1
+				if !in(r.Offset) {
+					continue
+				}
+				ts := r.Timestamp
+				if logAppend {
+					ts = b.MaxTimestamp
+				}
+				out = append(out, consumer.Record{Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Timestamp: ts,
+					Key: r.Key, Value: r.Value, Headers: r.Headers})
+			}
+		}
+		next = max(next, end)
+	}
+	return out, next
+}
