@@ -131,7 +131,28 @@ func goldenCases() []oracleCase {
 		Next:    randomChanges(r, 3, []string{"big", "other"}, "K", coopLarge)})
 	add(oracleCase{Name: "range-many", Assignor: "range", Topics: tops("a", 9, "b", 4, "c", 21),
 		Members: randomMembers(rand.New(rand.NewPCG(7, 8)), 11, []string{"a", "b", "c"}, false)})
+	r = rand.New(rand.NewPCG(11, 12))
+	for i := range 12 {
+		add(randomCase(r, i))
+	}
+	// random cases where the order of Java's HashSet of moved partitions
+	// decides which partition moves back
+	add(randomCaseAt(4, 228))
+	add(randomCaseAt(5, 337))
+	add(randomCaseAt(6, 27))
+	add(randomCaseAt(6, 78))
 	return cs
+}
+
+// randomCaseAt is the i-th random case of the sequence seeded with seed.
+func randomCaseAt(seed uint64, i int) oracleCase {
+	r := rand.New(rand.NewPCG(seed, 9))
+	for k := range i {
+		randomCase(r, k)
+	}
+	c := randomCase(r, i)
+	c.Name = fmt.Sprintf("random-%d-%d-%s", seed, i, c.Assignor)
+	return c
 }
 
 // tops builds topics without racks: name, count, name, count...
@@ -248,7 +269,7 @@ func randomChanges(r *rand.Rand, rounds int, topics []string, prefix string, ini
 	}
 	for i := range rounds {
 		var ch oracleChange
-		if len(joined) > 0 && r.IntN(2) == 0 {
+		if len(joined) > 1 && r.IntN(2) == 0 {
 			k := r.IntN(len(joined))
 			ch.Leave = append(ch.Leave, joined[k])
 			joined = append(joined[:k], joined[k+1:]...)
@@ -261,4 +282,75 @@ func randomChanges(r *rand.Rand, rounds int, topics []string, prefix string, ini
 		out = append(out, ch)
 	}
 	return out
+}
+
+// randomCase is a random group: any assignor, up to five topics (some
+// large), up to 39 members (equal or random subscriptions, racks, owned
+// partitions with generations and user data), and up to three rounds of
+// members leaving, joining and changing subscriptions.
+func randomCase(r *rand.Rand, i int) oracleCase {
+	names := []string{"range", "roundrobin", "sticky", "cooperative-sticky"}
+	c := oracleCase{Name: fmt.Sprint("rnd-", i), Assignor: names[r.IntN(4)]}
+	nt := 1 + r.IntN(5)
+	var topics []string
+	racks := []string{"r0", "r1", "r2"}[:1+r.IntN(3)]
+	useRacks := r.IntN(3) == 0
+	c.Topics = map[string][]oraclePart{}
+	for t := range nt {
+		name := fmt.Sprintf("topic-%c", 'a'+t)
+		topics = append(topics, name)
+		n := 1 + r.IntN(12)
+		if r.IntN(5) == 0 {
+			n = 20 + r.IntN(60)
+		}
+		for p := range n {
+			op := oraclePart{ID: int32(p)}
+			if useRacks {
+				for k := range 1 + r.IntN(2) {
+					op.Racks = append(op.Racks, racks[(p+k+r.IntN(2))%len(racks)])
+				}
+			}
+			c.Topics[name] = append(c.Topics[name], op)
+		}
+	}
+	equal := r.IntN(2) == 0
+	nm := 1 + r.IntN(9)
+	if r.IntN(4) == 0 {
+		nm = 10 + r.IntN(30)
+	}
+	withOwned := r.IntN(2) == 0
+	for range nm {
+		m := randomMember(r, topics, equal, "")
+		if withOwned {
+			for _, tn := range topics {
+				var ps []int32
+				for _, p := range c.Topics[tn] {
+					if r.IntN(nm) == 0 {
+						ps = append(ps, p.ID)
+					}
+				}
+				if len(ps) > 0 {
+					m = own(m, tn, ps...)
+				}
+			}
+			g := int32(r.IntN(4)) - 1
+			if g >= 0 {
+				m = gen(m, g)
+			}
+			if c.Assignor == "sticky" && r.IntN(4) != 0 {
+				m = ud(m, hex.EncodeToString(StickyUserData(m.Owned, int32(r.IntN(4)))))
+			}
+		}
+		if useRacks && r.IntN(4) != 0 {
+			m.Rack = racks[r.IntN(len(racks))]
+		}
+		c.Members = append(c.Members, m)
+	}
+	c.Next = randomChanges(r, r.IntN(4), topics, map[bool]string{true: "S", false: "x"}[equal], c.Members)
+	for k := range c.Next {
+		if !equal && r.IntN(3) == 0 && len(c.Members) > 0 {
+			c.Next[k].Subscribe = map[string][]string{c.Members[r.IntN(len(c.Members))].MemberID: {topics[r.IntN(len(topics))]}}
+		}
+	}
+	return c
 }

@@ -63,6 +63,7 @@ type oracleResult struct {
 
 type oracleRound struct {
 	Assignment map[string][]string `json:"assignment,omitempty"`
+	UserData   map[string]string   `json:"user_data,omitempty"` // hex, of the members after the round
 	Error      string              `json:"error,omitempty"`
 }
 
@@ -128,7 +129,7 @@ func runCase(c oracleCase) oracleResult {
 			res.Rounds = append(res.Rounds, oracleRound{Error: err.Error()})
 			continue
 		}
-		res.Rounds = append(res.Rounds, oracleRound{Assignment: render(got)})
+		round := oracleRound{Assignment: render(got)}
 		gen := base + int32(r)
 		for i := range members {
 			m := &members[i]
@@ -141,7 +142,14 @@ func runCase(c oracleCase) oracleResult {
 			default:
 				m.UserData = nil
 			}
+			if m.UserData != nil {
+				if round.UserData == nil {
+					round.UserData = map[string]string{}
+				}
+				round.UserData[m.MemberID] = hex.EncodeToString(m.UserData)
+			}
 		}
+		res.Rounds = append(res.Rounds, round)
 	}
 	return res
 }
@@ -198,6 +206,10 @@ func compareRounds(t *testing.T, c oracleCase, want, got oracleResult) {
 		}
 		if d := diffAssignment(w.Assignment, g.Assignment); d != "" {
 			t.Errorf("%s (%s) round %d differs from Java:\n%s", c.Name, c.Assignor, r+1, d)
+			return
+		}
+		if fmt.Sprint(w.UserData) != fmt.Sprint(g.UserData) {
+			t.Errorf("%s (%s) round %d: members' user data differs from Java's:\n got %v\nJava %v", c.Name, c.Assignor, r+1, g.UserData, w.UserData)
 			return
 		}
 	}

@@ -14,7 +14,8 @@
 // the previous round assigned it (owned partitions, generation, and its
 // assignor's user data, as a Java member's assignor writes them); members
 // may leave and join, or change their subscriptions, between rounds. A
-// round where the assignor throws records the exception's class.
+// round where the assignor throws records the exception's class; every
+// round records the user data each member's assignor then writes (hex).
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -151,11 +152,19 @@ public class AssignorOracle {
                     round.set("assignment", render(om, members, result));
                     int gen = c.path("generation").asInt(1) + r;
                     for (MemberState m : members) {
-                        Assignment a = result.get(m.id);
-                        m.owned = new ArrayList<>(a.partitions());
+                        // the member receives its partitions sorted, as gregor's assignors list them
+                        List<TopicPartition> sorted = new ArrayList<>(result.get(m.id).partitions());
+                        sorted.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+                        Assignment a = new Assignment(sorted);
+                        m.owned = sorted;
                         m.generation = gen;
                         m.clientAssignor.onAssignment(a, new ConsumerGroupMetadata("g", gen, m.id, Optional.empty()));
                         m.userData = m.clientAssignor.subscriptionUserData(new HashSet<>(m.topics));
+                        if (m.userData != null) {
+                            byte[] b = new byte[m.userData.remaining()];
+                            m.userData.duplicate().get(b);
+                            round.with("user_data").put(m.id, HexFormat.of().formatHex(b));
+                        }
                     }
                 } catch (RuntimeException e) {
                     round.put("error", e.getClass().getSimpleName());
