@@ -181,26 +181,19 @@ func (b *general) isBalanced() bool {
 	if minSize >= maxSize-1 {
 		return true
 	}
-	owner := map[topicPartition]string{}
-	for c, tps := range b.current {
-		for _, tp := range tps {
-			owner[tp] = c
-		}
-	}
+	// Java rebuilds the owner of every partition from currentAssignment
+	// here; partitionConsumer holds the same for every partition of a topic
+	// some member that is not fixed subscribes to.
 	for _, c := range b.sorted {
-		mine := b.current[c]
-		n := len(mine)
+		n := len(b.current[c])
 		topics := b.consumerTopics[c]
 		if n == b.maxAssignmentSize(topics) {
 			continue
 		}
 		for _, t := range topics {
 			for _, p := range b.g.topics[t] {
-				tp := topicPartition{t, p.ID}
-				if containsTP(mine, tp) {
-					continue
-				}
-				if other, ok := owner[tp]; ok && n+1 < len(b.current[other]) {
+				other, ok := b.partitionConsumer[topicPartition{t, p.ID}]
+				if ok && other != c && n+1 < len(b.current[other]) {
 					return false
 				}
 			}
@@ -223,14 +216,9 @@ func balanceScore(a map[string][]topicPartition) int {
 	return score
 }
 
-func (b *general) subscribesTo(c, topic string) bool {
-	for _, t := range b.consumerTopics[c] {
-		if t == topic {
-			return true
-		}
-	}
-	return false
-}
+// subscribesTo reports whether c subscribes to topic, a topic with
+// partitions (Java looks it up in consumer2AllPotentialTopics).
+func (b *general) subscribesTo(c, topic string) bool { return b.g.byID[c].subscribes(topic) }
 
 // maybeAssignPartition gives tp to the least loaded subscriber (on a
 // matching rack if rackAware).
