@@ -141,6 +141,20 @@ func goldenCases() []oracleCase {
 	add(randomCaseAt(5, 337))
 	add(randomCaseAt(6, 27))
 	add(randomCaseAt(6, 78))
+	// ten member ids in one bucket of Java's 16-slot table: the ninth
+	// doubles the table, which puts the last five first; the order decides
+	// which members keep two partitions
+	crowded := []oracleMember{}
+	owned := map[string][]int32{"member-70": {0, 1}, "member-81": {2, 3}, "member-92": {4, 5}, "member-909": {6, 7}, "member-1060": {8, 9},
+		"member-101": {10, 11}, "member-112": {12, 13}, "member-123": {14}}
+	for _, id := range []string{"member-70", "member-81", "member-92", "member-909", "member-1060", "member-101", "member-112", "member-123", "member-134", "member-145"} {
+		m := gen(mem(id, "t1"), 1)
+		if ps := owned[id]; ps != nil {
+			m = own(m, "t1", ps...)
+		}
+		crowded = append(crowded, m)
+	}
+	add(oracleCase{Name: "coop-crowded-hash-bucket", Assignor: "cooperative-sticky", Topics: tops("t1", 15), Members: crowded, Generation: 2, Next: []oracleChange{{}}})
 	return cs
 }
 

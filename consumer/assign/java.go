@@ -80,23 +80,56 @@ func hashBucket(h int32, capacity int) int {
 	return int((u ^ u>>16) & uint32(capacity-1))
 }
 
-// defaultCapacity is the table size of a java.util.HashMap created with
-// the default constructor after n distinct insertions (it doubles from 16
-// whenever the size exceeds three quarters of the table).
-func defaultCapacity(n int) int {
-	c := 16
-	for n > c*3/4 {
-		c *= 2
+// treeifyThreshold is HashMap.TREEIFY_THRESHOLD: a key added to a bucket
+// already holding that many doubles a table smaller than
+// minTreeifyCapacity (larger tables turn the bucket into a tree instead).
+const (
+	treeifyThreshold   = 8
+	minTreeifyCapacity = 64
+)
+
+// grow is the table size after adding a key to a bucket that held inBucket
+// keys, the table then holding size keys: HashMap doubles a small table for
+// a crowded bucket, and any table whose size exceeds three quarters of it.
+func grow(capacity, inBucket, size int) int {
+	if inBucket >= treeifyThreshold && capacity < minTreeifyCapacity {
+		capacity *= 2
 	}
-	return c
+	if size > capacity*3/4 {
+		capacity *= 2
+	}
+	return capacity
+}
+
+// hashCapacity is the table size of a java.util.HashMap created with the
+// default constructor after the given distinct insertions.
+func hashCapacity(hashes []int32) int {
+	capacity := 16
+	for i, h := range hashes {
+		in := 0
+		b := hashBucket(h, capacity)
+		for _, o := range hashes[:i] {
+			if hashBucket(o, capacity) == b {
+				in++
+			}
+		}
+		capacity = grow(capacity, in, i+1)
+	}
+	return capacity
 }
 
 // javaHashOrder returns keys (distinct, in insertion order) in the order a
 // java.util.HashMap created with the default constructor iterates them:
-// by bucket, and within a bucket by insertion. (Java turns a bucket of more
-// than eight keys into a tree; member ids never collide that much.)
+// by bucket, and within a bucket by insertion (table resizes keep that
+// order). Java turns a bucket of more than eight keys in a table of 64 or
+// more into a tree, whose order this does not model; member ids do not
+// collide that much.
 func javaHashOrder(keys []string) []string {
-	capacity := defaultCapacity(len(keys))
+	hashes := make([]int32, len(keys))
+	for i, k := range keys {
+		hashes[i] = javaStringHash(k)
+	}
+	capacity := hashCapacity(hashes)
 	out := append([]string(nil), keys...)
 	sort.SliceStable(out, func(i, j int) bool {
 		return hashBucket(javaStringHash(out[i]), capacity) < hashBucket(javaStringHash(out[j]), capacity)
@@ -121,11 +154,16 @@ func (s *tpHashSet) add(tp topicPartition) {
 	if _, ok := s.seq[tp]; ok {
 		return
 	}
+	b := hashBucket(topicPartitionHash(tp), s.capacity)
+	in := 0
+	for o := range s.seq {
+		if hashBucket(topicPartitionHash(o), s.capacity) == b {
+			in++
+		}
+	}
 	s.seq[tp] = s.next
 	s.next++
-	if len(s.seq) > s.capacity*3/4 {
-		s.capacity *= 2
-	}
+	s.capacity = grow(s.capacity, in, len(s.seq))
 }
 
 func (s *tpHashSet) remove(tp topicPartition) { delete(s.seq, tp) }
