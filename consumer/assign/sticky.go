@@ -169,8 +169,7 @@ func (s stickyAssignor) prepare(g *group) *stickyState {
 		d := s.memberData(m)
 		gen := d.gen()
 		st.maxGeneration = max(st.maxGeneration, gen)
-		mine := []topicPartition{}
-		st.owned[m.MemberID] = mine
+		st.owned[m.MemberID] = []topicPartition{}
 		for _, tp := range d.partitions {
 			if !g.exists(tp) {
 				continue

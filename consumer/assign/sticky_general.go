@@ -299,7 +299,8 @@ func (b *general) balance(prev map[topicPartition]prevOwner, unassigned []topicP
 		}
 	}
 	if len(b.sorted) == 0 {
-		return b.restoreFixed(fixed)
+		b.restoreFixed(fixed)
+		return nil
 	}
 	pre := make(map[string][]topicPartition, len(b.current))
 	for c, tps := range b.current {
@@ -322,14 +323,15 @@ func (b *general) balance(prev map[topicPartition]prevOwner, unassigned []topicP
 		b.current = pre
 		b.partitionConsumer = prePC
 	}
-	return b.restoreFixed(fixed)
+	b.restoreFixed(fixed)
+	return nil
 }
 
-func (b *general) restoreFixed(fixed map[string][]topicPartition) error {
+// restoreFixed puts back the members that could not take part.
+func (b *general) restoreFixed(fixed map[string][]topicPartition) {
 	for c, tps := range fixed {
 		b.current[c] = tps
 	}
-	return nil
 }
 
 func (b *general) performReassignments(partitions []topicPartition, prev map[topicPartition]prevOwner) (bool, error) {
