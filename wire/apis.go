@@ -7,8 +7,9 @@ import "slices"
 // Ranges start at the Kafka 4.x baseline (KIP-896) and end at the newest
 // stable version Apache Kafka 4.4 speaks. It joins the per-area tables
 // (coreAPIs in apis_core.go, adminAPIs in apis_admin.go, groupAPIs in
-// apis_group.go, shareAPIs in apis_share.go), sorted by key.
-var apiTable = joinAPIs(coreAPIs, adminAPIs, groupAPIs, shareAPIs)
+// apis_group.go, groupNextAPIs in apis_group848.go, shareAPIs in
+// apis_share.go), sorted by key.
+var apiTable = joinAPIs(coreAPIs, adminAPIs, groupAPIs, groupNextAPIs, shareAPIs)
 
 // joinAPIs concatenates API tables and sorts the result by key.
 func joinAPIs(tables ...[]APIInfo) []APIInfo {

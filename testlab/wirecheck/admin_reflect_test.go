@@ -45,6 +45,9 @@ var adminFieldAliases = map[string][]string{
 	"GroupEpoch":                {"Epoch"},
 	"SubscribedTopicNames":      {"SubscribedTopics"},
 	"TopicName":                 {"Topic"},
+	"RebalanceTimeoutMs":        {"RebalanceTimeoutMillis"},
+	"HeartbeatIntervalMs":       {"HeartbeatIntervalMillis"},
+	"TopicPartitions":           {"Topics"},
 }
 
 var (
@@ -137,7 +140,7 @@ func diff(path string, ours, theirs reflect.Value) []string {
 	if ours.Kind() == reflect.Pointer && ours.Type().Elem().Kind() == reflect.Struct {
 		ours = ours.Elem()
 	}
-	if theirs.Kind() == reflect.Pointer && theirs.Type().Elem().Kind() == reflect.Struct {
+	if theirs.Kind() == reflect.Pointer && theirs.Type().Elem().Kind() == reflect.Struct && !theirs.IsNil() {
 		theirs = theirs.Elem()
 	}
 	var out []string
