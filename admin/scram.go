@@ -148,8 +148,7 @@ type ScramChangeResult struct {
 	User string
 	// Mechanism is the SCRAM mechanism.
 	Mechanism ScramMechanism
-	// Err is nil, or the Kafka error for the user (every change of one
-	// user shares the user's outcome: Kafka answers per user), possibly in
+	// Err is nil, or the Kafka error for the user, possibly in
 	// *BrokerError: wire.ErrResourceNotFound deleting a missing
 	// credential, wire.ErrUnsupportedSaslMechanism...
 	Err error
@@ -170,12 +169,10 @@ func saltedPassword(m ScramMechanism, password string, salt []byte, iterations i
 // salted password is computed here; neither it nor the password is ever
 // logged or formatted. The batch is rejected with a *BatchError before
 // sending for an empty user, an unknown mechanism, an iteration count
-// outside 4096-16384, an empty password, or a (user, mechanism) pair twice.
+// outside 4096-16384, an empty password, or a user twice (Kafka refuses
+// two changes of one user in a request with DUPLICATE_RESOURCE: change a
+// user's other mechanism in a second call).
 func (a *Admin) AlterUserScramCredentials(ctx context.Context, changes []ScramCredentialChange) ([]ScramChangeResult, error) {
-	type key struct {
-		user string
-		m    ScramMechanism
-	}
 	for i, c := range changes {
 		switch {
 		case c.User == "":
@@ -188,7 +185,7 @@ func (a *Admin) AlterUserScramCredentials(ctx context.Context, changes []ScramCr
 			return nil, invalid(i, "empty password")
 		}
 	}
-	if err := checkUnique(len(changes), func(i int) key { return key{changes[i].User, changes[i].Mechanism} }); err != nil {
+	if err := checkUnique(len(changes), func(i int) string { return changes[i].User }); err != nil {
 		return nil, err
 	}
 	req := &wire.AlterUserScramCredentialsRequest{}

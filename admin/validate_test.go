@@ -77,7 +77,7 @@ func TestBatchValidation(t *testing.T) {
 		}},
 		{"scram duplicate", 1, "duplicates", func() error {
 			_, err := a.AlterUserScramCredentials(ctx, []ScramCredentialChange{{User: "u", Mechanism: ScramSHA256, Delete: true},
-				{User: "u", Mechanism: ScramSHA256, Iterations: 4096, Password: "p"}})
+				{User: "u", Mechanism: ScramSHA512, Iterations: 4096, Password: "p"}})
 			return err
 		}},
 		{"quota negative", 0, "negative quota", func() error {
