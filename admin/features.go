@@ -100,6 +100,8 @@ type FeatureResult struct {
 // UpdateFeatures changes finalized feature levels (UpdateFeatures v0-2,
 // any broker, forwarded to the KRaft controller) and returns one result per
 // update in request order; validateOnly checks without changing anything.
+// Kafka applies a batch all or nothing: one invalid update fails every
+// update of the batch with its error.
 // The change reaches every broker asynchronously: WaitFeatures waits until
 // each broker's ApiVersions shows it. The batch is rejected with a
 // *BatchError before sending for an empty or repeated feature, a negative
@@ -144,6 +146,10 @@ func (a *Admin) UpdateFeatures(ctx context.Context, updates []FeatureUpdate, val
 			err := top
 			if err == nil {
 				res := answerFor(r.Results, func(x *wire.UpdateFeaturesUpdatableFeatureResult) bool { return x.Feature == updates[i].Feature })
+				if res == nil && len(r.Results) == 0 {
+					out[i].Err = nil // v2+ answers only the top-level error (KIP-1022)
+					continue
+				}
 				if res == nil {
 					out[i].Err = fmt.Errorf("admin: broker returned no result for feature %s", updates[i].Feature)
 					continue
