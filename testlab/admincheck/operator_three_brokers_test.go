@@ -1,0 +1,182 @@
+package admincheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/admin"
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/wire"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// TestOperatorThreeBrokers starts its own 1+3 cluster and checks, each
+// step observed by franz-go: DescribeQuorum lists controller 100 as voter
+// and the three brokers as observers; a reassignment batch with a valid
+// and an invalid partition moves the valid one ([1 2] -> [2 3], the
+// observer sees the new replicas, WaitReassignments returns) and fails the
+// other alone with UNKNOWN_TOPIC_OR_PARTITION; a real UpdateFeatures
+// downgrade and upgrade reach every broker's ApiVersions (WaitFeatures);
+// after broker 1 is killed and restarted, a preferred-leader election
+// restores it as leader (WaitPreferredLeaders; the observer agrees).
+func TestOperatorThreeBrokers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	start := time.Now()
+	kc, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kc.Close()
+	t.Logf("1+3 cluster up in %v", time.Since(start))
+	boot := kc.Bootstrap(kafkatest.Plaintext)
+	cl, err := client.New(client.Config{Bootstrap: boot, RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := admin.New(cl, admin.RetryBackoff(50*time.Millisecond, 300*time.Millisecond))
+	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kcl.Close()
+	obs := kadm.NewClient(kcl)
+	observed := func(topic string) kadm.PartitionDetail {
+		md, err := obs.Metadata(ctxFor(t, 10*time.Second), topic)
+		if err != nil {
+			t.Fatalf("observer metadata: %v", err)
+		}
+		return md.Topics[topic].Partitions[0]
+	}
+
+	q, err := adm.DescribeQuorum(ctxFor(t, 30*time.Second))
+	if err != nil {
+		t.Fatalf("DescribeQuorum: %v", err)
+	}
+	var observers []int32
+	for _, o := range q.Observers {
+		observers = append(observers, o.ID)
+	}
+	slices.Sort(observers)
+	if q.LeaderID != 100 || len(q.Voters) != 1 || q.Voters[0].ID != 100 || fmt.Sprint(observers) != "[1 2 3]" {
+		t.Fatalf("DescribeQuorum: %+v", q)
+	}
+
+	// Reassignment, in a batch with a partition of a missing topic.
+	topic := kafkatest.UniqueName(t, "move")
+	if r, err := adm.CreateTopics(ctxFor(t, time.Minute), []admin.NewTopic{{Name: topic, Assignments: [][]int32{{1, 2}}}},
+		admin.TopicOptions{WaitVisible: true}); err != nil || r[0].Err != nil {
+		t.Fatalf("create: %v %+v", err, r)
+	}
+	tp := admin.TopicPartition{Topic: topic, Partition: 0}
+	missing := admin.TopicPartition{Topic: kafkatest.UniqueName(t, "nosuch"), Partition: 0}
+	mv, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{
+		{TopicPartition: tp, Replicas: []int32{2, 3}}, {TopicPartition: missing, Replicas: []int32{1}}})
+	if err != nil || mv[0].Err != nil || !errors.Is(mv[1].Err, wire.ErrUnknownTopicOrPartition) {
+		t.Fatalf("AlterPartitionReassignments: %v %+v", err, mv)
+	}
+	if err := adm.WaitReassignments(ctxFor(t, time.Minute), []admin.TopicPartition{tp}); err != nil {
+		t.Fatalf("WaitReassignments: %v", err)
+	}
+	if lr, err := obs.ListPartitionReassignments(ctxFor(t, 10*time.Second), kadm.TopicsSet{topic: {0: {}}}); err != nil || len(lr) != 0 {
+		t.Fatalf("observer still lists a reassignment: %v %+v", err, lr)
+	}
+	until(t, 30*time.Second, "observer sees replicas [2 3]", func() error {
+		if p := observed(topic); fmt.Sprint(p.Replicas) != "[2 3]" {
+			return fmt.Errorf("replicas %v", p.Replicas)
+		}
+		return nil
+	})
+
+	// A real feature downgrade and upgrade, seen by every broker.
+	const elr = "eligible.leader.replicas.version"
+	fm, err := adm.DescribeFeatures(ctxFor(t, 20*time.Second), client.AnyBroker)
+	if err != nil || fm.Finalized[elr].Max != 1 {
+		t.Fatalf("DescribeFeatures: %v %+v", err, fm)
+	}
+	for _, u := range []admin.FeatureUpdate{{Feature: elr, Level: 0, Type: admin.FeatureSafeDowngrade}, {Feature: elr, Level: 1}} {
+		if r, err := adm.UpdateFeatures(ctxFor(t, 30*time.Second), []admin.FeatureUpdate{u}, false); err != nil || r[0].Err != nil {
+			t.Fatalf("UpdateFeatures %+v: %v %+v", u, err, r)
+		}
+		if err := adm.WaitFeatures(ctxFor(t, 30*time.Second), map[string]int16{elr: u.Level}); err != nil {
+			t.Fatalf("WaitFeatures %+v: %v", u, err)
+		}
+		for i, addr := range boot {
+			// A client seeded with one broker asks that broker (franz-go's
+			// Broker(id) path answered ApiVersions without the feature
+			// fields in a trial).
+			one, err := kgo.NewClient(kgo.SeedBrokers(addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			av, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctxFor(t, 10*time.Second), one)
+			one.Close()
+			if err != nil || len(av.FinalizedFeatures) == 0 {
+				t.Fatalf("observer ApiVersions from %s: %v %+v", addr, err, av)
+			}
+			got := int16(0)
+			for _, f := range av.FinalizedFeatures {
+				if f.Name == elr {
+					got = f.MaxVersionLevel
+				}
+			}
+			if got != u.Level {
+				t.Fatalf("after WaitFeatures broker %d (%s) shows %s=%d, want %d", i, addr, elr, got, u.Level)
+			}
+		}
+	}
+
+	// Preferred leader election after a broker restart.
+	lead := kafkatest.UniqueName(t, "lead")
+	if r, err := adm.CreateTopics(ctxFor(t, time.Minute), []admin.NewTopic{{Name: lead, Assignments: [][]int32{{1, 2, 3}}}},
+		admin.TopicOptions{WaitVisible: true}); err != nil || r[0].Err != nil {
+		t.Fatalf("create: %v %+v", err, r)
+	}
+	ltp := admin.TopicPartition{Topic: lead, Partition: 0}
+	if err := adm.WaitPreferredLeaders(ctxFor(t, 30*time.Second), []admin.TopicPartition{ltp}); err != nil {
+		t.Fatalf("new topic not led by its preferred replica: %v", err)
+	}
+	if err := kc.KillBroker(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	until(t, 60*time.Second, "leader moved off broker 1", func() error {
+		if p := observed(lead); p.Leader == 1 || p.Leader < 0 {
+			return fmt.Errorf("leader %d", p.Leader)
+		}
+		return nil
+	})
+	if err := kc.RestartBroker(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	until(t, 90*time.Second, "broker 1 back in sync", func() error {
+		if p := observed(lead); !slices.Contains(p.ISR, 1) {
+			return fmt.Errorf("ISR %v", p.ISR)
+		}
+		return nil
+	})
+	if p := observed(lead); p.Leader == 1 {
+		t.Fatalf("broker 1 leads again before any election: %+v", p)
+	}
+	el, err := adm.ElectLeaders(ctxFor(t, time.Minute), admin.ElectPreferred, []admin.TopicPartition{ltp, missing})
+	if err != nil || el[0].Err != nil || !errors.Is(el[1].Err, wire.ErrUnknownTopicOrPartition) {
+		t.Fatalf("ElectLeaders: %v %+v", err, el)
+	}
+	if err := adm.WaitPreferredLeaders(ctxFor(t, time.Minute), []admin.TopicPartition{ltp}); err != nil {
+		t.Fatalf("WaitPreferredLeaders: %v", err)
+	}
+	if p := observed(lead); p.Leader != 1 {
+		t.Fatalf("observer sees leader %d after the election", p.Leader)
+	}
+	again, err := adm.ElectLeaders(ctxFor(t, time.Minute), admin.ElectPreferred, []admin.TopicPartition{ltp})
+	if err != nil || !errors.Is(again[0].Err, wire.ErrElectionNotNeeded) {
+		t.Fatalf("second election: %v %+v", err, again)
+	}
+}
