@@ -177,7 +177,7 @@ func (a *Admin) CreateACLs(ctx context.Context, acls []ACL) ([]ACLResult, error)
 		retry := map[int]error{}
 		for j, i := range idx {
 			err := codeErr(results[j].ErrorCode, results[j].ErrorMessage)
-			if err != nil && retriableKafka(err) {
+			if err != nil && retriableAnswer(err) {
 				retry[i] = err
 				continue
 			}
@@ -304,7 +304,7 @@ func (a *Admin) DeleteACLs(ctx context.Context, filters []ACLFilter) ([]DeletedA
 		for j, i := range idx {
 			r := results[j]
 			err := codeErr(r.ErrorCode, r.ErrorMessage)
-			if err != nil && retriableKafka(err) {
+			if err != nil && retriableAnswer(err) {
 				retry[i] = err
 				continue
 			}

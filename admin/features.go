@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -156,7 +155,7 @@ func (a *Admin) UpdateFeatures(ctx context.Context, updates []FeatureUpdate, val
 				}
 				err = codeErr(res.ErrorCode, res.ErrorMessage)
 			}
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) {
+			if err != nil && retriableAnswer(err) {
 				retry[i] = err
 				continue
 			}

@@ -218,7 +218,7 @@ func (a *Admin) AlterClientQuotas(ctx context.Context, alts []QuotaAlteration, v
 			switch {
 			case !ok:
 				out[i].Err = fmt.Errorf("admin: broker returned no result for entity %s", alts[i].Entity)
-			case err != nil && retriableKafka(err):
+			case err != nil && retriableAnswer(err):
 				retry[i] = err
 			default:
 				out[i].Err = err

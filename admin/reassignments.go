@@ -93,13 +93,24 @@ func (p partitionAnswers) apply(idx []int, top error, tp func(i int) TopicPartit
 		switch {
 		case !ok:
 			set(i, errors.New("admin: broker returned no result for "+tpString(tp(i))))
-		case err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrElectionNotNeeded) && !errors.Is(err, wire.ErrRequestTimedOut):
+		case err != nil && retriableAnswer(err):
 			retry[i] = err
 		default:
 			set(i, err)
 		}
 	}
 	return retry
+}
+
+// retriableAnswer reports whether a controller's per-resource error is
+// worth a retry: Kafka marks it retriable and it is not a final answer
+// about the resource itself (an unknown topic or partition, an election
+// that is not needed or has no eligible replica, a timeout the request
+// set itself).
+func retriableAnswer(err error) bool {
+	return retriableKafka(err) && !isUnknownTopic(err) && !errors.Is(err, wire.ErrElectionNotNeeded) &&
+		!errors.Is(err, wire.ErrPreferredLeaderNotAvailable) && !errors.Is(err, wire.ErrEligibleLeadersNotAvailable) &&
+		!errors.Is(err, wire.ErrRequestTimedOut)
 }
 
 // OngoingReassignment is a partition being reassigned.

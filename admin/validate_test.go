@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // TestBatchValidation checks that invalid batches fail with a *BatchError
@@ -147,6 +149,22 @@ func TestScramChangeRedacted(t *testing.T) {
 	for _, s := range []string{fmt.Sprintf("%v", c), fmt.Sprintf("%+v", &c), fmt.Sprintf("%#v", []ScramCredentialChange{c}), fmt.Sprint(c)} {
 		if strings.Contains(s, "hunter2") || !strings.Contains(s, "alice") {
 			t.Fatalf("printed %s", s)
+		}
+	}
+}
+
+// TestRetriableAnswer pins which per-resource answers a controller call
+// retries: Kafka marks UNKNOWN_TOPIC_OR_PARTITION and the election errors
+// retriable, but they are final answers (a mixed reassignment batch on
+// the 1+3 cluster waited out its whole deadline before this rule).
+func TestRetriableAnswer(t *testing.T) {
+	for err, want := range map[error]bool{
+		wire.ErrNotController: true, wire.ErrThrottlingQuotaExceeded: true,
+		wire.ErrUnknownTopicOrPartition: false, wire.ErrElectionNotNeeded: false, wire.ErrPreferredLeaderNotAvailable: false,
+		wire.ErrEligibleLeadersNotAvailable: false, wire.ErrRequestTimedOut: false, wire.ErrInvalidReplicaAssignment: false,
+	} {
+		if got := retriableAnswer(err); got != want {
+			t.Errorf("%v: retriable %v, want %v", err, got, want)
 		}
 	}
 }
