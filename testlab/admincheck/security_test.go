@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,8 +54,9 @@ func (b *bed) saslClient(m sasl.Mechanism, opts ...kgo.Opt) *kgo.Client {
 
 // TestACLsDenyAndRestore: gregor creates an ALLOW-all and a prefixed
 // DENY-write ACL for alice; alice (franz-go over SASL PLAIN) is refused
-// with TOPIC_AUTHORIZATION_FAILED (29) and the observer's DescribeAcls
-// lists both; after gregor deletes the DENY, alice's produce succeeds.
+// with TOPIC_AUTHORIZATION_FAILED (29); franz-go's DescribeAcls and Java's
+// AclCommand list both bindings; after gregor deletes the DENY, alice's
+// produce succeeds.
 func TestACLsDenyAndRestore(t *testing.T) {
 	b := newBed(t)
 	topic := b.observedTopic(1, nil)
@@ -92,6 +94,14 @@ func TestACLsDenyAndRestore(t *testing.T) {
 		}
 		return nil
 	})
+
+	// Java's admin client (AclCommand) lists both bindings too.
+	out, err := b.kc.RunTool(ctxFor(t, 60*time.Second), "org.apache.kafka.tools.AclCommand", "--bootstrap-server", strings.Join(b.boot, ","),
+		"--list", "--topic", topic, "--resource-pattern-type", "match")
+	if err != nil || !strings.Contains(out, "principal=User:alice, host=*, operation=ALL, permissionType=ALLOW") ||
+		!strings.Contains(out, "principal=User:alice, host=*, operation=WRITE, permissionType=DENY") || !strings.Contains(out, "patternType=PREFIXED") {
+		t.Fatalf("AclCommand --list: %v\n%s", err, out)
+	}
 
 	aliceCl := b.saslClient(plain.Auth{User: kafkatest.AliceUser, Pass: kafkatest.AlicePassword}.AsMechanism(), kgo.DefaultProduceTopic(topic))
 	produce := func() error {

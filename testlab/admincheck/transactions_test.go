@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // transaction and is abandoned mid-transaction. gregor lists it
 // (ListTransactions, state Ongoing), describes it (DescribeTransactions,
 // in a batch with an unknown ID that fails alone with
-// TRANSACTIONAL_ID_NOT_FOUND) and finds its open transaction on the
+// TRANSACTIONAL_ID_NOT_FOUND; kadm and Java's TransactionsCommand agree)
+// and finds its open transaction on the
 // partition (DescribeProducers, matching kadm's); the observer's last
 // stable offset is stuck at the transaction's start. AbortTransactions
 // (WriteTxnMarkers) moves the last stable offset to the high watermark
@@ -60,6 +62,13 @@ func TestHangingTransaction(t *testing.T) {
 	obsTxn, err := b.obs.DescribeTransactions(ctxFor(t, 20*time.Second), txnID)
 	if err != nil || obsTxn[txnID].ProducerID != ds[0].ProducerID || obsTxn[txnID].State != "Ongoing" {
 		t.Fatalf("observer DescribeTransactions: %v %+v, ours %+v", err, obsTxn, ds[0])
+	}
+
+	// Java's admin client (TransactionsCommand) sees the same transaction.
+	out, err := b.kc.RunTool(ctxFor(t, 60*time.Second), "org.apache.kafka.tools.TransactionsCommand",
+		"--bootstrap-server", strings.Join(b.boot, ","), "describe", "--transactional-id", txnID)
+	if err != nil || !strings.Contains(out, "Ongoing") || !strings.Contains(out, fmt.Sprint(ds[0].ProducerID)) || !strings.Contains(out, topic+"-0") {
+		t.Fatalf("TransactionsCommand describe: %v\n%s", err, out)
 	}
 
 	tp := admin.TopicPartition{Topic: topic, Partition: 0}
