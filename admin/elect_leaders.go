@@ -26,7 +26,10 @@ const (
 // ElectLeaders runs leader elections (ElectLeaders v0-2, any broker,
 // forwarded to the KRaft controller) for parts, or for every partition
 // when parts is nil, and returns one result per partition: in request
-// order for parts, sorted by topic and partition for nil. A partition
+// order for parts; for nil, sorted by topic and partition, and only the
+// partitions where an election ran or failed (Kafka 4.4's controller
+// leaves out those answering ELECTION_NOT_NEEDED: TestElectAllAndUnclean).
+// A partition
 // whose leader is already the one the election would pick fails with
 // wire.ErrElectionNotNeeded (not retried; most callers treat it as
 // success); wire.ErrPreferredLeaderNotAvailable and

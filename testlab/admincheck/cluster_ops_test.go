@@ -153,3 +153,24 @@ func TestLogDirs(t *testing.T) {
 		t.Fatalf("AlterReplicaLogDirs: %v %+v", err, mv)
 	}
 }
+
+// TestElectAllAndUnclean: ElectLeaders with nil partitions asks for an
+// election across the whole cluster; on the single-node cluster every
+// partition already has its only replica as leader, and the controller
+// leaves ELECTION_NOT_NEEDED out of such an answer: no results. Naming the
+// partitions, preferred and unclean elections answer ELECTION_NOT_NEEDED
+// per partition.
+func TestElectAllAndUnclean(t *testing.T) {
+	b := newBed(t)
+	topic := b.observedTopic(2, nil)
+	all, err := b.adm.ElectLeaders(ctxFor(t, 30*time.Second), admin.ElectPreferred, nil)
+	if err != nil || len(all) != 0 {
+		t.Fatalf("ElectLeaders(all): %v %+v", err, all)
+	}
+	for _, typ := range []admin.ElectionType{admin.ElectPreferred, admin.ElectUnclean} {
+		res, err := b.adm.ElectLeaders(ctxFor(t, 30*time.Second), typ, []admin.TopicPartition{{Topic: topic, Partition: 1}, {Topic: topic, Partition: 0}})
+		if err != nil || len(res) != 2 || res[0].Partition != 1 || !errors.Is(res[0].Err, wire.ErrElectionNotNeeded) || !errors.Is(res[1].Err, wire.ErrElectionNotNeeded) {
+			t.Fatalf("election type %d: %v %+v", typ, err, res)
+		}
+	}
+}
