@@ -56,7 +56,12 @@ type LogDirReplica struct {
 // before sending for a repeated or negative broker ID or an invalid
 // partition.
 func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []TopicPartition) ([]BrokerLogDirs, error) {
-	if err := checkBrokerList(0, brokers); err != nil {
+	for i, b := range brokers {
+		if b < 0 {
+			return nil, invalid(i, "negative broker ID %d", b)
+		}
+	}
+	if err := checkUnique(len(brokers), func(i int) int32 { return brokers[i] }); err != nil {
 		return nil, err
 	}
 	if err := checkPartitions(len(parts), func(i int) TopicPartition { return parts[i] }, true); err != nil {

@@ -59,8 +59,12 @@ func TestBatchValidation(t *testing.T) {
 			_, err := a.DescribeTopicPartitions(ctx, []string{"a", "b", "a"}, DescribeTopicPartitionsOptions{})
 			return err
 		}},
-		{"log dirs negative broker", 0, "negative broker", func() error {
-			_, err := a.DescribeLogDirs(ctx, []int32{-1}, nil)
+		{"log dirs negative broker", 1, "negative broker", func() error {
+			_, err := a.DescribeLogDirs(ctx, []int32{1, -1}, nil)
+			return err
+		}},
+		{"log dirs broker twice", 2, "duplicates", func() error {
+			_, err := a.DescribeLogDirs(ctx, []int32{1, 2, 1}, nil)
 			return err
 		}},
 		{"replica move twice", 1, "duplicates", func() error {
