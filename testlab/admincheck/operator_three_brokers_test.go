@@ -22,7 +22,9 @@ import (
 // and the three brokers as observers; a reassignment batch with a valid
 // and an invalid partition moves the valid one ([1 2] -> [2 3], the
 // observer sees the new replicas, WaitReassignments returns) and fails the
-// other alone with UNKNOWN_TOPIC_OR_PARTITION; a real UpdateFeatures
+// other alone with UNKNOWN_TOPIC_OR_PARTITION; a throttled reassignment is
+// listed in progress (adding [3], removing [1], as kadm lists it) and
+// cancelled back to replicas {1, 2}; a real UpdateFeatures
 // downgrade and upgrade reach every broker's ApiVersions (WaitFeatures);
 // after broker 1 is killed and restarted, a preferred-leader election
 // restores it as leader (WaitPreferredLeaders; the observer agrees).
@@ -109,6 +111,76 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	})
 
 	lap("reassignment")
+
+	// A throttled reassignment stays in progress: listed with its adding
+	// and removing replicas (kadm agrees), then cancelled.
+	slow := kafkatest.UniqueName(t, "slow")
+	if r, err := adm.CreateTopics(ctxFor(t, time.Minute), []admin.NewTopic{{Name: slow, Assignments: [][]int32{{1, 2}},
+		Configs: map[string]string{"leader.replication.throttled.replicas": "*", "follower.replication.throttled.replicas": "*"}}},
+		admin.TopicOptions{WaitVisible: true}); err != nil || r[0].Err != nil {
+		t.Fatalf("create: %v %+v", err, r)
+	}
+	for i := 0; i < 64; i++ {
+		kcl.Produce(ctx, &kgo.Record{Topic: slow, Value: make([]byte, 64<<10)}, nil)
+	}
+	if err := kcl.Flush(ctxFor(t, time.Minute)); err != nil {
+		t.Fatalf("produce: %v", err)
+	}
+	var throttles []admin.AlterConfigsResource
+	for _, id := range kc.BrokerIDs() {
+		throttles = append(throttles, admin.AlterConfigsResource{Type: admin.ResourceBroker, Name: fmt.Sprint(id), Changes: []admin.ConfigChange{
+			{Name: "leader.replication.throttled.rate", Op: admin.OpSet, Value: "1024"},
+			{Name: "follower.replication.throttled.rate", Op: admin.OpSet, Value: "1024"}}})
+	}
+	if r, err := adm.IncrementalAlterConfigs(ctxFor(t, 30*time.Second), throttles, admin.AlterConfigsOptions{}); err != nil || r[0].Err != nil || r[1].Err != nil || r[2].Err != nil {
+		t.Fatalf("throttle: %v %+v", err, r)
+	}
+	until(t, 30*time.Second, "every broker throttled", func() error {
+		for _, id := range kc.BrokerIDs() {
+			rc, err := obs.DescribeBrokerConfigs(ctxFor(t, 10*time.Second), id)
+			if err != nil {
+				return err
+			}
+			if v, err := rc.On(fmt.Sprint(id), nil); err != nil || !slices.ContainsFunc(v.Configs, func(c kadm.Config) bool {
+				return c.Key == "follower.replication.throttled.rate" && c.MaybeValue() == "1024"
+			}) {
+				return fmt.Errorf("broker %d not throttled yet: %v", id, err)
+			}
+		}
+		return nil
+	})
+	stp := admin.TopicPartition{Topic: slow, Partition: 0}
+	if r, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{{TopicPartition: stp, Replicas: []int32{2, 3}}}); err != nil || r[0].Err != nil {
+		t.Fatalf("throttled reassignment: %v %+v", err, r)
+	}
+	on, err := adm.ListPartitionReassignments(ctxFor(t, 30*time.Second), []admin.TopicPartition{stp})
+	if err != nil || len(on) != 1 || fmt.Sprint(on[0].Adding) != "[3]" || fmt.Sprint(on[0].Removing) != "[1]" {
+		t.Fatalf("ListPartitionReassignments: %v %+v", err, on)
+	}
+	olr, err := obs.ListPartitionReassignments(ctxFor(t, 10*time.Second), kadm.TopicsSet{slow: {0: {}}})
+	if err != nil || fmt.Sprint(olr[slow][0].AddingReplicas) != "[3]" || fmt.Sprint(olr[slow][0].RemovingReplicas) != "[1]" {
+		t.Fatalf("observer ListPartitionReassignments: %v %+v", err, olr)
+	}
+	if err := adm.WaitReassignments(ctxFor(t, time.Second), []admin.TopicPartition{stp}); !errors.Is(err, client.ErrTimeout) {
+		t.Fatalf("WaitReassignments on a throttled move: %v, want a timeout", err)
+	}
+	if r, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{{TopicPartition: stp}}); err != nil || r[0].Err != nil {
+		t.Fatalf("cancel: %v %+v", err, r)
+	}
+	if err := adm.WaitReassignments(ctxFor(t, time.Minute), []admin.TopicPartition{stp}); err != nil {
+		t.Fatalf("WaitReassignments after the cancel: %v", err)
+	}
+	until(t, 30*time.Second, "observer sees replicas {1, 2} again", func() error {
+		// The cancel restores the replica set, not its order (seen: [2 1]).
+		if p := observed(slow); fmt.Sprint(slices.Sorted(slices.Values(p.Replicas))) != "[1 2]" {
+			return fmt.Errorf("replicas %v", p.Replicas)
+		}
+		return nil
+	})
+	if r, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{{TopicPartition: stp}}); err != nil || !errors.Is(r[0].Err, wire.ErrNoReassignmentInProgress) {
+		t.Fatalf("second cancel: %v %+v", err, r)
+	}
+	lap("throttled reassignment, cancel")
 
 	// A real feature downgrade and upgrade, seen by every broker.
 	const elr = "eligible.leader.replicas.version"
