@@ -16,7 +16,8 @@ import (
 
 // TestHangingTransaction: a franz-go transactional producer writes into a
 // transaction and is abandoned mid-transaction. gregor lists it
-// (ListTransactions, state Ongoing), describes it (DescribeTransactions,
+// (ListTransactions by state Ongoing and by ID pattern; not among those
+// running over an hour), describes it (DescribeTransactions,
 // in a batch with an unknown ID that fails alone with
 // TRANSACTIONAL_ID_NOT_FOUND; kadm and Java's TransactionsCommand agree)
 // and finds its open transaction on the
@@ -52,6 +53,15 @@ func TestHangingTransaction(t *testing.T) {
 	}
 	if !slices.ContainsFunc(ls.Transactions, func(x admin.ListedTransaction) bool { return x.TransactionalID == txnID && x.State == "Ongoing" }) {
 		t.Fatalf("ListTransactions misses %s: %+v", txnID, ls.Transactions)
+	}
+	// The KIP-1152 pattern keeps it, the KIP-994 duration filter drops it.
+	byPattern, err := b.adm.ListTransactions(ctxFor(t, 20*time.Second), admin.ListTransactionsOptions{IDPattern: "^" + txnID + "$"})
+	if err != nil || len(byPattern.Transactions) != 1 || byPattern.Transactions[0].TransactionalID != txnID {
+		t.Fatalf("ListTransactions by pattern: %v %+v", err, byPattern)
+	}
+	byDuration, err := b.adm.ListTransactions(ctxFor(t, 20*time.Second), admin.ListTransactionsOptions{MinDuration: time.Hour})
+	if err != nil || slices.ContainsFunc(byDuration.Transactions, func(x admin.ListedTransaction) bool { return x.TransactionalID == txnID }) {
+		t.Fatalf("ListTransactions running over an hour: %v %+v", err, byDuration)
 	}
 	missing := b.name("nosuchtxn")
 	ds, err := b.adm.DescribeTransactions(ctxFor(t, 20*time.Second), []string{txnID, missing})
