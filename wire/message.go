@@ -5,57 +5,62 @@ type APIKey int16
 
 // The API keys gregor implements or plans to implement.
 const (
-	KeyProduce                      APIKey = 0
-	KeyFetch                        APIKey = 1
-	KeyListOffsets                  APIKey = 2
-	KeyMetadata                     APIKey = 3
-	KeyOffsetCommit                 APIKey = 8
-	KeyOffsetFetch                  APIKey = 9
-	KeyFindCoordinator              APIKey = 10
-	KeyJoinGroup                    APIKey = 11
-	KeyHeartbeat                    APIKey = 12
-	KeyLeaveGroup                   APIKey = 13
-	KeySyncGroup                    APIKey = 14
-	KeyDescribeGroups               APIKey = 15
-	KeyListGroups                   APIKey = 16
-	KeySaslHandshake                APIKey = 17
-	KeyApiVersions                  APIKey = 18
-	KeyCreateTopics                 APIKey = 19
-	KeyDeleteTopics                 APIKey = 20
-	KeyDeleteRecords                APIKey = 21
-	KeyInitProducerId               APIKey = 22
-	KeyOffsetForLeaderEpoch         APIKey = 23
-	KeyAddPartitionsToTxn           APIKey = 24
-	KeyAddOffsetsToTxn              APIKey = 25
-	KeyEndTxn                       APIKey = 26
+	KeyProduce                 APIKey = 0
+	KeyFetch                   APIKey = 1
+	KeyListOffsets             APIKey = 2
+	KeyMetadata                APIKey = 3
+	KeyOffsetCommit            APIKey = 8
+	KeyOffsetFetch             APIKey = 9
+	KeyFindCoordinator         APIKey = 10
+	KeyJoinGroup               APIKey = 11
+	KeyHeartbeat               APIKey = 12
+	KeyLeaveGroup              APIKey = 13
+	KeySyncGroup               APIKey = 14
+	KeyDescribeGroups          APIKey = 15
+	KeyListGroups              APIKey = 16
+	KeySaslHandshake           APIKey = 17
+	KeyApiVersions             APIKey = 18
+	KeyCreateTopics            APIKey = 19
+	KeyDeleteTopics            APIKey = 20
+	KeyDeleteRecords           APIKey = 21
+	KeyInitProducerId          APIKey = 22
+	KeyOffsetForLeaderEpoch    APIKey = 23
+	KeyAddPartitionsToTxn      APIKey = 24
+	KeyAddOffsetsToTxn         APIKey = 25
+	KeyEndTxn                  APIKey = 26
+	KeyTxnOffsetCommit         APIKey = 28
+	KeyDescribeConfigs         APIKey = 32
+	KeySaslAuthenticate        APIKey = 36
+	KeyCreatePartitions        APIKey = 37
+	KeyDeleteGroups            APIKey = 42
+	KeyIncrementalAlterConfigs APIKey = 44
+	KeyOffsetDelete            APIKey = 47
+	KeyDescribeCluster         APIKey = 60
+	KeyConsumerGroupHeartbeat  APIKey = 68
+	KeyConsumerGroupDescribe   APIKey = 69
+)
+
+// The API keys of the operator admin APIs (reassignments, elections, log
+// dirs, ACLs, SCRAM, quotas, producers and transactions, features, quorum).
+const (
 	KeyWriteTxnMarkers              APIKey = 27
-	KeyTxnOffsetCommit              APIKey = 28
 	KeyDescribeAcls                 APIKey = 29
 	KeyCreateAcls                   APIKey = 30
 	KeyDeleteAcls                   APIKey = 31
-	KeyDescribeConfigs              APIKey = 32
 	KeyAlterReplicaLogDirs          APIKey = 34
 	KeyDescribeLogDirs              APIKey = 35
-	KeySaslAuthenticate             APIKey = 36
-	KeyCreatePartitions             APIKey = 37
-	KeyDeleteGroups                 APIKey = 42
 	KeyElectLeaders                 APIKey = 43
-	KeyIncrementalAlterConfigs      APIKey = 44
 	KeyAlterPartitionReassignments  APIKey = 45
 	KeyListPartitionReassignments   APIKey = 46
-	KeyOffsetDelete                 APIKey = 47
 	KeyDescribeClientQuotas         APIKey = 48
 	KeyAlterClientQuotas            APIKey = 49
 	KeyDescribeUserScramCredentials APIKey = 50
 	KeyAlterUserScramCredentials    APIKey = 51
 	KeyDescribeQuorum               APIKey = 55
 	KeyUpdateFeatures               APIKey = 57
-	KeyDescribeCluster              APIKey = 60
 	KeyDescribeProducers            APIKey = 61
 	KeyDescribeTransactions         APIKey = 65
 	KeyListTransactions             APIKey = 66
-	KeyConsumerGroupHeartbeat       APIKey = 68
-	KeyConsumerGroupDescribe        APIKey = 69
 	KeyDescribeTopicPartitions      APIKey = 75
 )
 
