@@ -17,7 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// TestOperatorThreeBrokers starts its own 1+3 cluster and checks, each
+// TestOperatorThreeBrokers uses the shared 1+3 cluster and checks, each
 // step observed by franz-go: DescribeQuorum lists controller 100 as voter
 // and the three brokers as observers; a reassignment batch with a valid
 // and an invalid partition moves the valid one ([1 2] -> [2 3], the
@@ -31,13 +31,7 @@ import (
 func TestOperatorThreeBrokers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	start := time.Now()
-	kc, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers, Log: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kc.Close()
-	t.Logf("1+3 cluster up in %v", time.Since(start))
+	kc := threeBrokers(t)
 	step := time.Now()
 	lap := func(what string) { t.Logf("%s took %v", what, time.Since(step)); step = time.Now() }
 	boot := kc.Bootstrap(kafkatest.Plaintext)
@@ -179,6 +173,14 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	})
 	if r, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{{TopicPartition: stp}}); err != nil || !errors.Is(r[0].Err, wire.ErrNoReassignmentInProgress) {
 		t.Fatalf("second cancel: %v %+v", err, r)
+	}
+	for i := range throttles { // leave the shared cluster unthrottled
+		for j := range throttles[i].Changes {
+			throttles[i].Changes[j].Op = admin.OpDelete
+		}
+	}
+	if r, err := adm.IncrementalAlterConfigs(ctxFor(t, 30*time.Second), throttles, admin.AlterConfigsOptions{}); err != nil || r[0].Err != nil || r[1].Err != nil || r[2].Err != nil {
+		t.Fatalf("unthrottle: %v %+v", err, r)
 	}
 	lap("throttled reassignment, cancel")
 
