@@ -19,7 +19,7 @@ import (
 // requests, and checks validate-only UpdateFeatures: a no-op level for a
 // known feature succeeds; a batch that also names an unknown feature fails
 // for every feature with INVALID_UPDATE_VERSION (Kafka applies a feature
-// batch all or nothing); neither changes the finalized epoch.
+// batch all or nothing); neither changes a finalized level.
 func TestDescribeQuorumAndFeatures(t *testing.T) {
 	b := newBed(t)
 	q, err := b.adm.DescribeQuorum(ctxFor(t, 20*time.Second))
@@ -57,7 +57,7 @@ func TestDescribeQuorumAndFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(av.FinalizedFeatures) == 0 || len(fm.Finalized) != len(av.FinalizedFeatures) || fm.FinalizedEpoch != av.FinalizedFeaturesEpoch {
+	if len(av.FinalizedFeatures) == 0 || len(fm.Finalized) != len(av.FinalizedFeatures) || fm.FinalizedEpoch < 0 || fm.FinalizedEpoch > av.FinalizedFeaturesEpoch { // asked first; the epoch only grows
 		t.Fatalf("ours %+v, observer %+v", fm, av.FinalizedFeatures)
 	}
 	for _, f := range av.FinalizedFeatures {
@@ -75,8 +75,10 @@ func TestDescribeQuorumAndFeatures(t *testing.T) {
 	if err != nil || len(res) != 2 || !errors.Is(res[0].Err, wire.ErrInvalidUpdateVersion) || !errors.Is(res[1].Err, wire.ErrInvalidUpdateVersion) {
 		t.Fatalf("validate-only UpdateFeatures with an unknown feature: %v %+v", err, res)
 	}
-	if after, err := b.adm.DescribeFeatures(ctxFor(t, 20*time.Second), client.AnyBroker); err != nil || after.FinalizedEpoch != fm.FinalizedEpoch {
-		t.Fatalf("validate-only changed the features: %v %+v", err, after)
+	// (The finalized epoch is the metadata offset in KRaft: any metadata
+	// change moves it, so the levels are compared.)
+	if after, err := b.adm.DescribeFeatures(ctxFor(t, 20*time.Second), client.AnyBroker); err != nil || fmt.Sprint(after.Finalized) != fmt.Sprint(fm.Finalized) {
+		t.Fatalf("validate-only changed the features: %v %+v, before %+v", err, after, fm)
 	}
 }
 
