@@ -1,6 +1,8 @@
 // Package admin is gregor's admin surface: topics, partitions, offsets,
-// records, configs, cluster and consumer-group administration, each with typed
-// per-resource results in request order.
+// records, configs, cluster and consumer-group administration, and the
+// operator's calls (reassignments, leader elections, log dirs, ACLs, SCRAM
+// users, quotas, producers and transactions, features, the KRaft quorum),
+// each with typed per-resource results in request order.
 //
 // API summary (every call takes ctx first; its deadline bounds the whole
 // operation, retries included):
@@ -38,6 +40,39 @@
 //	      CommittedOffset.Committed=false means no commit (never offset 0)
 //	  AlterOffsets(ctx, group, []OffsetToCommit) ([]PartitionResult, error)
 //	  DeleteOffsets(ctx, group, []TopicPartition) ([]PartitionResult, error)
+//
+//	Partitions and replicas (async: verify with the Wait helpers, bounded by ctx)
+//	  AlterPartitionReassignments(ctx, []Reassignment) ([]PartitionResult, error)   // nil Replicas cancels
+//	  ListPartitionReassignments(ctx, []TopicPartition) ([]OngoingReassignment, error) // nil: all
+//	  WaitReassignments(ctx, []TopicPartition) error
+//	  ElectLeaders(ctx, ElectPreferred | ElectUnclean, []TopicPartition) ([]PartitionResult, error)
+//	  WaitPreferredLeaders(ctx, []TopicPartition) error                          // every broker's metadata
+//	  DescribeTopicPartitions(ctx, []string, DescribeTopicPartitionsOptions) ([]TopicDescription, error) // KIP-966, paged
+//	  DescribeLogDirs(ctx, brokers []int32, []TopicPartition) ([]BrokerLogDirs, error)
+//	  AlterReplicaLogDirs(ctx, []ReplicaMove) ([]ReplicaMoveResult, error)
+//
+//	Security
+//	  CreateACLs(ctx, []ACL) ([]ACLResult, error); DescribeACLs / DeleteACLs(ctx, []ACLFilter)
+//	  DescribeUserScramCredentials(ctx, users []string) ([]UserScramCredentials, error)
+//	  AlterUserScramCredentials(ctx, []ScramCredentialChange) ([]ScramChangeResult, error) // salted here, never printed
+//	  DescribeClientQuotas(ctx, []QuotaMatch, strict) ([]QuotaValues, error)
+//	  AlterClientQuotas(ctx, []QuotaAlteration, validateOnly) ([]QuotaAlterationResult, error)
+//
+//	Producers and transactions
+//	  DescribeProducers(ctx, []TopicPartition) ([]PartitionProducers, error)     // partition leaders
+//	  DescribeTransactions(ctx, []string) ([]TransactionDescription, error)      // transaction coordinators
+//	  ListTransactions(ctx, ListTransactionsOptions) (*TransactionListing, error) // every broker
+//	  AbortTransactions(ctx, []AbortSpec) ([]PartitionResult, error)             // WriteTxnMarkers to leaders
+//	  FenceProducers(ctx, []string) ([]FencedProducer, error)                    // InitProducerId
+//
+//	Cluster features and quorum
+//	  DescribeFeatures(ctx, broker) (*FeatureMetadata, error)                    // ApiVersions
+//	  UpdateFeatures(ctx, []FeatureUpdate, validateOnly) ([]FeatureResult, error); WaitFeatures(ctx, map[string]int16)
+//	  DescribeQuorum(ctx) (*QuorumDescription, error)
+//
+// Validation: a batch with a repeated resource, an invalid name or a
+// negative count fails with a *BatchError (matching ErrInvalidBatch) that
+// names the resource, and nothing is sent.
 //
 // Errors: a batch returns per-resource errors inside its results (Err
 // fields: *wire.KafkaError values, possibly wrapped in *BrokerError with

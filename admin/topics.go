@@ -327,6 +327,12 @@ type PartitionDescription struct {
 	ISR []int32
 	// Offline are the replicas on offline log directories.
 	Offline []int32
+	// ELR are the eligible leader replicas (KIP-966; DescribeTopicPartitions
+	// only), nil when unknown.
+	ELR []int32
+	// LastKnownELR is the last known ELR (KIP-966; DescribeTopicPartitions
+	// only), nil when unknown.
+	LastKnownELR []int32
 	// Err is the partition's error from metadata (e.g. LEADER_NOT_AVAILABLE), or nil.
 	Err error
 }

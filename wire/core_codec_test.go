@@ -127,7 +127,10 @@ func fuzzDecoder(f *testing.F, key APIKey, newMsg func() codec, seeds ...[]byte)
 		if err := m2.DecodeFrom(NewReader(b), v); err != nil {
 			t.Fatalf("v%d: re-decoding our encoding failed: %v\n%x", v, err, b)
 		}
-		if !reflect.DeepEqual(m, m2) {
+		// A float64 NaN (DescribeClientQuotas values) never equals itself:
+		// there the encodings are compared, bit for bit.
+		nanSame := strings.Contains(fmt.Sprint(m), "NaN") && bytes.Equal(b, m2.AppendTo(nil, v))
+		if !reflect.DeepEqual(m, m2) && !nanSame {
 			t.Fatalf("v%d: decode/encode/decode changed the message:\n%+v\n%+v", v, m, m2)
 		}
 	})

@@ -49,6 +49,30 @@ const (
 	KeyDeleteShareGroupOffsets   APIKey = 92
 )
 
+// The API keys of the operator admin APIs (reassignments, elections, log
+// dirs, ACLs, SCRAM, quotas, producers and transactions, features, quorum).
+const (
+	KeyWriteTxnMarkers              APIKey = 27
+	KeyDescribeAcls                 APIKey = 29
+	KeyCreateAcls                   APIKey = 30
+	KeyDeleteAcls                   APIKey = 31
+	KeyAlterReplicaLogDirs          APIKey = 34
+	KeyDescribeLogDirs              APIKey = 35
+	KeyElectLeaders                 APIKey = 43
+	KeyAlterPartitionReassignments  APIKey = 45
+	KeyListPartitionReassignments   APIKey = 46
+	KeyDescribeClientQuotas         APIKey = 48
+	KeyAlterClientQuotas            APIKey = 49
+	KeyDescribeUserScramCredentials APIKey = 50
+	KeyAlterUserScramCredentials    APIKey = 51
+	KeyDescribeQuorum               APIKey = 55
+	KeyUpdateFeatures               APIKey = 57
+	KeyDescribeProducers            APIKey = 61
+	KeyDescribeTransactions         APIKey = 65
+	KeyListTransactions             APIKey = 66
+	KeyDescribeTopicPartitions      APIKey = 75
+)
+
 // Request is the body of a Kafka request. Implementations live one per file
 // (e.g. MetadataRequest in metadata.go) and encode every version in the
 // range the API table (APIs) records for their key.

@@ -15,20 +15,15 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// TestThreeBrokers starts its own 1+3 cluster and checks, with franz-go
+// TestThreeBrokers uses the shared 1+3 cluster (last: it kills broker 3)
+// and checks, with franz-go
 // asking each broker directly: WaitVisible returns only once every broker's
 // metadata shows a created topic (and none shows a deleted one); ListGroups
 // keeps a per-broker error for a killed broker while listing the others'.
 func TestThreeBrokers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	start := time.Now()
-	kc, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers, Log: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kc.Close()
-	t.Logf("1+3 cluster up in %v", time.Since(start))
+	kc := threeBrokers(t)
 	boot := kc.Bootstrap(kafkatest.Plaintext)
 	cl, err := client.New(client.Config{Bootstrap: boot, RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 300 * time.Millisecond})
 	if err != nil {

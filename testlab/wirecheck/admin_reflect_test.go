@@ -23,7 +23,7 @@ var adminFieldAliases = map[string][]string{
 	"BrokerIDs":                 {"Replicas"},
 	"TopicConfigErrorCode":      {"ConfigErrorCode"},
 	"ConfigSource":              {"Source"},
-	"Results":                   {"Topics", "Resources", "Groups"},
+	"Results":                   {"Topics", "Resources", "Groups", "Dirs"},
 	"Responses":                 {"Topics", "Resources"},
 	"ConfigurationKeys":         {"ConfigNames"},
 	"Synonyms":                  {"ConfigSynonyms"},
@@ -48,7 +48,39 @@ var adminFieldAliases = map[string][]string{
 	"RebalanceTimeoutMs":        {"RebalanceTimeoutMillis"},
 	"HeartbeatIntervalMs":       {"HeartbeatIntervalMillis"},
 	"TopicPartitions":           {"Topics"},
+	"ResourceTypeFilter":        {"ResourceType"},
+	"ResourceNameFilter":        {"ResourceName"},
+	"PatternTypeFilter":         {"ResourcePatternType"},
+	"PrincipalFilter":           {"Principal"},
+	"HostFilter":                {"Host"},
+	"PatternType":               {"ResourcePatternType"},
+	"ReplicaNodes":              {"Replicas"},
+	"IsrNodes":                  {"ISR"},
+	"LastKnownElr":              {"LastKnownELR"},
+	"TopicAuthorizedOperations": {"AuthorizedOperations"},
+	"Path":                      {"Dir"},
+	"DurationFilter":            {"DurationFilterMillis"},
+	"TransactionState":          {"State"},
+	"TransactionTimeoutMs":      {"TimeoutMillis"},
+	"TransactionStartTimeMs":    {"StartTimestamp"},
+	"TransactionResult":         {"Committed"},
+	"EntityType":                {"Type"},
+	"EntityName":                {"Name"},
+	"ReplicaElectionResults":    {"Topics"},
+	"Acls":                      {"ACLs"},
+	"MatchingAcls":              {"MatchingACLs"},
+	"FilterResults":             {"Results"},
+	"PartitionResult":           {"Partitions"},
+	"PartitionID":               {"Partition"},
+	"LogDir":                    {"Dir"},
+	"PartitionSize":             {"Size"},
+	"IsFutureKey":               {"IsFuture"},
 }
+
+// kmsgLacksDefault lists fields whose Kafka default (what a decoder sets
+// where the version lacks the field) kmsg does not apply: UpdateFeatures'
+// UpgradeType is 1 (upgrade) before v1 in Java's UpdateFeaturesRequestData.
+var kmsgLacksDefault = map[string]int64{"UpgradeType": 1}
 
 var (
 	taggedFieldsType = reflect.TypeOf([]wire.TaggedField(nil))
@@ -99,9 +131,13 @@ func fill(v reflect.Value, seed *int, mode fillMode, depth int) {
 		if mode == fillFull {
 			v.SetInt(int64(n%100 + 1))
 		}
-	case reflect.Uint8:
+	case reflect.Uint8, reflect.Uint16:
 		if mode == fillFull {
 			v.SetUint(uint64(n%200 + 1))
+		}
+	case reflect.Float64:
+		if mode == fillFull {
+			v.SetFloat(float64(n) + 0.5)
 		}
 	case reflect.Array:
 		for i := 0; i < v.Len(); i++ {
@@ -131,11 +167,11 @@ func fill(v reflect.Value, seed *int, mode fillMode, depth int) {
 // the differences. A field of ours that kmsg lacks must be zero (it is not on
 // the wire at this version).
 func diff(path string, ours, theirs reflect.Value) []string {
-	if isStructPtr(ours) && isStructPtr(theirs) && (ours.IsNil() || theirs.IsNil()) {
+	if ours.Kind() == reflect.Pointer && theirs.Kind() == reflect.Pointer && (ours.IsNil() || theirs.IsNil()) {
 		if ours.IsNil() != theirs.IsNil() {
 			return []string{fmt.Sprintf("%s: nil ours %v kmsg %v", path, ours.IsNil(), theirs.IsNil())}
 		}
-		return nil // both absent (a nullable struct, e.g. ShareGroupHeartbeat's Assignment)
+		return nil
 	}
 	if ours.Kind() == reflect.Pointer && ours.Type().Elem().Kind() == reflect.Struct {
 		ours = ours.Elem()
@@ -209,8 +245,19 @@ func diff(path string, ours, theirs reflect.Value) []string {
 			out = append(out, fmt.Sprintf("%s: ours %v kmsg %v", path, ours.Bool(), theirs.Bool()))
 		}
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if d, ok := kmsgLacksDefault[path[strings.LastIndexByte(path, '.')+1:]]; ok && ours.Int() == d && theirs.Int() == 0 {
+			break // Java's default where the version lacks the field; kmsg leaves 0
+		}
 		if ours.Int() != theirs.Int() {
 			out = append(out, fmt.Sprintf("%s: ours %d kmsg %d", path, ours.Int(), theirs.Int()))
+		}
+	case reflect.Uint16:
+		if ours.Uint() != theirs.Uint() {
+			out = append(out, fmt.Sprintf("%s: ours %d kmsg %d", path, ours.Uint(), theirs.Uint()))
+		}
+	case reflect.Float64:
+		if ours.Float() != theirs.Float() {
+			out = append(out, fmt.Sprintf("%s: ours %v kmsg %v", path, ours.Float(), theirs.Float()))
 		}
 	case reflect.Array:
 		for i := 0; i < ours.Len(); i++ {
@@ -244,11 +291,6 @@ func onlyField(s reflect.Value) reflect.Value {
 		}
 	}
 	return only
-}
-
-// isStructPtr reports whether v is a pointer to a struct.
-func isStructPtr(v reflect.Value) bool {
-	return v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct
 }
 
 func diffTags(path string, ours []wire.TaggedField, theirs reflect.Value) []string {
