@@ -42,8 +42,8 @@ type Config struct {
 	// ConnIdleTimeout closes connections unused for this long
 	// (connections.max.idle.ms). Default 9m.
 	ConnIdleTimeout time.Duration
-	// MaxInFlightPerBroker bounds pipelined requests on one connection.
-	// Default 5.
+	// MaxInFlightPerBroker bounds pipelined requests on one connection
+	// (one broker's connection of one Lane). Default 5.
 	MaxInFlightPerBroker int
 	// MaxResponseBytes bounds one response frame, checked before allocating.
 	// Default 100 MiB.

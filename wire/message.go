@@ -38,6 +38,10 @@ const (
 	KeyDescribeCluster         APIKey = 60
 	KeyConsumerGroupHeartbeat  APIKey = 68
 	KeyConsumerGroupDescribe   APIKey = 69
+	KeyShareGroupHeartbeat     APIKey = 76
+	KeyShareGroupDescribe      APIKey = 77
+	KeyShareFetch              APIKey = 78
+	KeyShareAcknowledge        APIKey = 79
 )
 
 // Request is the body of a Kafka request. Implementations live one per file
