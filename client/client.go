@@ -36,6 +36,7 @@ type Client struct {
 
 	meta  metaCache
 	coord coordCache
+	rb    rebootstrapState
 
 	closed    atomic.Bool
 	closeOnce sync.Once

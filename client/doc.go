@@ -32,6 +32,16 @@
 // a failed connection fails only the requests of its lane.
 // MetricsSnapshot.Lanes reports connections and in-flight requests per lane.
 //
+// Bootstrap addresses are dialed until metadata names the brokers; from then
+// on requests for AnyBroker (Metadata among them) go to the known brokers.
+// When none of them can be reached for RebootstrapTrigger (default 5m), or a
+// broker answers Metadata with REBOOTSTRAP_REQUIRED, the client rebootstraps
+// (KIP-899, KIP-1102; MetadataRecoveryStrategy, on by default): it dials the
+// bootstrap addresses again, resolving their names anew, and rebuilds
+// metadata from there. The cluster ID is checked every time (against
+// ExpectedClusterID, or else the first one seen), so the client never mixes
+// two clusters. ConnMetrics.Rebootstraps counts the episodes.
+//
 // On connect the client runs ApiVersions (retrying at the broker's
 // advertised ApiVersions version, or v0, when the broker answers
 // UNSUPPORTED_VERSION, KIP-511) and then SASL (SaslHandshake v1 and

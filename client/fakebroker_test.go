@@ -220,7 +220,9 @@ func (c *fakeConn) answer(r *fakeReq) {
 		cl.mu.Unlock()
 		c.respond(r, resp)
 	case *wire.MetadataRequest:
+		cl.mu.Lock()
 		id := cl.clusterID
+		cl.mu.Unlock()
 		resp := &wire.MetadataResponse{ClusterID: &id, ControllerID: cl.brokers[0].id}
 		for _, b := range cl.brokers {
 			host, port, _ := net.SplitHostPort(b.addr)

@@ -32,6 +32,11 @@ type ConnMetrics struct {
 	// Reauthentications counts SASL re-authentications on open
 	// connections before the broker's session lifetime ended (KIP-368).
 	Reauthentications uint64
+	// Rebootstraps counts the times the client went back to its Bootstrap
+	// addresses because no known broker could be reached for
+	// RebootstrapTrigger or a broker answered REBOOTSTRAP_REQUIRED
+	// (KIP-899, KIP-1102).
+	Rebootstraps uint64
 }
 
 // CallMetrics counts public calls (requests) by outcome.
