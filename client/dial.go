@@ -61,6 +61,9 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane)
 		c.m.connsOpened.Add(1)
 		c.m.laneOpened[lane].Add(1)
 	}
+	if broker >= 0 {
+		c.knownReachable()
+	}
 	c.cfg.Logger.Debug("gregor: connected", "addr", addr, "broker", broker, "lane", lane.String(), "tls", c.cfg.TLS != nil, "sasl", c.saslMechanism())
 	return cn, nil
 }

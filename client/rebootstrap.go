@@ -47,6 +47,15 @@ func (c *Client) knownUnreachable() {
 	rb.mu.Unlock()
 }
 
+// knownReachable records that a known broker was connected to: no
+// rebootstrap is due for unreachability (a REBOOTSTRAP_REQUIRED still is).
+func (c *Client) knownReachable() {
+	rb := &c.rb
+	rb.mu.Lock()
+	rb.unreachableSince = time.Time{}
+	rb.mu.Unlock()
+}
+
 // requireRebootstrap records a REBOOTSTRAP_REQUIRED answer.
 func (c *Client) requireRebootstrap() {
 	rb := &c.rb

@@ -85,7 +85,7 @@ func (c *Client) routeAny(ctx context.Context, lane Lane) (*conn, error) {
 			rand.Shuffle(len(more), func(i, j int) { more[i], more[j] = more[j], more[i] })
 		}
 	}
-	knownOnly := len(cands) > 0 && !rebootstrap
+	knownOnly := md != nil && len(cands) > 0 && !rebootstrap
 	if !knownOnly {
 		for _, a := range c.cfg.Bootstrap {
 			cands = append(cands, dialCand{a, -1})
