@@ -90,8 +90,10 @@ func TestIntegrationIdleConsumerDoesNotDelayProduce(t *testing.T) {
 	m := cl.Metrics()
 	t.Logf("%d acks in %v: p50 %v, p90 %v, max %v; %d sent while a Fetch was held; lanes %+v (before: fetch %+v)",
 		sends, total, lat[sends/2], lat[sends*9/10], lat[sends-1], whileHeld, m.Lanes, fetchesSeen)
-	if lat[sends-1] >= maxWait/5 {
-		t.Fatalf("slowest acknowledgement %v, want well under MaxWait %v (head-of-line blocking behind the held Fetch)", lat[sends-1], maxWait)
+	// Behind the held Fetch, a produce would wait for the rest of its
+	// MaxWait: 2.5s on average, up to 5s.
+	if lat[sends/2] >= maxWait/10 || lat[sends-1] >= maxWait/2 {
+		t.Fatalf("acknowledgements p50 %v, max %v: want well under MaxWait %v (head-of-line blocking behind the held Fetch)", lat[sends/2], lat[sends-1], maxWait)
 	}
 	if whileHeld < sends/2 {
 		t.Fatalf("only %d of %d sends went out while a Fetch was held: the test did not exercise the long poll", whileHeld, sends)
