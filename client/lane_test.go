@@ -272,7 +272,8 @@ func TestLaneMetrics(t *testing.T) {
 	if m.Conns.Opened != 5 {
 		t.Fatalf("connections opened %d, want 5 (the sum over lanes)", m.Conns.Opened)
 	}
-	if reqs := fc.requests(wire.KeyFindCoordinator); len(reqs) != 1 || reqs[0].conn == fc.requests(wire.KeyMetadata)[0].conn {
+	fcr, mdr := fc.requests(wire.KeyFindCoordinator), fc.requests(wire.KeyMetadata)
+	if len(fcr) != 1 || (fcr[0].broker == mdr[0].broker && fcr[0].conn == mdr[0].conn) {
 		t.Fatalf("FindCoordinator went over the control connection")
 	}
 }
