@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"slices"
 	"testing"
 	"time"
@@ -18,11 +20,28 @@ import (
 // long-polls for MaxWait 5s) and a producer sending one record at a time.
 // Each acknowledgement must come well under MaxWait: with one connection per
 // broker, every Produce would queue behind the held Fetch and take about 5s.
+// Over PLAINTEXT, and over SASL_SSL (SCRAM-SHA-512), where every lane's
+// connection does its own TLS handshake and SASL authentication.
 func TestIntegrationIdleConsumerDoesNotDelayProduce(t *testing.T) {
 	cluster := kafkatest.Shared(t)
+	t.Run("plaintext", func(t *testing.T) {
+		idleConsumerBesideProducer(t, cluster, client.Config{Bootstrap: cluster.Bootstrap(kafkatest.Plaintext)})
+	})
+	t.Run("sasl-ssl", func(t *testing.T) {
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(cluster.CAPEM()) {
+			t.Fatal("test bed CA: no certificate")
+		}
+		idleConsumerBesideProducer(t, cluster, client.Config{Bootstrap: cluster.Bootstrap(kafkatest.SASLSSL),
+			TLS:  &tls.Config{RootCAs: roots},
+			SASL: &client.SASL{Mechanism: client.SASLScramSHA512, Username: kafkatest.AdminUser, Password: kafkatest.AdminPassword}})
+	})
+}
+
+func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg client.Config) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cl, err := client.New(client.Config{Bootstrap: cluster.Bootstrap(kafkatest.Plaintext)})
+	cl, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
