@@ -14,8 +14,8 @@ import (
 )
 
 // Client is a connection to one Kafka cluster, safe for concurrent use. It
-// holds one connection per broker, a metadata cache and a coordinator cache;
-// see the package documentation.
+// holds up to one connection per broker and workload lane (Lane), a
+// metadata cache and a coordinator cache; see the package documentation.
 type Client struct {
 	cfg    Config
 	dialer func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -36,6 +36,7 @@ type Client struct {
 
 	meta  metaCache
 	coord coordCache
+	rb    rebootstrapState
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -284,9 +285,10 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 	}
 	t0 := time.Now()
 	var err error
-	cn := c.routeLive(broker)
+	lane := LaneOf(req.Key())
+	cn := c.routeLive(broker, lane)
 	if cn == nil {
-		cn, err = c.route(ob.get(), broker)
+		cn, err = c.route(ob.get(), broker, lane)
 	}
 	c.m.lat[stageRouting].observe(time.Since(t0))
 	if err != nil {
@@ -390,7 +392,7 @@ func (c *Client) BrokerVersions(ctx context.Context, broker int32) (map[wire.API
 	if c.closed.Load() {
 		return nil, reqErr(broker, "ApiVersions", NotSent, ErrClosed)
 	}
-	cn, err := c.route(ctx, broker)
+	cn, err := c.route(ctx, broker, LaneControl)
 	if err != nil {
 		return nil, reqErr(broker, "ApiVersions", NotSent, err)
 	}

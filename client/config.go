@@ -28,6 +28,9 @@ const (
 	DefaultMaxInFlightPerBroker = 5
 	// DefaultMaxResponseBytes bounds one response frame: 100 MiB.
 	DefaultMaxResponseBytes = 100 << 20
+	// DefaultRebootstrapTrigger is metadata.recovery.rebootstrap.trigger.ms
+	// (300000, KIP-1102).
+	DefaultRebootstrapTrigger = 5 * time.Minute
 )
 
 // minResponseBytes is the smallest MaxResponseBytes New accepts: below it
@@ -84,6 +87,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		{"RetryBackoffMax", &cfg.RetryBackoffMax, DefaultRetryBackoffMax},
 		{"MetadataMaxAge", &cfg.MetadataMaxAge, DefaultMetadataMaxAge},
 		{"ConnIdleTimeout", &cfg.ConnIdleTimeout, DefaultConnIdleTimeout},
+		{"RebootstrapTrigger", &cfg.RebootstrapTrigger, DefaultRebootstrapTrigger},
 	}
 	for _, d := range durations {
 		switch {
@@ -111,6 +115,13 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	case cfg.MaxResponseBytes < minResponseBytes:
 		return bad("MaxResponseBytes", "%d is below the minimum %d", cfg.MaxResponseBytes, minResponseBytes)
+	}
+	switch cfg.MetadataRecoveryStrategy {
+	case "":
+		cfg.MetadataRecoveryStrategy = RecoveryRebootstrap
+	case RecoveryRebootstrap, RecoveryNone:
+	default:
+		return bad("MetadataRecoveryStrategy", "%q is not one of rebootstrap, none", cfg.MetadataRecoveryStrategy)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -29,6 +29,8 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"RetryBackoffMax", func(c *Config) { c.RetryBackoff, c.RetryBackoffMax = time.Second, time.Millisecond }},
 		{"MaxInFlightPerBroker", func(c *Config) { c.MaxInFlightPerBroker = -1 }},
 		{"MaxResponseBytes", func(c *Config) { c.MaxResponseBytes = 100 }},
+		{"MetadataRecoveryStrategy", func(c *Config) { c.MetadataRecoveryStrategy = "rebootstrapp" }},
+		{"RebootstrapTrigger", func(c *Config) { c.RebootstrapTrigger = -time.Second }},
 	}
 	for _, tc := range cases {
 		cfg := ok
@@ -52,6 +54,9 @@ func TestNewValidatesConfig(t *testing.T) {
 		got.RetryBackoff != want.RetryBackoff || got.RetryBackoffMax != want.RetryBackoffMax || got.MetadataMaxAge != want.MetadataMaxAge ||
 		got.ConnIdleTimeout != want.ConnIdleTimeout || got.MaxInFlightPerBroker != want.MaxInFlightPerBroker || got.MaxResponseBytes != want.MaxResponseBytes {
 		t.Fatalf("defaults %+v", got)
+	}
+	if got.MetadataRecoveryStrategy != RecoveryRebootstrap || got.RebootstrapTrigger != DefaultRebootstrapTrigger {
+		t.Fatalf("rebootstrap defaults: %q, %v", got.MetadataRecoveryStrategy, got.RebootstrapTrigger)
 	}
 }
 

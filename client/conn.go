@@ -41,6 +41,7 @@ type conn struct {
 	nc     net.Conn
 	addr   string
 	broker int32 // node ID dialed for, or -1 for a bootstrap address
+	lane   Lane  // the workload lane it serves
 
 	// versions is what the broker advertised in ApiVersions; written once
 	// during negotiation, before the connection is shared.
@@ -73,12 +74,13 @@ type conn struct {
 	opened     bool         // guarded by mu: negotiation finished (counted in ConnMetrics.Opened)
 }
 
-func newConn(cl *Client, nc net.Conn, addr string, broker int32) *conn {
+func newConn(cl *Client, nc net.Conn, addr string, broker int32, lane Lane) *conn {
 	cn := &conn{
 		cl:         cl,
 		nc:         nc,
 		addr:       addr,
 		broker:     broker,
+		lane:       lane,
 		slots:      make(chan struct{}, cl.cfg.MaxInFlightPerBroker),
 		queue:      newPendingQueue(cl.cfg.MaxInFlightPerBroker),
 		wlock:      make(chan struct{}, 1),
@@ -513,9 +515,10 @@ func (cn *conn) fail(cause error) {
 	_ = cn.nc.Close()
 	if wasOpen {
 		cn.cl.m.connsClosed.Add(1)
+		cn.cl.m.laneClosed[cn.lane].Add(1)
 	}
 	if !errors.Is(cause, ErrClosed) {
-		cn.cl.cfg.Logger.Debug("gregor: connection closed", "addr", cn.addr, "broker", cn.broker, "cause", cause, "outstanding", len(q))
+		cn.cl.cfg.Logger.Debug("gregor: connection closed", "addr", cn.addr, "broker", cn.broker, "lane", cn.lane.String(), "cause", cause, "outstanding", len(q))
 	}
 	for _, p := range q { // fail holds the connection's references to q
 		p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, cause))

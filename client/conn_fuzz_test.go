@@ -36,7 +36,7 @@ func FuzzResponseStream(f *testing.F) {
 		defer c.Close()
 		client, broker := net.Pipe()
 		defer broker.Close()
-		cn := newConn(c, client, "fuzz:1", 1)
+		cn := newConn(c, client, "fuzz:1", 1, LaneControl)
 		cn.versions = map[wire.APIKey][2]int16{wire.KeyCreateTopics: {info.MinVersion, info.MaxVersion}}
 		go func() { // read both requests, then answer with the stream and hang up
 			var size [4]byte

@@ -42,20 +42,49 @@ type Config struct {
 	// ConnIdleTimeout closes connections unused for this long
 	// (connections.max.idle.ms). Default 9m.
 	ConnIdleTimeout time.Duration
-	// MaxInFlightPerBroker bounds pipelined requests on one connection.
-	// Default 5.
+	// MaxInFlightPerBroker bounds pipelined requests on one connection
+	// (one broker's connection of one Lane). Default 5.
 	MaxInFlightPerBroker int
 	// MaxResponseBytes bounds one response frame, checked before allocating.
 	// Default 100 MiB.
 	MaxResponseBytes int32
 	// ExpectedClusterID, when set, makes Ready (and every new connection's
 	// metadata) fail with ErrClusterIdentity if the cluster reports another.
+	// Unset, the first cluster ID metadata reports is expected from then
+	// on, so a rebootstrap never joins another cluster.
 	ExpectedClusterID string
+	// MetadataRecoveryStrategy is what the client does when none of the
+	// brokers it knows from metadata can be reached
+	// (metadata.recovery.strategy, KIP-899). RecoveryRebootstrap, the
+	// default (as in the Java client since 4.0): after
+	// RebootstrapTrigger, or at once when a broker answers Metadata with
+	// REBOOTSTRAP_REQUIRED (KIP-1102), forget the known brokers and
+	// connect to the Bootstrap addresses again (resolving their names
+	// anew), then rebuild metadata from there. RecoveryNone: keep trying
+	// the known brokers.
+	MetadataRecoveryStrategy MetadataRecoveryStrategy
+	// RebootstrapTrigger is how long no known broker may be reachable
+	// before the client rebootstraps
+	// (metadata.recovery.rebootstrap.trigger.ms, KIP-1102). Default 5m.
+	RebootstrapTrigger time.Duration
 	// Logger receives diagnostics. Default: discard. Secrets are never logged.
 	Logger *slog.Logger
 	// Dialer, when set, replaces net.Dialer (tests use it for fault injection).
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 }
+
+// MetadataRecoveryStrategy is metadata.recovery.strategy (KIP-899).
+type MetadataRecoveryStrategy string
+
+// The metadata recovery strategies.
+const (
+	// RecoveryRebootstrap rebootstraps when no known broker can be reached
+	// (the default).
+	RecoveryRebootstrap MetadataRecoveryStrategy = "rebootstrap"
+	// RecoveryNone only ever retries the known brokers once metadata is
+	// known.
+	RecoveryNone MetadataRecoveryStrategy = "none"
+)
 
 // SASLMechanism names a SASL mechanism (sasl.mechanism).
 type SASLMechanism string

@@ -20,8 +20,8 @@ const (
 // dial opens, secures and negotiates a connection to addr: TCP connect and
 // TLS handshake bounded by DialTimeout (and ctx), then ApiVersions and SASL
 // bounded by ctx. broker is the node ID the connection is for (-1 for a
-// bootstrap address).
-func (c *Client) dial(ctx context.Context, addr string, broker int32) (*conn, error) {
+// bootstrap address); lane is the workload lane it serves.
+func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane) (*conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
 	defer cancel()
 	nc, err := c.dialer(dctx, "tcp", addr)
@@ -42,7 +42,7 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32) (*conn, er
 		}
 		nc = tc
 	}
-	cn := newConn(c, nc, addr, broker)
+	cn := newConn(c, nc, addr, broker, lane)
 	if err := c.negotiate(ctx, cn); err != nil {
 		cn.fail(err)
 		// The reader may have failed the connection first (the broker
@@ -59,8 +59,12 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32) (*conn, er
 	cn.mu.Unlock()
 	if open {
 		c.m.connsOpened.Add(1)
+		c.m.laneOpened[lane].Add(1)
 	}
-	c.cfg.Logger.Debug("gregor: connected", "addr", addr, "broker", broker, "tls", c.cfg.TLS != nil, "sasl", c.saslMechanism())
+	if broker >= 0 {
+		c.knownReachable()
+	}
+	c.cfg.Logger.Debug("gregor: connected", "addr", addr, "broker", broker, "lane", lane.String(), "tls", c.cfg.TLS != nil, "sasl", c.saslMechanism())
 	return cn, nil
 }
 

@@ -1,7 +1,7 @@
 // Package client owns every socket gregor opens. It connects to brokers (TCP,
 // TLS, SASL PLAIN and SCRAM-SHA-256/512), negotiates API versions with
 // ApiVersions, pipelines requests with correlation IDs over one connection
-// per broker, keeps a metadata cache (brokers, controller, cluster ID, topics
+// per broker and workload lane, keeps a metadata cache (brokers, controller, cluster ID, topics
 // with IDs and partitions with leaders and epochs), finds coordinators with
 // FindCoordinator, and routes requests to a broker, a partition leader, the
 // controller or a coordinator. Every call takes a context.Context whose
@@ -14,10 +14,38 @@
 //
 // # Connections
 //
-// Each broker address has at most one connection. On connect the client runs
-// ApiVersions (retrying at the broker's advertised ApiVersions version, or
-// v0, when the broker answers UNSUPPORTED_VERSION, KIP-511) and then SASL
-// (SaslHandshake v1 and SaslAuthenticate, KIP-152). Requests are encoded and
+// Each broker address has at most one connection per workload lane (Lane):
+// produce (Produce), fetch (Fetch, ShareFetch, ShareAcknowledge), group
+// (group and transaction coordination: JoinGroup, SyncGroup, Heartbeat,
+// LeaveGroup, ConsumerGroupHeartbeat, ShareGroupHeartbeat, OffsetCommit,
+// OffsetFetch, FindCoordinator, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn,
+// TxnOffsetCommit) and control (everything else: Metadata, ApiVersions,
+// admin). LaneOf gives a request's lane from its API key. A broker reads one
+// request per connection at a time, so a Fetch it holds for MaxWait, or a
+// JoinGroup held for a rebalance, delays only requests of its own lane: one
+// Client shared by a producer and consumers stays as fast as separate
+// clients, with at most four connections per broker, each dialed only when
+// its lane is first used. A request for AnyBroker goes to the least loaded
+// live connection of its lane, else to a broker already reached in another
+// lane. Each lane's connection negotiates, authenticates and re-authenticates
+// on its own and bounds its own in-flight requests (MaxInFlightPerBroker);
+// a failed connection fails only the requests of its lane.
+// MetricsSnapshot.Lanes reports connections and in-flight requests per lane.
+//
+// Bootstrap addresses are dialed until metadata names the brokers; from then
+// on requests for AnyBroker (Metadata among them) go to the known brokers.
+// When none of them can be reached for RebootstrapTrigger (default 5m), or a
+// broker answers Metadata with REBOOTSTRAP_REQUIRED, the client rebootstraps
+// (KIP-899, KIP-1102; MetadataRecoveryStrategy, on by default): it dials the
+// bootstrap addresses again, resolving their names anew, and rebuilds
+// metadata from there. The cluster ID is checked every time (against
+// ExpectedClusterID, or else the first one seen), so the client never mixes
+// two clusters. ConnMetrics.Rebootstraps counts the episodes.
+//
+// On connect the client runs ApiVersions (retrying at the broker's
+// advertised ApiVersions version, or v0, when the broker answers
+// UNSUPPORTED_VERSION, KIP-511) and then SASL (SaslHandshake v1 and
+// SaslAuthenticate, KIP-152). Requests are encoded and
 // written by one writer path per connection, at most MaxInFlightPerBroker at
 // a time, in correlation-ID order; one reader goroutine matches each response
 // frame to the oldest outstanding request. A frame above MaxResponseBytes

@@ -145,6 +145,10 @@ func newRequest(k wire.APIKey) wire.RequestDecoder {
 		return &wire.SaslAuthenticateRequest{}
 	case wire.KeyCreateTopics:
 		return &wire.CreateTopicsRequest{}
+	case wire.KeyProduce:
+		return &wire.ProduceRequest{}
+	case wire.KeyFetch:
+		return &wire.FetchRequest{}
 	}
 	return nil
 }
@@ -216,7 +220,9 @@ func (c *fakeConn) answer(r *fakeReq) {
 		cl.mu.Unlock()
 		c.respond(r, resp)
 	case *wire.MetadataRequest:
+		cl.mu.Lock()
 		id := cl.clusterID
+		cl.mu.Unlock()
 		resp := &wire.MetadataResponse{ClusterID: &id, ControllerID: cl.brokers[0].id}
 		for _, b := range cl.brokers {
 			host, port, _ := net.SplitHostPort(b.addr)
@@ -252,6 +258,10 @@ func (c *fakeConn) answer(r *fakeReq) {
 		c.respond(r, resp)
 	case *wire.CreateTopicsRequest:
 		c.respond(r, echoCreateTopics(req))
+	case *wire.ProduceRequest:
+		c.respond(r, &wire.ProduceResponse{})
+	case *wire.FetchRequest:
+		c.respond(r, &wire.FetchResponse{})
 	default:
 		cl.t.Errorf("fake broker: no default answer for %T", req)
 	}

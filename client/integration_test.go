@@ -12,8 +12,10 @@ import (
 	"errors"
 	"log/slog"
 	"math/big"
+	"net"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -230,7 +232,8 @@ func TestIntegrationMetadataAndCoordinator(t *testing.T) {
 
 // TestIntegrationMetadataFollowsBrokerKill starts its own 1+3 cluster, kills
 // the leader of a partition and checks that metadata moves the leadership
-// with a larger epoch, then that the broker comes back after a restart.
+// with a larger epoch, then that the broker comes back after a restart;
+// then, on the same cluster, checkRebootstrap.
 func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
@@ -292,6 +295,70 @@ func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 	_, finalEpoch, err := c.Leader(ctx, topic, 0)
 	if err != nil || finalEpoch < newEpoch {
 		t.Fatalf("final epoch %d (was %d): %v", finalEpoch, newEpoch, err)
+	}
+	checkRebootstrap(ctx, t, cluster)
+}
+
+// checkRebootstrap (KIP-899) on a running 1+3 cluster: a client bootstraps
+// from an alias (the test's dialer resolves it to one broker, as DNS or a
+// load balancer would); every broker it knows from metadata stops and
+// stays unreachable at its known address; one comes back behind the alias.
+// After RebootstrapTrigger the client's Metadata is answered through the
+// alias, from the same cluster. The cluster is left with brokers 1 and 3
+// stopped.
+func checkRebootstrap(ctx context.Context, t *testing.T, cluster *kafkatest.Cluster) {
+	const alias = "kafka-bootstrap.test:9092"
+	var (
+		target atomic.Value // the broker address the alias resolves to
+		gone   atomic.Bool  // the known (advertised) addresses refuse connections
+	)
+	target.Store(cluster.BrokerAddr(1, kafkatest.Plaintext))
+	advertised := map[string]bool{}
+	for _, id := range cluster.BrokerIDs() {
+		advertised[cluster.BrokerAddr(id, kafkatest.Plaintext)] = true
+	}
+	const trigger = 2 * time.Second
+	c := newTestClient(t, Config{Bootstrap: []string{alias}, ExpectedClusterID: cluster.ClusterID(),
+		RebootstrapTrigger: trigger, RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond,
+		Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			var d net.Dialer
+			switch {
+			case addr == alias:
+				return d.DialContext(ctx, network, target.Load().(string))
+			case gone.Load() && advertised[addr]:
+				return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("connection refused (test: the broker moved)")}
+			}
+			return d.DialContext(ctx, network, addr)
+		}})
+	if err := c.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Request(ctx, 2, &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{}}); err != nil {
+		t.Fatal(err) // a connection to a known broker
+	}
+	for _, id := range cluster.BrokerIDs() {
+		if err := cluster.KillBroker(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone.Store(true)
+	if err := cluster.RestartBroker(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	target.Store(cluster.BrokerAddr(2, kafkatest.Plaintext))
+	c.InvalidateMetadata()
+	start := time.Now()
+	md, err := c.Metadata(ctx, []string{})
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatalf("Metadata after every known broker stopped: %v", err)
+	}
+	t.Logf("rebootstrapped after %v: brokers %+v, connections %+v", elapsed, md.Brokers, c.Metrics().Conns)
+	if got := c.Metrics().Conns.Rebootstraps; got != 1 || elapsed < trigger {
+		t.Fatalf("Rebootstraps %d after %v: want 1, after RebootstrapTrigger %v", got, elapsed, trigger)
+	}
+	if md.ClusterID == nil || *md.ClusterID != cluster.ClusterID() || !slices.ContainsFunc(md.Brokers, func(b Broker) bool { return b.NodeID == 2 }) {
+		t.Fatalf("metadata after rebootstrap: cluster %v, brokers %+v", md.ClusterID, md.Brokers)
 	}
 }
 

@@ -228,25 +228,50 @@ func (mc *metaCache) fetch(ctx context.Context, f *metaFetch) (*Metadata, error)
 			req.Topics[i].Name = &f.topics[i]
 		}
 	}
-	r, err := mc.cl.Request(ctx, AnyBroker, req)
-	if err != nil {
-		return nil, err
-	}
-	resp := r.(*wire.MetadataResponse)
-	if kerr := wire.ErrorForCode(resp.ErrorCode); kerr != nil {
+	var resp *wire.MetadataResponse
+	for try := 0; ; try++ {
+		r, err := mc.cl.Request(ctx, AnyBroker, req)
+		if err != nil {
+			return nil, err
+		}
+		resp = r.(*wire.MetadataResponse)
+		kerr := wire.ErrorForCode(resp.ErrorCode)
+		if kerr == nil {
+			break
+		}
+		if errors.Is(kerr, wire.ErrRebootstrapRequired) && try == 0 && mc.cl.cfg.MetadataRecoveryStrategy == RecoveryRebootstrap {
+			mc.cl.requireRebootstrap() // KIP-1102: ask the bootstrap addresses instead
+			continue
+		}
 		return nil, reqErr(AnyBroker, "Metadata", PossiblySent, kerr)
 	}
-	if want := mc.cl.cfg.ExpectedClusterID; want != "" {
-		got := "<none>"
-		if resp.ClusterID != nil {
-			got = *resp.ClusterID
-		}
-		if got != want {
-			mc.cl.m.fail[classNegotiation].Add(1) // the call succeeded; the identity check did not
-			return nil, reqErr(AnyBroker, "Metadata", PossiblySent, fmt.Errorf("%w: expected cluster %q, brokers report %q", ErrClusterIdentity, want, got))
+	if err := mc.checkIdentity(resp.ClusterID); err != nil {
+		mc.cl.m.fail[classNegotiation].Add(1) // the call succeeded; the identity check did not
+		return nil, err
+	}
+	mc.cl.metadataFetched()
+	return buildMetadata(resp, f.all), nil
+}
+
+// checkIdentity checks a Metadata response's cluster ID against
+// ExpectedClusterID or, when that is unset, against the cluster ID of the
+// cached snapshot, so that a rebootstrap never moves the client to another
+// cluster.
+func (mc *metaCache) checkIdentity(clusterID *string) error {
+	got := "<none>"
+	if clusterID != nil {
+		got = *clusterID
+	}
+	want := mc.cl.cfg.ExpectedClusterID
+	if want == "" {
+		if prev := mc.snap.Load(); prev != nil && prev.ClusterID != nil {
+			want = *prev.ClusterID
 		}
 	}
-	return buildMetadata(resp, f.all), nil
+	if want == "" || got == want {
+		return nil
+	}
+	return reqErr(AnyBroker, "Metadata", PossiblySent, fmt.Errorf("%w: expected cluster %q, brokers report %q", ErrClusterIdentity, want, got))
 }
 
 // buildMetadata converts a MetadataResponse into an immutable snapshot.

@@ -10,6 +10,18 @@ type MetricsSnapshot struct {
 	Latency  LatencyMetrics
 	Producer ProducerMetrics
 	Conns    ConnMetrics
+	// Lanes holds connection metrics per workload lane, indexed by Lane.
+	Lanes [NumLanes]LaneMetrics
+}
+
+// LaneMetrics describes one workload lane's connections, summed over
+// brokers.
+type LaneMetrics struct {
+	// Connections is how many connections of the lane are open now;
+	// InFlight how many requests are outstanding on them (gauges).
+	Connections, InFlight int
+	// Opened and Closed count the lane's connections as ConnMetrics does.
+	Opened, Closed uint64
 }
 
 // ConnMetrics counts broker connections over the client's life.
@@ -20,6 +32,11 @@ type ConnMetrics struct {
 	// Reauthentications counts SASL re-authentications on open
 	// connections before the broker's session lifetime ended (KIP-368).
 	Reauthentications uint64
+	// Rebootstraps counts the times the client went back to its Bootstrap
+	// addresses because no known broker could be reached for
+	// RebootstrapTrigger or a broker answered REBOOTSTRAP_REQUIRED
+	// (KIP-899, KIP-1102).
+	Rebootstraps uint64
 }
 
 // CallMetrics counts public calls (requests) by outcome.

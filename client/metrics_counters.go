@@ -70,6 +70,8 @@ type counters struct {
 	lat [numStages]latencyCounter
 
 	connsOpened, connsClosed, reauths atomic.Uint64
+	rebootstraps                      atomic.Uint64
+	laneOpened, laneClosed            [NumLanes]atomic.Uint64
 
 	prodMu  sync.Mutex
 	prodSrc map[uint64]func(*ProducerMetrics)
@@ -119,7 +121,14 @@ func (c *Client) Metrics() MetricsSnapshot {
 		ResponseCapacity: m.fail[classResponseCapacity].Load(),
 		RouteCapacity:    m.fail[classRouteCapacity].Load(),
 	}
-	s.Conns = ConnMetrics{Opened: m.connsOpened.Load(), Closed: m.connsClosed.Load(), Reauthentications: m.reauths.Load()}
+	s.Conns = ConnMetrics{Opened: m.connsOpened.Load(), Closed: m.connsClosed.Load(), Reauthentications: m.reauths.Load(), Rebootstraps: m.rebootstraps.Load()}
+	for l := range NumLanes {
+		s.Lanes[l].Opened, s.Lanes[l].Closed = m.laneOpened[l].Load(), m.laneClosed[l].Load()
+	}
+	for _, cn := range c.pool.live() {
+		s.Lanes[cn.lane].Connections++
+		s.Lanes[cn.lane].InFlight += cn.inFlight()
+	}
 	s.Mailbox = MailboxMetrics{
 		CapacityPerLane:  c.cfg.MaxInFlightPerBroker,
 		QueuedWork:       int(max(m.queuedWork.Load(), 0)),

@@ -298,7 +298,7 @@ func TestSlotWaitEndsAtDeadline(t *testing.T) {
 	client, broker := net.Pipe()
 	t.Cleanup(func() { _ = broker.Close() })
 	go func() { _, _ = io.Copy(io.Discard, broker) }() // reads requests, never answers
-	cn := newConn(c, client, "pipe:1", 1)
+	cn := newConn(c, client, "pipe:1", 1, LaneControl)
 	t.Cleanup(func() { cn.fail(ErrClosed) })
 	info, _ := wire.LookupAPI(wire.KeyCreateTopics)
 	ctx := context.Background()
@@ -376,7 +376,7 @@ func TestFailWhileReadingFrame(t *testing.T) {
 	c := newTestClient(t, Config{Bootstrap: []string{"gated:1"}})
 	frame := appendBenchFrame(nil, 1, benchBody())
 	g := &gatedConn{head: frame[:4], body: frame[4:], waiting: make(chan struct{}), release: make(chan struct{}), closed: make(chan struct{}), wrote: make(chan struct{})}
-	cn := newConn(c, g, "gated:1", 1)
+	cn := newConn(c, g, "gated:1", 1, LaneControl)
 	info, _ := wire.LookupAPI(wire.KeyCreateTopics)
 	p := c.newPending(testCtx(t, 5*time.Second), createTopics("bench"), info, benchVersion, 1, false)
 	p.cn = cn

@@ -8,13 +8,19 @@ import (
 	"time"
 )
 
-// pool holds at most one live connection per broker address and coalesces
-// concurrent dials to one address.
+// pool holds at most one live connection per broker address and lane, and
+// coalesces concurrent dials to one address in one lane.
 type pool struct {
 	cl     *Client
 	mu     sync.Mutex
-	slots  map[string]*poolSlot
-	closed bool
+	slots  map[poolKey]*poolSlot // guarded by mu
+	closed bool                  // guarded by mu
+}
+
+// poolKey names a slot: a broker address in a lane.
+type poolKey struct {
+	addr string
+	lane Lane
 }
 
 type poolSlot struct {
@@ -23,9 +29,11 @@ type poolSlot struct {
 	err     error         // result of the last dial
 }
 
-// get returns the live connection to addr, dialing (and negotiating) one
-// within ctx when there is none. Failures are NotSent-worthy causes.
-func (pl *pool) get(ctx context.Context, addr string, broker int32) (*conn, error) {
+// get returns the live connection to addr in lane, dialing (and
+// negotiating) one within ctx when there is none. Failures are
+// NotSent-worthy causes.
+func (pl *pool) get(ctx context.Context, addr string, broker int32, lane Lane) (*conn, error) {
+	key := poolKey{addr, lane}
 	for {
 		pl.mu.Lock()
 		if pl.closed {
@@ -33,12 +41,12 @@ func (pl *pool) get(ctx context.Context, addr string, broker int32) (*conn, erro
 			return nil, ErrClosed
 		}
 		if pl.slots == nil {
-			pl.slots = make(map[string]*poolSlot)
+			pl.slots = make(map[poolKey]*poolSlot)
 		}
-		s := pl.slots[addr]
+		s := pl.slots[key]
 		if s == nil {
 			s = &poolSlot{}
-			pl.slots[addr] = s
+			pl.slots[key] = s
 		}
 		if s.conn != nil && !s.conn.isDead() {
 			cn := s.conn
@@ -69,7 +77,7 @@ func (pl *pool) get(ctx context.Context, addr string, broker int32) (*conn, erro
 		s.dialing = ch
 		pl.mu.Unlock()
 
-		cn, err := pl.cl.dial(ctx, addr, broker)
+		cn, err := pl.cl.dial(ctx, addr, broker, lane)
 
 		pl.mu.Lock()
 		s.dialing, s.err = nil, err
@@ -87,24 +95,25 @@ func (pl *pool) get(ctx context.Context, addr string, broker int32) (*conn, erro
 	}
 }
 
-// liveConn returns the live connection to addr, or nil; it never waits.
-func (pl *pool) liveConn(addr string) *conn {
+// liveConn returns the live connection to addr in lane, or nil; it never
+// waits or allocates.
+func (pl *pool) liveConn(addr string, lane Lane) *conn {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	if s := pl.slots[addr]; s != nil && s.conn != nil && !s.conn.isDead() {
+	if s := pl.slots[poolKey{addr, lane}]; s != nil && s.conn != nil && !s.conn.isDead() {
 		return s.conn
 	}
 	return nil
 }
 
-// leastLoaded returns the live connection with the fewest requests in
-// flight, or nil when there is none; it never waits or allocates.
-func (pl *pool) leastLoaded() *conn {
+// leastLoaded returns the live connection in lane with the fewest requests
+// in flight, or nil when there is none; it never waits or allocates.
+func (pl *pool) leastLoaded(lane Lane) *conn {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	var best *conn
-	for _, s := range pl.slots {
-		if cn := s.conn; cn != nil && !cn.isDead() && (best == nil || cn.inFlight() < best.inFlight()) {
+	for k, s := range pl.slots {
+		if cn := s.conn; k.lane == lane && cn != nil && !cn.isDead() && (best == nil || cn.inFlight() < best.inFlight()) {
 			best = cn
 		}
 	}
@@ -124,11 +133,25 @@ func (pl *pool) live() []*conn {
 	return out
 }
 
+// liveAddrs returns the addresses with a live connection in any lane, each
+// with the node ID it was dialed for.
+func (pl *pool) liveAddrs() map[string]int32 {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	out := make(map[string]int32)
+	for k, s := range pl.slots {
+		if s.conn != nil && !s.conn.isDead() {
+			out[k.addr] = s.conn.broker
+		}
+	}
+	return out
+}
+
 // forget drops cn from its slot (called when cn fails).
 func (pl *pool) forget(cn *conn) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	if s := pl.slots[cn.addr]; s != nil && s.conn == cn {
+	if s := pl.slots[poolKey{cn.addr, cn.lane}]; s != nil && s.conn == cn {
 		s.conn = nil
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"math/rand/v2"
 )
 
-// route returns a live, negotiated connection for broker: a node ID (its
-// address from metadata or FindCoordinator, refreshing metadata once when
-// the node is unknown) or AnyBroker.
-func (c *Client) route(ctx context.Context, broker int32) (*conn, error) {
+// route returns a live, negotiated connection in lane for broker: a node ID
+// (its address from metadata or FindCoordinator, refreshing metadata once
+// when the node is unknown) or AnyBroker.
+func (c *Client) route(ctx context.Context, broker int32, lane Lane) (*conn, error) {
 	if broker == AnyBroker {
-		return c.routeAny(ctx)
+		return c.routeAny(ctx, lane)
 	}
 	if broker < 0 {
 		return nil, fmt.Errorf("%w: node %d", ErrUnknownBroker, broker)
@@ -26,7 +26,7 @@ func (c *Client) route(ctx context.Context, broker int32) (*conn, error) {
 			return nil, fmt.Errorf("%w: node %d is not in metadata", ErrUnknownBroker, broker)
 		}
 	}
-	cn, err := c.pool.get(ctx, addr, broker)
+	cn, err := c.pool.get(ctx, addr, broker, lane)
 	if err != nil && (errors.Is(err, ErrTransport) || errors.Is(err, ErrDNS)) {
 		// An unreachable broker may have left or moved: look again.
 		c.InvalidateMetadata()
@@ -34,11 +34,14 @@ func (c *Client) route(ctx context.Context, broker int32) (*conn, error) {
 	return cn, err
 }
 
-// routeLive returns the live connection route would return for broker
-// without waiting (no dial, no metadata refresh), or nil.
-func (c *Client) routeLive(broker int32) *conn {
+// routeLive returns the live connection route would return for broker in
+// lane without waiting (no dial, no metadata refresh), or nil.
+func (c *Client) routeLive(broker int32, lane Lane) *conn {
 	if broker == AnyBroker {
-		return c.pool.leastLoaded()
+		if c.meta.snap.Load() != nil && c.rebootstrapDue() {
+			return nil // routeAny dials the bootstrap addresses
+		}
+		return c.pool.leastLoaded(lane)
 	}
 	if broker < 0 {
 		return nil
@@ -47,35 +50,67 @@ func (c *Client) routeLive(broker int32) *conn {
 	if !ok {
 		return nil
 	}
-	return c.pool.liveConn(addr)
+	return c.pool.liveConn(addr, lane)
 }
 
-// routeAny picks the least loaded live connection, or else dials the known
-// brokers (in random order) and then the bootstrap addresses (in order)
-// until one connects.
-func (c *Client) routeAny(ctx context.Context) (*conn, error) {
-	if best := c.pool.leastLoaded(); best != nil {
-		return best, nil
-	}
-	type cand struct {
-		addr string
-		id   int32
-	}
-	var cands []cand
-	if md := c.meta.snap.Load(); md != nil {
-		for _, b := range md.Brokers {
-			if addr, ok := c.meta.addrOf(b.NodeID); ok {
-				cands = append(cands, cand{addr, b.NodeID})
-			}
+// routeAny picks the least loaded live connection in lane, or else dials,
+// in lane, the brokers reached in another lane and then the known brokers
+// (in random order) until one connects. The bootstrap addresses (in order)
+// are dialed before metadata names any broker, and instead of the known
+// brokers when a rebootstrap is due (KIP-899).
+func (c *Client) routeAny(ctx context.Context, lane Lane) (*conn, error) {
+	md := c.meta.snap.Load()
+	rebootstrap := md != nil && c.rebootstrapDue()
+	if !rebootstrap {
+		if best := c.pool.leastLoaded(lane); best != nil {
+			return best, nil
 		}
-		rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	}
-	for _, a := range c.cfg.Bootstrap {
-		cands = append(cands, cand{a, -1})
+	var cands []dialCand
+	if !rebootstrap {
+		seen := c.pool.liveAddrs()
+		for addr, id := range seen {
+			cands = append(cands, dialCand{addr, id})
+		}
+		live := len(cands)
+		if md != nil {
+			for _, b := range md.Brokers {
+				if addr, ok := c.meta.addrOf(b.NodeID); ok {
+					if _, dup := seen[addr]; !dup {
+						cands = append(cands, dialCand{addr, b.NodeID})
+					}
+				}
+			}
+			more := cands[live:]
+			rand.Shuffle(len(more), func(i, j int) { more[i], more[j] = more[j], more[i] })
+		}
 	}
+	knownOnly := md != nil && len(cands) > 0 && !rebootstrap
+	if !knownOnly {
+		for _, a := range c.cfg.Bootstrap {
+			cands = append(cands, dialCand{a, -1})
+		}
+	}
+	cn, err := c.dialFirst(ctx, lane, cands)
+	if err != nil && knownOnly && ctx.Err() == nil && (errors.Is(err, ErrTransport) || errors.Is(err, ErrDNS)) {
+		c.knownUnreachable()
+	}
+	return cn, err
+}
+
+// dialCand is an address to dial and the node ID it is for (-1 for a
+// bootstrap address).
+type dialCand struct {
+	addr string
+	id   int32
+}
+
+// dialFirst returns a connection in lane to the first of cands that
+// connects.
+func (c *Client) dialFirst(ctx context.Context, lane Lane, cands []dialCand) (*conn, error) {
 	var firstErr error
 	for _, cd := range cands {
-		cn, err := c.pool.get(ctx, cd.addr, cd.id)
+		cn, err := c.pool.get(ctx, cd.addr, cd.id, lane)
 		if err == nil {
 			return cn, nil
 		}

@@ -51,8 +51,11 @@ func TestConfigValidation(t *testing.T) {
 	}
 	s, _ := validate(Config{})
 	if s.linger != DefaultLinger || s.backoff != DefaultRetryBackoff || s.MaxInFlightPerBroker != 5 || s.DeliveryTimeout != DefaultDeliveryTimeout ||
-		s.retries != -1 {
+		s.retries != -1 || s.UnknownTopicRetries != DefaultUnknownTopicRetries {
 		t.Fatalf("defaults %+v", s)
+	}
+	if s, _ := validate(Config{UnknownTopicRetries: -1}); s.UnknownTopicRetries != -1 {
+		t.Fatalf("UnknownTopicRetries -1 must stay unbounded, got %d", s.UnknownTopicRetries)
 	}
 	if s, _ := validate(Config{MaxRetries: new(0)}); s.retries != 0 {
 		t.Fatalf("MaxRetries &0 must be literal, got %d", s.retries)

@@ -62,6 +62,10 @@ type batch struct {
 	created   time.Time // first record's admission (linger starts here)
 	deadline  time.Time // first record's delivery deadline
 	lastAdmit time.Time // newest record's admission (see fatalFor)
+	// unknownBase is the topic's unknown count when the batch was opened:
+	// the refreshes since then that reported the topic unknown are
+	// topic.unknown - unknownBase (Config.UnknownTopicRetries).
+	unknownBase int
 
 	// Sending.
 	topicID      wire.UUID // the topic's ID when the batch was last handed out

@@ -92,6 +92,17 @@ type Config struct {
 	// out counts as a retriable failure with the certainty it really has.
 	RequestTimeout time.Duration
 
+	// UnknownTopicRetries bounds how many metadata refreshes in a row may
+	// report a record's topic as UNKNOWN_TOPIC_OR_PARTITION (counted from
+	// when the record's batch was opened) before the record fails with
+	// wire.ErrUnknownTopicOrPartition and certainty NotSent, instead of
+	// waiting for DeliveryTimeout; a topic that appears meanwhile is
+	// produced to normally. The refreshes back off from RetryBackoff
+	// doubling up to 1s, so the default 6 is about 4.5s with the default
+	// RetryBackoff. Negative: no bound (such a record waits for its topic
+	// until DeliveryTimeout, as the Java producer waits max.block.ms).
+	UnknownTopicRetries int
+
 	// InitProducerIDTimeout bounds one InitProducerId attempt. Default 10s.
 	InitProducerIDTimeout time.Duration
 
@@ -121,6 +132,7 @@ const (
 	DefaultInFlightRecords      = 1000000
 	DefaultWaitingRecords       = 10000
 	DefaultWaitingBytes         = 32 << 20
+	DefaultUnknownTopicRetries  = 6
 )
 
 // settings is a validated Config with defaults applied and the "negative
@@ -192,6 +204,9 @@ func validate(cfg Config) (settings, error) {
 	}
 	if c.RequestTimeout <= 0 {
 		c.RequestTimeout = 30 * time.Second
+	}
+	if c.UnknownTopicRetries == 0 {
+		c.UnknownTopicRetries = DefaultUnknownTopicRetries
 	}
 	if c.InitProducerIDTimeout <= 0 {
 		c.InitProducerIDTimeout = 10 * time.Second

@@ -60,6 +60,11 @@
 // failed after writing, or the broker answered REQUEST_TIMED_OUT and the
 // like). Certainty never improves.
 //
+// A record whose topic metadata keeps reporting as UNKNOWN_TOPIC_OR_PARTITION
+// fails with wire.ErrUnknownTopicOrPartition, NotSent, after
+// Config.UnknownTopicRetries refreshes in a row (about 4.5s by default)
+// rather than at DeliveryTimeout; a topic created meanwhile is produced to.
+//
 // # Cancellation
 //
 // Delivery.Cancel removes a record whose batch has never been handed to the

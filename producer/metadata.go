@@ -18,6 +18,14 @@ func (p *Producer) applyTopic(t *topicState, md *client.Metadata) {
 		return
 	}
 	t.metaErr, t.metaErrAt = tm.Err, md.Fetched
+	if errors.Is(tm.Err, wire.ErrUnknownTopicOrPartition) {
+		if md.Fetched.After(t.unknownAt) {
+			t.unknown++
+			t.unknownAt = md.Fetched
+		}
+	} else {
+		t.unknown = 0
+	}
 	t.id = tm.ID
 	if tm.Err == nil && len(tm.Partitions) > 0 {
 		t.numParts = int32(len(tm.Partitions))
@@ -121,8 +129,10 @@ func (p *Producer) needMetadata(now time.Time) {
 	}
 	p.metaFetch = true
 	topics := make([]string, 0, len(p.topics))
-	for name := range p.topics {
+	unknown := 0 // the longest run of refreshes reporting a topic unknown
+	for name, t := range p.topics {
 		topics = append(topics, name)
+		unknown = max(unknown, t.unknown)
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
@@ -133,7 +143,7 @@ func (p *Producer) needMetadata(now time.Time) {
 		if err == nil && md != p.staleMeta {
 			p.staleMeta = nil // a fresh snapshot: apply it
 		}
-		p.metaBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
+		p.metaBackoff = time.Now().Add(metadataBackoff(p.cfg.backoff, unknown))
 		if err != nil {
 			for _, name := range topics {
 				if t := p.topics[name]; t != nil && t.metaErr == nil {
@@ -144,6 +154,22 @@ func (p *Producer) needMetadata(now time.Time) {
 		p.mu.Unlock()
 		p.wakeup()
 	}()
+}
+
+// maxUnknownTopicBackoff caps the wait between metadata refreshes while a
+// topic is reported unknown.
+const maxUnknownTopicBackoff = time.Second
+
+// metadataBackoff is the wait before the producer's next metadata refresh:
+// RetryBackoff (at least 50ms), doubling per refresh in a row that reported
+// a topic unknown, up to maxUnknownTopicBackoff, so UnknownTopicRetries
+// refreshes span a few seconds rather than a few round trips.
+func metadataBackoff(backoff time.Duration, unknown int) time.Duration {
+	d := max(backoff, 50*time.Millisecond)
+	if unknown > 0 {
+		d = min(d<<min(unknown, 10), max(maxUnknownTopicBackoff, d))
+	}
+	return d
 }
 
 // leaderIn returns a partition's leader in topic metadata, or -1.

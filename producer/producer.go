@@ -120,6 +120,13 @@ type topicState struct {
 	// dooms only batches whose records were all admitted by then; a newer
 	// record first needs a fresh lookup (fatalFor).
 	metaErrAt time.Time
+	// unknown counts metadata snapshots in a row, fetched after the topic
+	// was first used, that reported it UNKNOWN_TOPIC_OR_PARTITION; 0 once
+	// one names it (Config.UnknownTopicRetries). unknownAt is the Fetched
+	// time of the last one counted (at first, when the topic was first
+	// used): older snapshots are not counted.
+	unknown   int
+	unknownAt time.Time
 }
 
 // partState is one partition's queue and sequence bookkeeping.
@@ -226,7 +233,7 @@ func (p *Producer) topic(name string) *topicState {
 	}
 	t := p.topics[name]
 	if t == nil {
-		t = &topicState{name: name, sticky: stickyState{partition: -1}}
+		t = &topicState{name: name, sticky: stickyState{partition: -1}, unknownAt: time.Now()}
 		p.topics[name] = t
 		if p.lastMeta != nil {
 			// A topic first used after the last metadata sync takes what
@@ -274,6 +281,7 @@ func (p *Producer) newBatch(t *topicState, part *partState, now time.Time) *batc
 	b.part = part
 	b.created = now
 	b.deadline = now.Add(p.cfg.DeliveryTimeout)
+	b.unknownBase = t.unknown
 	return b
 }
 

@@ -326,6 +326,11 @@ func (p *Producer) fatalFor(b *batch, now time.Time) error {
 		}
 		p.needMetadata(now)
 	}
+	if n := t.unknown - b.unknownBase; p.cfg.UnknownTopicRetries >= 0 && n > p.cfg.UnknownTopicRetries &&
+		errors.Is(t.metaErr, wire.ErrUnknownTopicOrPartition) && !b.lastAdmit.After(t.metaErrAt) {
+		return fmt.Errorf("topic %q not present in %d metadata refreshes in a row (UnknownTopicRetries %d): %w",
+			t.name, n, p.cfg.UnknownTopicRetries, wire.ErrUnknownTopicOrPartition)
+	}
 	if part := b.part; part != nil && part.leader < 0 && t.numParts > 0 && part.partition >= t.numParts &&
 		p.lastMeta != nil && p.lastMeta.Fetched.After(b.created) {
 		return fmt.Errorf("%w: partition %d of %d", wire.ErrUnknownTopicOrPartition, part.partition, t.numParts)
