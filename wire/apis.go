@@ -6,8 +6,9 @@ import "slices"
 // encodes and decodes. The client negotiates min(MaxVersion, broker max).
 // Ranges start at the Kafka 4.x baseline (KIP-896) and end at the newest
 // stable version Apache Kafka 4.4 speaks. It joins the per-area tables
-// (coreAPIs in apis_core.go, adminAPIs in apis_admin.go), sorted by key.
-var apiTable = joinAPIs(coreAPIs, adminAPIs)
+// (coreAPIs in apis_core.go, adminAPIs in apis_admin.go, txnAPIs in
+// apis_txn.go), sorted by key.
+var apiTable = joinAPIs(coreAPIs, adminAPIs, txnAPIs)
 
 // joinAPIs concatenates API tables and sorts the result by key.
 func joinAPIs(tables ...[]APIInfo) []APIInfo {
