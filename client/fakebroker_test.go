@@ -145,6 +145,8 @@ func newRequest(k wire.APIKey) wire.RequestDecoder {
 		return &wire.SaslAuthenticateRequest{}
 	case wire.KeyCreateTopics:
 		return &wire.CreateTopicsRequest{}
+	case wire.KeyProduce:
+		return &wire.ProduceRequest{}
 	}
 	return nil
 }
