@@ -94,6 +94,9 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			continue
 		}
 		if !p.haveID {
+			if p.txn != nil {
+				continue // package txn sets the identity (SetIdentity)
+			}
 			if now.Before(p.idBackoff) {
 				p.soon(p.idBackoff)
 			} else {
@@ -107,6 +110,9 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		if part.leader < 0 {
 			p.needMetadata(now)
 			continue
+		}
+		if p.txn != nil && !p.txn.MaySend(part.topic.name, part.partition) {
+			continue // txn calls Wake when the partition may be sent
 		}
 		if p.inflight[part.leader] >= p.cfg.MaxInFlightPerBroker {
 			continue // a response will wake the sender
@@ -415,6 +421,10 @@ func (p *Producer) send(r *inflightReq) {
 	req := &r.prq
 	req.SetResponseInto(&r.resp)
 	req.Acks = -1
+	if p.txn != nil {
+		req.TransactionalID = &p.txn.TransactionalID
+		req.VersionCap = p.txn.ProduceVersionCap
+	}
 	req.TimeoutMs = int32(max(time.Until(r.deadline), time.Millisecond) / time.Millisecond)
 	encoded := 0
 	records := 0
@@ -487,6 +497,7 @@ func (p *Producer) encode(b *batch) error {
 		ProducerEpoch: b.epoch,
 		BaseSequence:  b.baseSeq,
 		BaseTimestamp: b.baseTS,
+		Transactional: p.txn != nil,
 	}
 	if b.zs != nil || b.streamed {
 		if !b.streamed {

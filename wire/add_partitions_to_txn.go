@@ -21,6 +21,10 @@ type AddPartitionsToTxnRequest struct {
 	Transactions []AddPartitionsToTxnTransaction
 	// UnknownTags keeps tagged fields this version does not define (v3+).
 	UnknownTags []TaggedField
+	// VersionCap is the highest version to send, or 0 for none (see
+	// VersionCapper): clients send v3 or
+	// lower.
+	VersionCap int16
 }
 
 // AddPartitionsToTxnTransaction is one transaction of a batched (v4+)
@@ -49,6 +53,14 @@ type AddPartitionsToTxnTopic struct {
 	Partitions []int32
 	// UnknownTags keeps tagged fields this version does not define (v3+).
 	UnknownTags []TaggedField
+}
+
+// CapVersion returns VersionCap, or -1 when it is 0 (no cap).
+func (m *AddPartitionsToTxnRequest) CapVersion() int16 {
+	if m.VersionCap <= 0 {
+		return -1
+	}
+	return m.VersionCap
 }
 
 // Key returns KeyAddPartitionsToTxn.

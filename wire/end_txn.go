@@ -16,6 +16,18 @@ type EndTxnRequest struct {
 	Committed bool
 	// UnknownTags keeps tagged fields this version does not define (v3+).
 	UnknownTags []TaggedField
+	// VersionCap is the highest version to send, or 0 for none (see
+	// VersionCapper): a transactions v1 producer
+	// sends v4 or lower (v5 is transactions v2).
+	VersionCap int16
+}
+
+// CapVersion returns VersionCap, or -1 when it is 0 (no cap).
+func (m *EndTxnRequest) CapVersion() int16 {
+	if m.VersionCap <= 0 {
+		return -1
+	}
+	return m.VersionCap
 }
 
 // Key returns KeyEndTxn.

@@ -27,6 +27,10 @@ type TxnOffsetCommitRequest struct {
 	Topics []TxnOffsetCommitTopic
 	// UnknownTags keeps tagged fields this version does not define (v3+).
 	UnknownTags []TaggedField
+	// VersionCap is the highest version to send, or 0 for none (see
+	// VersionCapper): v4 or lower in a
+	// transactions v1 transaction (v5+ adds the group to the transaction).
+	VersionCap int16
 }
 
 // TxnOffsetCommitTopic is one topic of a TxnOffsetCommitRequest.
@@ -54,6 +58,14 @@ type TxnOffsetCommitPartition struct {
 	CommittedMetadata *string
 	// UnknownTags keeps tagged fields this version does not define (v3+).
 	UnknownTags []TaggedField
+}
+
+// CapVersion returns VersionCap, or -1 when it is 0 (no cap).
+func (m *TxnOffsetCommitRequest) CapVersion() int16 {
+	if m.VersionCap <= 0 {
+		return -1
+	}
+	return m.VersionCap
 }
 
 // Key returns KeyTxnOffsetCommit.
