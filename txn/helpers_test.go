@@ -165,3 +165,9 @@ func versions(t *testing.T, f func(t *testing.T, version int)) {
 		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) { f(t, v) })
 	}
 }
+
+// groupMeta is the metadata of a group without members (admin-style
+// offsets).
+func groupMeta(id string) consumer.GroupMetadata {
+	return consumer.GroupMetadata{GroupID: id, GenerationID: -1}
+}
