@@ -24,12 +24,15 @@ func (t *Producer) coordCall(ctx context.Context, kind client.CoordinatorType, k
 	for try := 0; ; try++ {
 		if try > 0 {
 			if err := t.backoff(ctx, try); err != nil {
-				return nil, lastOr(last, err)
+				return nil, lastOr(last, ctxErr(ctx))
 			}
 		}
 		id, err := t.cl.Coordinator(ctx, kind, key)
 		if err != nil {
-			if ctx.Err() != nil || isBrokerFatal(err) {
+			if isBrokerFatal(err) {
+				return nil, err
+			}
+			if ctx.Err() != nil {
 				return nil, lastOr(last, err)
 			}
 			last = err
@@ -63,13 +66,37 @@ func (t *Producer) coordCall(ctx context.Context, kind client.CoordinatorType, k
 	}
 }
 
-// lastOr returns last wrapped with ctxErr's class when there was an earlier
-// failure, else ctxErr.
-func lastOr(last, err error) error {
-	if last == nil {
-		return err
+// lastOr is the error of a coordinator call whose ctx ended (err) after
+// retrying last (nil: nothing was tried).
+func lastOr(last, err error) error { return &gaveUp{err: err, last: last} }
+
+// gaveUp is a coordinator call that ran out of time while retrying. Its
+// certainty is that of its last attempt (a definite broker answer, or a
+// failure that wrote nothing, is NotSent: coordCall returns at once any
+// failure of a non-idempotent request that may have been written).
+type gaveUp struct{ err, last error }
+
+func (e *gaveUp) Error() string {
+	if e.last == nil {
+		return e.err.Error()
 	}
-	return errors.Join(err, last)
+	return e.err.Error() + " (last attempt: " + e.last.Error() + ")"
+}
+
+func (e *gaveUp) Unwrap() []error {
+	if e.last == nil {
+		return []error{e.err}
+	}
+	return []error{e.err, e.last}
+}
+
+// Certainty implements the client's certainty contract (client.CertaintyOf).
+func (e *gaveUp) Certainty() client.Certainty {
+	var ke *wire.KafkaError
+	if e.last == nil || errors.As(e.last, &ke) {
+		return client.NotSent // nothing sent, or a definite (retriable) refusal
+	}
+	return client.CertaintyOf(e.last)
 }
 
 // isBrokerFatal reports a *wire.KafkaError that retrying cannot cure.

@@ -64,7 +64,7 @@ func (t *Producer) SendOffsets(ctx context.Context, offsets []Offset, gm consume
 	if !v2 {
 		req := &wire.AddOffsetsToTxnRequest{TransactionalID: id, ProducerID: pid, ProducerEpoch: epoch, GroupID: gm.GroupID}
 		if _, err := t.coordCall(ctx, client.CoordinatorTransaction, id, req, addOffsetsErr, true); err != nil {
-			return t.offsetsFailed(err)
+			return t.offsetsFailed(ctx, err)
 		}
 	}
 	req := &wire.TxnOffsetCommitRequest{TransactionalID: id, GroupID: gm.GroupID, ProducerID: pid, ProducerEpoch: epoch,
@@ -76,17 +76,17 @@ func (t *Producer) SendOffsets(ctx context.Context, offsets []Offset, gm consume
 		req.VersionCap = 4
 	}
 	if _, err := t.coordCall(ctx, client.CoordinatorGroup, gm.GroupID, req, txnOffsetCommitErr, true); err != nil {
-		return t.offsetsFailed(err)
+		return t.offsetsFailed(ctx, err)
 	}
 	return nil
 }
 
 // offsetsFailed classifies a SendOffsets failure: broker rejections make
 // the transaction abortable (or the producer fatal); other failures
-// (timeouts) are returned as they are.
-func (t *Producer) offsetsFailed(err error) error {
+// (ctx ended while retrying) are returned as they are.
+func (t *Producer) offsetsFailed(ctx context.Context, err error) error {
 	var ke *wire.KafkaError
-	if !errors.As(err, &ke) && !errors.Is(err, ErrUnsupported) {
+	if ctx.Err() != nil || (!errors.As(err, &ke) && !errors.Is(err, ErrUnsupported)) {
 		return err
 	}
 	err = classifyAny(err)

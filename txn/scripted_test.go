@@ -295,3 +295,39 @@ func waitUntil(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond) // polling interval of a condition wait
 	}
 }
+
+// TestCommitTimesOutRetrying: when ctx ends while EndTxn is answered
+// CONCURRENT_TRANSACTIONS, the outcome is known (not committed): Commit
+// returns a retriable timeout, not ErrCommitOutcomeUnknown, without
+// re-initialising, and the transaction stays open for Commit or Abort.
+func TestCommitTimesOutRetrying(t *testing.T) {
+	b := newFakeBroker(t, 2)
+	busy := true
+	b.script = func(r fakeReq) (wire.ResponseEncoder, bool) {
+		b.mu.Lock()
+		still := busy
+		b.mu.Unlock()
+		if r.hdr.Key == wire.KeyEndTxn && still {
+			return &wire.EndTxnResponse{ErrorCode: wire.ErrConcurrentTransactions.Code, ProducerID: -1, ProducerEpoch: -1}, false
+		}
+		return nil, false
+	}
+	p := fakeProducer(t, b, 2, producer.Config{Linger: -1})
+	ctx := testCtx(t)
+	must(t, p.Begin())
+	_, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("x")})
+	must(t, err)
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	err = p.Commit(short)
+	if !errors.Is(err, client.ErrTimeout) || errors.Is(err, ErrCommitOutcomeUnknown) || errors.Is(err, ErrAbortable) || errors.Is(err, ErrFatal) {
+		t.Fatalf("Commit timing out on CONCURRENT_TRANSACTIONS: %v, want a retriable timeout", err)
+	}
+	if n := len(b.requests(wire.KeyInitProducerId)); n != 1 {
+		t.Fatalf("%d InitProducerId requests: a known outcome needs no re-initialisation", n)
+	}
+	b.mu.Lock()
+	busy = false
+	b.mu.Unlock()
+	must(t, p.Abort(ctx))
+}
