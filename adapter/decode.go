@@ -65,20 +65,24 @@ var commandPayloads = map[string]func() any{
 	"delete_consumer_group":             func() any { return new(GroupCommand) },
 	"describe_classic_groups":           func() any { return new(DescribeClassicGroups) },
 	"shutdown_client":                   func() any { return new(ShutdownClient) },
+	"create_transactional_producer":     func() any { return new(CreateTransactionalProducer) },
+	"execute_transaction":               func() any { return new(ExecuteTransaction) },
+	"fence_transaction":                 func() any { return new(FenceTransaction) },
+	"close_transactional_producer":      func() any { return new(CloseTransactionalProducer) },
 	"finish":                            func() any { return new(Finish) },
 	"abort":                             func() any { return new(Abort) },
 }
 
-// unimplementedKinds are v34 commands (groups, share groups, transactions)
+// unimplementedKinds are v34 commands (groups, share groups, the
+// transactional transform)
 // that this adapter does not implement yet; they are answered with fatal.
 var unimplementedKinds = map[string]bool{
 	"create_group_consumer": true, "group_receive": true, "observe_group_assignments": true,
 	"group_receive_set": true, "control_group_consumer": true, "shutdown_group_consumer": true,
 	"close_group_consumer": true, "create_share_consumer": true, "share_receive": true,
 	"share_acknowledge": true, "drop_share_batch": true, "close_share_consumer": true,
-	"create_transactional_producer": true, "execute_transaction": true,
-	"execute_transactional_transform": true, "fence_transaction": true,
-	"close_transactional_producer": true,
+	// execute_transactional_transform needs the group consumer.
+	"execute_transactional_transform": true,
 }
 
 // DecodeError is a line that cannot be turned into a command. When

@@ -58,6 +58,14 @@ func (s *Session) dispatch(cmd *Command) error {
 		return s.doCloseConsumer(p)
 	case *ShutdownClient:
 		return s.doShutdownClient(p)
+	case *CreateTransactionalProducer:
+		return s.doCreateTxnProducer(p)
+	case *ExecuteTransaction:
+		return s.doExecuteTransaction(p)
+	case *FenceTransaction:
+		return s.doFenceTransaction(p)
+	case *CloseTransactionalProducer:
+		return s.doCloseTxnProducer(p)
 	}
 	return s.dispatchAdmin(cmd)
 }
@@ -71,6 +79,8 @@ func (s *Session) doFinish() error {
 		return stateErr("finish with unjoined concurrent actors %q", s.group.id)
 	case len(s.producers) > 0:
 		return stateErr("finish with %d open producer(s)", len(s.producers))
+	case len(s.txns) > 0:
+		return stateErr("finish with %d open transactional producer(s)", len(s.txns))
 	case len(s.consumers) > 0:
 		return stateErr("finish with %d open consumer(s)", len(s.consumers))
 	case len(s.clients) > 0:

@@ -16,10 +16,15 @@
 //   - session*.go, registry.go, dispatch.go: the session loop, handle
 //     registry, lifecycle and failure rules (§9), one handler per command.
 //   - normalize*.go: error normalization to "<kind>" / "<kind>:broker_<n>" (§6).
-//   - backend.go: the small interfaces the session calls; gregor.go and
-//     gregor_admin.go implement them with gregor's client, producer,
-//     consumer and admin packages, one public call per operation.
+//   - backend.go, backend_txn.go: the small interfaces the session calls;
+//     gregor.go, gregor_admin.go and gregor_txn.go implement them with
+//     gregor's client, producer, consumer, admin and txn packages, one
+//     public call per operation.
+//   - session_txn.go: the transaction commands (§4.8): staged records
+//     report transaction_staged with their offset; execute_transactional_transform
+//     waits for the group consumer.
 //
-// Consumer-group, share-group and transaction commands are decoded far
-// enough to name them and answered with fatal adapter_unsupported.
+// Consumer-group, share-group and transactional-transform commands are
+// decoded far enough to name them and answered with fatal
+// adapter_unsupported.
 package adapter

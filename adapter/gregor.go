@@ -114,7 +114,8 @@ func (g *gregorClient) NewAssignedConsumer() (AssignedConsumer, error) {
 
 type gregorProducer struct{ p *producer.Producer }
 
-func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
+// messageOf converts a ProducerRecord to the producer's Message.
+func messageOf(r *ProducerRecord) *producer.Message {
 	m := &producer.Message{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value}
 	if len(r.Headers) > 0 {
 		m.Headers = make([]wire.Header, len(r.Headers))
@@ -125,7 +126,11 @@ func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
 	if r.TimestampMillis != nil {
 		m.Timestamp = time.UnixMilli(*r.TimestampMillis)
 	}
-	d, err := g.p.TrySend(m)
+	return m
+}
+
+func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
+	d, err := g.p.TrySend(messageOf(r))
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ const (
 var Capabilities = []string{
 	"producer", "producer_cancellation", "producer_configuration", "producer_batch",
 	"concurrent_actors", "lifecycle", "client_readiness", "client_metrics",
-	"assigned_consumer", "assigned_consumer_controls", "admin", "tls", "scram",
+	"assigned_consumer", "assigned_consumer_controls", "admin", "tls", "scram", "transactions",
 }
 
 // Descriptor values of ready (§2.2).
@@ -46,6 +46,7 @@ type Session struct {
 	clients    map[ID]*clientEntry
 	producers  map[ID]*producerEntry
 	consumers  map[ID]*consumerEntry
+	txns       map[ID]*txnEntry // transactional producers (made on first use)
 	group      *actorGroup
 	lastFailed bool
 	seen       map[ID]struct{} // command ids already received
@@ -182,6 +183,9 @@ func (s *Session) closeAll() {
 	}
 	for _, p := range s.producers {
 		_ = closeProducerQuietly(p.producer)
+	}
+	for _, p := range s.txns {
+		_ = closeTxnQuietly(p.producer)
 	}
 	for _, c := range s.clients {
 		_ = c.client.Close()

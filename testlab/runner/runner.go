@@ -93,6 +93,9 @@ type run struct {
 	paused   bool
 	deferred []*judge.Command
 	down     int32 // the broker the last stop/kill took down
+	// committedScans caches read_committed scans per "topic/partition"
+	// within one checkClaimsOnce (cleared at its start).
+	committedScans map[string]committedScan
 }
 
 // opRecord is what the runner knows about one producer operation.
