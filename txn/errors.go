@@ -17,12 +17,16 @@ var (
 	ErrConfig = errors.New("gregor/txn: invalid configuration")
 	// ErrAbortable: the current transaction cannot commit (a record failed,
 	// the coordinator answered TRANSACTION_ABORTABLE, the group rejected the
-	// offsets, ...). Call Abort, then Begin again; the producer stays usable.
+	// offsets, INVALID_PRODUCER_EPOCH after the coordinator timed the
+	// transaction out, KIP-588). Call Abort, then Begin again; the producer
+	// stays usable unless Abort finds it fenced.
 	ErrAbortable = errors.New("gregor/txn: transaction must be aborted")
 	// ErrFenced: another producer with the same transactional ID was
-	// initialised (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH,
-	// TRANSACTION_COORDINATOR_FENCED): this producer can do nothing but
-	// Close. errors.Is(ErrFenced, ErrFatal) holds.
+	// initialised (PRODUCER_FENCED, TRANSACTION_COORDINATOR_FENCED): this
+	// producer can do nothing but Close. errors.Is(ErrFenced, ErrFatal)
+	// holds. (INVALID_PRODUCER_EPOCH is abortable, KIP-588/KIP-1050: Abort
+	// re-initialises, which reports PRODUCER_FENCED if a newer producer took
+	// over.)
 	ErrFenced error = &classErr{msg: "gregor/txn: producer fenced by a newer instance of its transactional ID", is: errFatal}
 	// ErrFatal: the producer cannot continue (fenced, not authorised for
 	// its transactional ID, INVALID_TXN_STATE, unsupported broker). Only
@@ -70,8 +74,7 @@ func (e *classErr) Is(target error) bool { return target == e.is }
 // fenced reports broker errors that mean another producer took over the
 // transactional ID.
 func fenced(err error) bool {
-	return errors.Is(err, wire.ErrProducerFenced) || errors.Is(err, wire.ErrInvalidProducerEpoch) ||
-		errors.Is(err, wire.ErrTransactionCoordinatorFenced)
+	return errors.Is(err, wire.ErrProducerFenced) || errors.Is(err, wire.ErrTransactionCoordinatorFenced)
 }
 
 // fatal reports broker errors after which the producer cannot continue.

@@ -140,7 +140,7 @@ func (t *Producer) Begin() error {
 		return stateErr("Begin inside a transaction")
 	}
 	t.st = stInTxn
-	t.started, t.abortErr = false, nil
+	t.started, t.abortErr, t.bump = false, nil, false
 	clear(t.registered)
 	clear(t.pending)
 	t.txnCtx, t.txnCancel = context.WithCancel(t.life)
@@ -209,7 +209,7 @@ func (t *Producer) Commit(ctx context.Context) error {
 			return err
 		}
 		t.mu.Lock()
-		t.abortErr = err
+		t.failLocked(err)
 		t.mu.Unlock()
 		return t.reopen(err)
 	case client.CertaintyOf(err) == client.PossiblySent:
@@ -338,10 +338,16 @@ func (t *Producer) abortLocked(ctx context.Context) error {
 		return err
 	}
 	t.mu.Lock()
-	fatalErr, started, v2 := t.fatalErr, t.started, t.v2
+	fatalErr, started, v2, bump := t.fatalErr, t.started, t.v2, t.bump
 	t.mu.Unlock()
 	if fatalErr != nil {
 		return fatalErr
+	}
+	if bump {
+		// EndTxn would be refused: re-initialising with the current ID and
+		// epoch aborts the transaction and bumps the epoch (KIP-588), or
+		// reports PRODUCER_FENCED when a newer producer took over.
+		return t.initPID(ctx)
 	}
 	if started {
 		resp, err := t.endTxn(ctx, false, v2)

@@ -59,6 +59,10 @@ type Producer struct {
 	// must end with EndTxn.
 	started  bool
 	abortErr error // why the current transaction cannot commit (ErrAbortable class)
+	// bump: the coordinator no longer accepts the current epoch
+	// (INVALID_PRODUCER_EPOCH, KIP-588): Abort re-initialises instead of
+	// sending EndTxn.
+	bump     bool
 	fatalErr error // why the producer cannot continue (ErrFatal class)
 	// registered and pending are the current transaction's partitions that
 	// AddPartitionsToTxn added, and those waiting for it (v1).
@@ -218,6 +222,9 @@ func (t *Producer) Close(ctx context.Context) error {
 	var abortErr error
 	if st == stInTxn || st == stCommitting || st == stAborting {
 		abortErr = t.abortLocked(ctx)
+	} else {
+		// A fatal error may have left records held (never sent).
+		abortErr = t.hooks.Drain(ctx, ErrAborted)
 	}
 	err := t.p.Close(ctx)
 	t.mu.Lock()

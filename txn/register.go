@@ -140,6 +140,9 @@ func (t *Producer) failLocked(err error) {
 		t.st = stFatal
 		return
 	}
+	if errors.Is(err, wire.ErrInvalidProducerEpoch) {
+		t.bump = true
+	}
 	if t.abortErr == nil {
 		t.abortErr = err
 	}

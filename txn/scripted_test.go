@@ -331,3 +331,55 @@ func TestCommitTimesOutRetrying(t *testing.T) {
 	b.mu.Unlock()
 	must(t, p.Abort(ctx))
 }
+
+// TestInvalidProducerEpochAbortable: a record failing INVALID_PRODUCER_EPOCH
+// (the coordinator timed the transaction out and bumped the epoch, KIP-588)
+// makes the transaction abortable, not the producer fatal: Commit says
+// ErrAbortable without sending EndTxn, Abort re-initialises with the current
+// ID and epoch instead of EndTxn, and the next transaction commits.
+func TestInvalidProducerEpochAbortable(t *testing.T) {
+	for _, version := range []int{1, 2} {
+		t.Run(map[int]string{1: "v1", 2: "v2"}[version], func(t *testing.T) {
+			b := newFakeBroker(t, 2)
+			first := true
+			b.script = func(r fakeReq) (wire.ResponseEncoder, bool) {
+				pr, ok := r.req.(*wire.ProduceRequest)
+				if !ok || !first {
+					return nil, false
+				}
+				first = false
+				td := pr.TopicData[0]
+				return &wire.ProduceResponse{Responses: []wire.ProduceResponseTopic{{Name: td.Name, TopicID: td.TopicID,
+					PartitionResponses: []wire.ProduceResponsePartition{{Index: 0, ErrorCode: wire.ErrInvalidProducerEpoch.Code, BaseOffset: -1}}}}}, false
+			}
+			p := fakeProducer(t, b, version, producer.Config{Linger: -1})
+			ctx := testCtx(t)
+			must(t, p.Begin())
+			d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("x")})
+			must(t, err)
+			r, err := d.Wait(ctx)
+			must(t, err)
+			if !errors.Is(r.Err, wire.ErrInvalidProducerEpoch) {
+				t.Fatalf("record: %v", r.Err)
+			}
+			if err := p.Commit(ctx); !errors.Is(err, ErrAbortable) || errors.Is(err, ErrFatal) {
+				t.Fatalf("Commit: %v, want ErrAbortable", err)
+			}
+			must(t, p.Abort(ctx))
+			if n := len(b.requests(wire.KeyEndTxn)); n != 0 {
+				t.Fatalf("%d EndTxn requests: the stale epoch cannot end the transaction", n)
+			}
+			inits := b.requests(wire.KeyInitProducerId)
+			if len(inits) != 2 || inits[1].req.(*wire.InitProducerIdRequest).ProducerID < 0 {
+				t.Fatalf("want a re-initialisation with the current ID after the abort, got %d InitProducerId", len(inits))
+			}
+			must(t, p.Begin())
+			d, err = p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("y")})
+			must(t, err)
+			must(t, p.Commit(ctx))
+			if r, _ := d.Result(); r.Err != nil {
+				t.Fatalf("next transaction: %v", r.Err)
+			}
+		})
+	}
+}
