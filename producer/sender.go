@@ -111,9 +111,6 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			p.needMetadata(now)
 			continue
 		}
-		if p.txn != nil && !p.txn.MaySend(part.topic.name, part.partition) {
-			continue // txn calls Wake when the partition may be sent
-		}
 		if p.inflight[part.leader] >= p.cfg.MaxInFlightPerBroker {
 			continue // a response will wake the sender
 		}
@@ -124,11 +121,15 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			}
 		}
 		size := b.est + batchOverhead + 64
+		if r != nil && r.bytes+size > p.cfg.RequestMaxBytes {
+			continue // next pass
+		}
+		if p.txn != nil && !p.txn.MaySend(part.topic.name, part.partition) {
+			continue // txn calls Wake when the partition may be sent
+		}
 		if r == nil {
 			r = p.newRequest(part.leader, now.Add(p.cfg.RequestTimeout))
 			out = append(out, r)
-		} else if r.bytes+size > p.cfg.RequestMaxBytes {
-			continue // next pass
 		}
 		p.assignSequence(part, b)
 		b.topicID = part.topic.id

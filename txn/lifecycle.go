@@ -351,7 +351,14 @@ func (t *Producer) abortLocked(ctx context.Context) error {
 	}
 	if started {
 		resp, err := t.endTxn(ctx, false, v2)
+		if errors.Is(err, wire.ErrInvalidTxnState) && !v2 {
+			// v1: the coordinator has no transaction to abort (a request
+			// that may have opened one did not); the re-initialisation
+			// below aborts anything it does have.
+			err, resp = nil, nil
+		}
 		switch {
+		case err == nil && resp == nil:
 		case err == nil:
 			if r := resp.(*wire.EndTxnResponse); v2 {
 				t.finish(r.ProducerID, r.ProducerEpoch)

@@ -58,7 +58,9 @@ func (t *Producer) SendOffsets(ctx context.Context, offsets []Offset, gm consume
 		return stateErr("SendOffsets without a group ID")
 	}
 	v2, pid, epoch := t.v2, t.pid, t.epoch
-	t.started = true // from here the coordinator may know the transaction
+	if v2 {
+		t.started = true // TxnOffsetCommit v5 may add the group from here
+	}
 	t.mu.Unlock()
 	id := t.cfg.TransactionalID
 	if !v2 {
@@ -66,6 +68,9 @@ func (t *Producer) SendOffsets(ctx context.Context, offsets []Offset, gm consume
 		if _, err := t.coordCall(ctx, client.CoordinatorTransaction, id, req, addOffsetsErr, true); err != nil {
 			return t.offsetsFailed(ctx, err)
 		}
+		t.mu.Lock()
+		t.started = true
+		t.mu.Unlock()
 	}
 	req := &wire.TxnOffsetCommitRequest{TransactionalID: id, GroupID: gm.GroupID, ProducerID: pid, ProducerEpoch: epoch,
 		GenerationIDOrMemberEpoch: gm.GenerationID, MemberID: gm.MemberID, Topics: offsetTopics(offsets), VersionCap: 5}
