@@ -44,8 +44,8 @@
 // # Abort
 //
 // Abort first fails every record not yet in a ProduceRequest with
-// ErrAborted (certainty NotSent), waits for the outstanding requests (a
-// batch they return for a retry fails too), and only then ends the
-// transaction: no record buffered at abort is ever written into the next
-// transaction.
+// ErrAborted (certainty NotSent unless an earlier attempt of its batch may
+// have been written), waits for the outstanding requests (a batch they
+// return for a retry fails too), and only then ends the transaction: no
+// record buffered at abort is ever written into the next transaction.
 package txn

@@ -52,9 +52,10 @@ var (
 	// transaction.version is below 2). Fatal for InitTransactions.
 	ErrUnsupported = errors.New("gregor/txn: transaction protocol not supported by the cluster")
 	// ErrAborted is the terminal error of a record that was still buffered
-	// when its transaction aborted (or its transaction could not commit): it
-	// was not sent (certainty NotSent) and is never written into a later
-	// transaction.
+	// when its transaction aborted: it was not sent (certainty NotSent; or
+	// PossiblySent when an earlier attempt of its batch may have been
+	// written, which the abort makes invisible) and it is never written into
+	// a later transaction.
 	ErrAborted = errors.New("gregor/txn: record not sent: its transaction aborted")
 	// ErrClosed: the producer is closed.
 	ErrClosed = errors.New("gregor/txn: producer closed")
