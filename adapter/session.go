@@ -49,7 +49,7 @@ type Session struct {
 	consumers  map[ID]*consumerEntry
 	groups     map[ID]*groupEntry
 	shares     map[ID]*shareConsumerEntry // share consumers (session_share.go), made on first use
-	txns       map[ID]*txnEntry // transactional producers (made on first use)
+	txns       map[ID]*txnEntry           // transactional producers (made on first use)
 	group      *actorGroup
 	lastFailed bool
 	seen       map[ID]struct{} // command ids already received
