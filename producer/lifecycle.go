@@ -170,8 +170,16 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 		}
 	}
 	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}
+	if cert == client.PossiblySent && b.sequenced && b.part != nil {
+		o.sent = b.sentBatch()
+	}
+	delta := int64(0)
 	for i := range b.recs {
-		p.finishRecord(&b.recs[i], o, -1, -1)
+		off := int64(-1)
+		if o.sent.Records > 0 && !b.recs[i].cancelled {
+			off, delta = delta, delta+1 // the record's offset delta (see Delivery.result)
+		}
+		p.finishRecord(&b.recs[i], o, off, -1)
 	}
 	b.live = 0
 	p.admitWaiters()

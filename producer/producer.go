@@ -158,6 +158,9 @@ type partState struct {
 	lastStream   int      // acknowledged batch, to size the next one's buffers
 	lastEncoded  int      // (lastEncoded 0: uncompressed or none yet)
 	acked        *outcome // the shared part of this partition's acknowledgements
+	// ackedEnd is the offset after the last record acknowledged here (0:
+	// none): where Resolve starts reading for a batch sent after it.
+	ackedEnd int64
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
