@@ -117,6 +117,18 @@ type Config struct {
 	// topic name, as the Java client's do. Metadata without topic IDs
 	// (brokers before Kafka 2.8) pins nothing.
 	PinTopicIDs bool
+
+	// ResolvePossiblySent makes the producer run Resolve on a batch that
+	// fails PossiblySent before reporting its records' terminal: records
+	// proven written are reported acknowledged (Err nil, with their
+	// offsets), records proven not written fail with certainty NotSent, the
+	// others keep PossiblySent. Cost per such batch: one DescribeProducers
+	// and at most one log read (see Resolve), bounded by 30s and by Close;
+	// meanwhile its records stay active (RetainedBytes, InFlightRecords)
+	// and Flush waits for them. A batch that was never appended usually
+	// stays PossiblySent (its epoch is not yet fenced) unless the partition
+	// was written under a newer epoch by then. Default false.
+	ResolvePossiblySent bool
 }
 
 // Defaults (see the fields of Config).

@@ -103,6 +103,11 @@ type Producer struct {
 	watch   map[*Delivery]chan struct{}
 
 	clockBase time.Time // see now
+
+	// Automatic resolutions (Config.ResolvePossiblySent): held batches
+	// (p.mu) and their goroutines.
+	held      map[*heldBatch]struct{}
+	resolving sync.WaitGroup
 }
 
 // topicState is a topic's partitions and partitioner state.

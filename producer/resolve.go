@@ -139,6 +139,8 @@ type Resolution struct {
 	Timestamp int64
 	// Reason says why, when StillUnknown.
 	Reason UnknownReason
+
+	appendTime bool // Timestamp is the batch's LogAppendTime
 }
 
 // ErrResolve wraps failures that prevented Resolve from answering (ctx
@@ -225,7 +227,7 @@ func resolveIn(ctx context.Context, cl kafkaClient, topic string, partition int3
 	}
 	switch {
 	case f.found:
-		return Resolution{Verdict: Written, Offset: f.offset, Timestamp: f.timestamp}, nil
+		return Resolution{Verdict: Written, Offset: f.offset, Timestamp: f.timestamp, appendTime: f.appendTime}, nil
 	case f.deleted:
 		return unknown(ReasonRangeDeleted), nil
 	case written:

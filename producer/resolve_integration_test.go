@@ -122,8 +122,9 @@ func TestIntegrationResolve(t *testing.T) {
 		}
 		return topic
 	}
-	newProducer := func(t *testing.T) *producer.Producer {
-		p, err := producer.New(cl, producer.Config{Linger: time.Hour, MaxRetries: new(2), RetryBackoff: 10 * time.Millisecond})
+	newProducer := func(t *testing.T, auto ...bool) *producer.Producer {
+		p, err := producer.New(cl, producer.Config{Linger: time.Hour, MaxRetries: new(2), RetryBackoff: 10 * time.Millisecond,
+			ResolvePossiblySent: len(auto) > 0 && auto[0]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,6 +271,21 @@ func TestIntegrationResolve(t *testing.T) {
 		}
 		if res := resolve(t, p, rs[0]); res.Verdict != producer.StillUnknown || res.Reason != producer.ReasonRangeDeleted {
 			t.Fatalf("%+v, want still_unknown range_deleted", res)
+		}
+	})
+
+	t.Run("automatic", func(t *testing.T) {
+		topic := newTopic(t, "resolve-auto")
+		p := newProducer(t, true)
+		sendOK(t, p, topic, "a0", "a1")
+		mode.Store(cutAfterWrite)
+		rs := send(t, p, topic, "auto0", "auto1")
+		mode.Store(cutNone)
+		got := read(t, topic, 4)
+		for i, v := range []string{"auto0", "auto1"} {
+			if rs[i].Err != nil || rs[i].Offset != got[v].Offset || rs[i].Offset != int64(2+i) || rs[i].Timestamp != got[v].Timestamp {
+				t.Fatalf("%s: %+v (%v), want acknowledged at the reader's offset %d", v, rs[i], rs[i].Err, got[v].Offset)
+			}
 		}
 	})
 }

@@ -15,6 +15,7 @@ const resolveFetchBytes = 1 << 20
 type found struct {
 	found             bool
 	offset, timestamp int64
+	appendTime        bool // timestamp is the batch's LogAppendTime
 	// deleted: the log starts after where the batch could be.
 	deleted bool
 }
@@ -77,7 +78,7 @@ func findBatch(ctx context.Context, cl kafkaClient, leader int32, topic string, 
 func batchFound(b *wire.RecordBatch, s SentBatch) found {
 	f := found{found: true, offset: b.BaseOffset + int64(s.OffsetDelta), timestamp: -1}
 	if b.Attributes&wire.AttrLogAppendTime != 0 {
-		f.timestamp = b.MaxTimestamp // LogAppendTime
+		f.timestamp, f.appendTime = b.MaxTimestamp, true // LogAppendTime
 		return f
 	}
 	for i := range b.Records {

@@ -250,3 +250,53 @@ func TestResolveWithoutIO(t *testing.T) {
 	}
 	wantUnknown(t, mustResolve(t, p, Result{Topic: "t", Err: errors.New("x"), Certainty: client.PossiblySent}), ReasonNoBatch)
 }
+
+// Config.ResolvePossiblySent: a lost answer becomes an acknowledgement at
+// the record's offset; a batch never appended keeps PossiblySent (its
+// epoch is not fenced yet).
+func TestResolvePossiblySentAutomatically(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		flt  fault
+	}{{"answer lost", fault{lose: true}}, {"dropped", fault{drop: true}}} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+			cfg := resolveCfg()
+			cfg.ResolvePossiblySent = true
+			p := newTestProducer(t, f, cfg)
+			f.script = func(broker int32, topic string, partition int32, b *wire.RecordBatch) fault {
+				if b.ProducerEpoch == 0 && b.BaseSequence == 2 {
+					return c.flt
+				}
+				return fault{}
+			}
+			ds := sendN(t, p, "t", 0, 2, 0)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := p.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds, sendN(t, p, "t", 0, 3, 2)...)
+			if err := p.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			log := f.log("t", 0)
+			for i, d := range ds {
+				r, ok := d.Result() // Flush waited for the resolution
+				if !ok {
+					t.Fatalf("record %d not terminal after Flush", i)
+				}
+				switch {
+				case i < 2 || c.flt.lose:
+					if r.Err != nil || r.Offset != int64(i) || r.Timestamp != log[i].ts {
+						t.Fatalf("record %d: %+v, want acknowledged at %d ts %d", i, r, i, log[i].ts)
+					}
+				default:
+					if r.Err == nil || r.Certainty != client.PossiblySent || r.Sent.Records != 3 {
+						t.Fatalf("record %d: %+v, want PossiblySent with its batch", i, r)
+					}
+				}
+			}
+		})
+	}
+}
