@@ -300,3 +300,38 @@ func TestResolvePossiblySentAutomatically(t *testing.T) {
 		})
 	}
 }
+
+// The topic is gone; the state proves an append the log no longer holds;
+// a ctx that ended stops Resolve with an error.
+func TestResolveGoneNotFoundAndBounded(t *testing.T) {
+	setup := func(t *testing.T) (*fakeCluster, *Producer, []Result) {
+		f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+		p := newTestProducer(t, f, resolveCfg())
+		return f, p, possiblySent(t, f, p, fault{lose: true})
+	}
+	t.Run("partition gone", func(t *testing.T) {
+		f, p, rs := setup(t)
+		f.mu.Lock()
+		delete(f.leaders, "t")
+		delete(f.logs, "t")
+		f.rebuildMetadata()
+		f.mu.Unlock()
+		wantUnknown(t, mustResolve(t, p, rs[0]), ReasonPartitionGone)
+	})
+	t.Run("not found", func(t *testing.T) {
+		f, p, rs := setup(t)
+		f.mu.Lock()
+		l := f.logs["t"][0]
+		l.records = l.records[:2] // truncated below the appended batch, state kept
+		f.mu.Unlock()
+		wantUnknown(t, mustResolve(t, p, rs[0]), ReasonNotFound)
+	})
+	t.Run("ctx ended", func(t *testing.T) {
+		_, p, rs := setup(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if res, err := p.Resolve(ctx, rs[0]); !errors.Is(err, ErrResolve) || !errors.Is(err, client.ErrCancelled) {
+			t.Fatalf("Resolve with an ended ctx: %+v, %v; want ErrResolve and client.ErrCancelled", res, err)
+		}
+	})
+}
