@@ -214,7 +214,7 @@ func resolveIn(ctx context.Context, cl kafkaClient, topic string, partition int3
 	case st == nil: // no state: expired (or never written); only the log can say Written
 	case st.ProducerEpoch > int32(s.ProducerEpoch):
 		fenced = true // an attempt under the older epoch is now rejected (INVALID_PRODUCER_EPOCH)
-	case st.ProducerEpoch == int32(s.ProducerEpoch) && seqAtOrAfter(st.LastSequence, s.lastSequence(), s.BaseSequence):
+	case st.ProducerEpoch == int32(s.ProducerEpoch) && seqAtOrAfter(st.LastSequence, s.lastSequence()):
 		written = true // sequences are appended in order: the batch's last one is in
 	default:
 		// Epoch current and the batch not appended, or an older epoch: an
@@ -239,16 +239,15 @@ func resolveIn(ctx context.Context, cl kafkaClient, topic string, partition int3
 }
 
 // seqAtOrAfter reports whether the broker's last sequence has reached last,
-// the batch's last sequence, given the batch starts at base (a wrapped
-// range ends below its base).
-func seqAtOrAfter(brokerLast, last, base int32) bool {
+// the batch's last sequence. Sequences wrap after math.MaxInt32, so it
+// compares in sequence space: reached when brokerLast is at most 2^30
+// sequences after last.
+func seqAtOrAfter(brokerLast, last int32) bool {
 	if brokerLast < 0 {
 		return false
 	}
-	if last >= base {
-		return brokerLast >= last
-	}
-	return brokerLast >= last && brokerLast < base // wrapped: after the wrap, not before the base
+	d := (int64(brokerLast) - int64(last)) & (1<<31 - 1)
+	return d < 1<<30
 }
 
 // describeProducer returns the leader's state for pid on the partition (nil

@@ -335,3 +335,22 @@ func TestResolveGoneNotFoundAndBounded(t *testing.T) {
 		}
 	})
 }
+
+// Sequences wrap after math.MaxInt32 (DefaultRecordBatch.incrementSequence).
+func TestResolveSequenceWrap(t *testing.T) {
+	s := SentBatch{BaseSequence: 1<<31 - 2, Records: 4}
+	if last := s.lastSequence(); last != 1 {
+		t.Fatalf("last sequence %d, want 1", last)
+	}
+	for _, c := range []struct {
+		broker int32
+		want   bool
+	}{{-1, false}, {0, false}, {1, true}, {5, true}, {1<<31 - 3, false}, {1<<31 - 1, false}} {
+		if got := seqAtOrAfter(c.broker, s.lastSequence()); got != c.want {
+			t.Errorf("broker last %d: %v, want %v", c.broker, got, c.want)
+		}
+	}
+	if !seqAtOrAfter(9, 9) || seqAtOrAfter(8, 9) || seqAtOrAfter(0, 9) {
+		t.Error("unwrapped range misjudged")
+	}
+}
