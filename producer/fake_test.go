@@ -137,7 +137,7 @@ func (f *fakeCluster) log(topic string, partition int32) []fakeRecord {
 }
 
 func (f *fakeCluster) Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error) {
-	if resp, ok := f.resolveRequest(req); ok { // resolve_test.go
+	if resp, ok := f.resolveRequest(broker, req); ok { // resolve_test.go
 		return resp, nil
 	}
 	ir, ok := req.(*wire.InitProducerIdRequest)

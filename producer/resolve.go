@@ -144,8 +144,9 @@ type Resolution struct {
 }
 
 // ErrResolve wraps failures that prevented Resolve from answering (ctx
-// ended, the leader could not be reached, a Kafka error); resolving again
-// may succeed.
+// ended, the leader could not be reached, a Kafka error such as
+// NOT_LEADER_OR_FOLLOWER, after which the leader is looked up again);
+// resolving again may succeed.
 var ErrResolve = errors.New("producer: resolve failed")
 
 // Resolve turns a failed Result's PossiblySent into proof: Written with the
@@ -206,6 +207,9 @@ func resolveIn(ctx context.Context, cl kafkaClient, topic string, partition int3
 		return unknown(ReasonPartitionGone), nil
 	}
 	if err != nil {
+		if needsMetadata(err) {
+			cl.InvalidateMetadata()
+		}
 		return Resolution{}, err
 	}
 	// What the producer state proves before reading the log.
@@ -223,6 +227,9 @@ func resolveIn(ctx context.Context, cl kafkaClient, topic string, partition int3
 	}
 	f, err := findBatch(ctx, cl, leader, topic, tm.ID, partition, s)
 	if err != nil {
+		if needsMetadata(err) {
+			cl.InvalidateMetadata() // the next Resolve looks the leader up again
+		}
 		return Resolution{}, err
 	}
 	switch {

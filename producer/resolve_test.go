@@ -13,7 +13,7 @@ import (
 
 // resolveRequest answers DescribeProducers and Fetch from the fake logs
 // (Producer.Resolve); ok is false for other requests.
-func (f *fakeCluster) resolveRequest(req wire.Request) (wire.Response, bool) {
+func (f *fakeCluster) resolveRequest(broker int32, req wire.Request) (wire.Response, bool) {
 	switch r := req.(type) {
 	case *wire.DescribeProducersRequest:
 		f.mu.Lock()
@@ -25,6 +25,8 @@ func (f *fakeCluster) resolveRequest(req wire.Request) (wire.Response, bool) {
 				pr := wire.DescribeProducersPartitionResponse{PartitionIndex: pi}
 				if logs := f.logs[t.Name]; int(pi) >= len(logs) {
 					pr.ErrorCode = wire.ErrUnknownTopicOrPartition.Code
+				} else if f.leaders[t.Name][pi] != broker {
+					pr.ErrorCode = wire.ErrNotLeaderOrFollower.Code
 				} else {
 					for pid, st := range logs[pi].state {
 						pr.ActiveProducers = append(pr.ActiveProducers, wire.DescribeProducersProducerState{ProducerID: pid,
@@ -41,6 +43,10 @@ func (f *fakeCluster) resolveRequest(req wire.Request) (wire.Response, bool) {
 		defer f.mu.Unlock()
 		t, fp := r.Topics[0], r.Topics[0].Partitions[0]
 		l := f.logs[t.Topic][fp.Partition]
+		if f.leaders[t.Topic][fp.Partition] != broker {
+			pr := wire.FetchResponsePartition{PartitionIndex: fp.Partition, ErrorCode: wire.ErrNotLeaderOrFollower.Code, HighWatermark: -1, LogStartOffset: -1}
+			return &wire.FetchResponse{Responses: []wire.FetchResponseTopic{{Topic: t.Topic, Partitions: []wire.FetchResponsePartition{pr}}}}, true
+		}
 		pr := wire.FetchResponsePartition{PartitionIndex: fp.Partition, HighWatermark: int64(len(l.records)), LogStartOffset: l.logStart}
 		if fp.FetchOffset < l.logStart || fp.FetchOffset > int64(len(l.records)) {
 			pr = wire.FetchResponsePartition{PartitionIndex: fp.Partition, ErrorCode: wire.ErrOffsetOutOfRange.Code, HighWatermark: -1, LogStartOffset: -1}
@@ -352,5 +358,28 @@ func TestResolveSequenceWrap(t *testing.T) {
 	}
 	if !seqAtOrAfter(9, 9) || seqAtOrAfter(8, 9) || seqAtOrAfter(0, 9) {
 		t.Error("unwrapped range misjudged")
+	}
+}
+
+// A stale leader: Resolve fails with ErrResolve and invalidates metadata,
+// and the next Resolve asks the new leader.
+func TestResolveStaleLeader(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	p := newTestProducer(t, f, resolveCfg())
+	rs := possiblySent(t, f, p, fault{lose: true})
+	f.mu.Lock()
+	f.frozen = true // metadata still names broker 1
+	f.leaders["t"][0] = 2
+	f.mu.Unlock()
+	invalid := func() int { f.mu.Lock(); defer f.mu.Unlock(); return f.invalid }
+	before := invalid()
+	if _, err := p.Resolve(context.Background(), rs[0]); !errors.Is(err, ErrResolve) || !errors.Is(err, wire.ErrNotLeaderOrFollower) || invalid() == before {
+		t.Fatalf("Resolve at the old leader: %v (invalidations %d -> %d), want ErrResolve, NOT_LEADER_OR_FOLLOWER and an invalidation", err, before, invalid())
+	}
+	f.mu.Lock()
+	f.frozen = false
+	f.mu.Unlock()
+	if res := mustResolve(t, p, rs[0]); res.Verdict != Written || res.Offset != 2 {
+		t.Fatalf("%+v, want written at 2", res)
 	}
 }
