@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/txnhook"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -34,6 +35,8 @@ func TestConfigValidation(t *testing.T) {
 		{"bad zstd level", Config{Compression: wire.CompressionZstd, CompressionLevel: 99}, false},
 		{"zero retries", Config{MaxRetries: new(0), RetryBackoff: 0}, true},
 		{"negative retries", Config{MaxRetries: new(-1)}, false},
+		{"resolve alone", Config{ResolvePossiblySent: true}, true},
+		{"resolve in a transaction", Config{ResolvePossiblySent: true, Transactional: &txnhook.Hooks{}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeCluster(t, nil, 1)

@@ -77,6 +77,7 @@ type batch struct {
 	epoch        int16
 	baseSeq      int32
 	numSeq       int32 // records covered by the sequence range
+	ackedEnd     int64 // the partition's ackedEnd when the batch was sequenced
 	attempts     int   // counted attempts (see MaxRetries)
 	maybeWritten bool  // some attempt ended with an unknown outcome
 	lastErr      error

@@ -123,6 +123,18 @@ type Config struct {
 	// sends its records through this producer; other callers leave it nil
 	// (they cannot build one: its type is internal to gregor).
 	Transactional *txnhook.Hooks
+
+	// ResolvePossiblySent makes the producer run Resolve on a batch that
+	// fails PossiblySent before reporting its records' terminal: records
+	// proven written are reported acknowledged (Err nil, with their
+	// offsets), records proven not written fail with certainty NotSent, the
+	// others keep PossiblySent. Cost per such batch: one DescribeProducers
+	// and at most one log read (see Resolve), bounded by 30s and by Close;
+	// meanwhile its records stay active (RetainedBytes, InFlightRecords)
+	// and Flush waits for them. A batch that was never appended usually
+	// stays PossiblySent (its epoch is not yet fenced) unless the partition
+	// was written under a newer epoch by then. Default false.
+	ResolvePossiblySent bool
 }
 
 // Defaults (see the fields of Config).
@@ -163,6 +175,11 @@ func validate(cfg Config) (settings, error) {
 	c.Acks = -1
 	if c.Idempotence != nil && !*c.Idempotence {
 		return s, configError("idempotence cannot be disabled")
+	}
+	if c.ResolvePossiblySent && c.Transactional != nil {
+		// A transactional batch found in the log is written but not yet
+		// committed: Resolve's "written" would promise too much.
+		return s, configError("ResolvePossiblySent is not available to a transactional producer")
 	}
 	if c.DeliveryTimeout < 0 {
 		return s, configError("DeliveryTimeout %v is negative", c.DeliveryTimeout)

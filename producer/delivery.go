@@ -23,6 +23,10 @@ type Result struct {
 	Timestamp int64
 	Err       error
 	Certainty client.Certainty
+	// Sent identifies the idempotent batch of a failed record that may have
+	// been written (Certainty PossiblySent), for Producer.Resolve; its
+	// Records is 0 otherwise.
+	Sent SentBatch
 }
 
 // CancelOutcome is what Delivery.Cancel achieved.
@@ -65,6 +69,7 @@ type outcome struct {
 	recordTS  bool  // failed: Result.Timestamp is the record's (else 0)
 	err       error
 	cert      client.Certainty
+	sent      SentBatch // failed PossiblySent after sequencing: the batch (OffsetDelta per record)
 }
 
 // Delivery is the handle of one admitted record. Every admitted record
@@ -164,6 +169,9 @@ func (d *Delivery) result() Result {
 		r.Offset, r.Timestamp = d.off, d.ts
 	case o.recordTS:
 		r.Timestamp = d.ts
+	case o.sent.Records > 0:
+		r.Sent = o.sent
+		r.Sent.OffsetDelta = int32(d.off) // failBatch keeps the record's offset delta in off
 	}
 	return r
 }

@@ -60,6 +60,27 @@
 // failed after writing, or the broker answered REQUEST_TIMED_OUT and the
 // like). Certainty never improves.
 //
+// # Resolving PossiblySent
+//
+// Producer.Resolve turns a PossiblySent failure into proof: Written with the
+// record's offset and timestamp, NotWritten (the record is not in the log
+// and its producer epoch is fenced, so sending it again cannot duplicate
+// it), or StillUnknown with an UnknownReason (range_deleted,
+// producer_id_expired, not_fenced, partition_recreated, partition_gone,
+// not_found). Result.Sent carries what it needs: the batch's producer ID,
+// epoch, base sequence and record count, the record's offset delta, the
+// topic ID, and the partition's acknowledged end offset when the batch got
+// its sequence. Use it where a duplicate or a loss matters (outbox relays,
+// exports): resend on NotWritten only. It costs one DescribeProducers
+// (KIP-664) to the partition leader and, when that decides or the offset is
+// needed, one bounded read of the log (Fetch from the acknowledged end up to
+// the batch, a later batch of the producer, or the high watermark); nothing
+// on the success path. A batch that never reached the log is NotWritten
+// only once the partition was written under a newer epoch (the producer
+// bumps it after such a failure, KIP-360): until then a request still queued
+// at the broker could be appended (not_fenced). Config.ResolvePossiblySent
+// runs it automatically before reporting a batch's terminal (default off).
+//
 // A record whose topic metadata keeps reporting as UNKNOWN_TOPIC_OR_PARTITION
 // fails with wire.ErrUnknownTopicOrPartition, NotSent, after
 // Config.UnknownTopicRetries refreshes in a row (about 4.5s by default)

@@ -71,8 +71,9 @@ type fault struct {
 }
 
 type fakeLog struct {
-	records []fakeRecord
-	state   map[int64]*fakeProducerState
+	records  []fakeRecord
+	state    map[int64]*fakeProducerState
+	logStart int64 // offsets below are deleted (Fetch answers OFFSET_OUT_OF_RANGE)
 }
 
 type fakeRecord struct {
@@ -82,6 +83,7 @@ type fakeRecord struct {
 	epoch      int16
 	seq        int32
 	ts         int64
+	first      bool // first record of its batch
 }
 
 type fakeProducerState struct {
@@ -135,6 +137,9 @@ func (f *fakeCluster) log(topic string, partition int32) []fakeRecord {
 }
 
 func (f *fakeCluster) Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error) {
+	if resp, ok := f.resolveRequest(broker, req); ok { // resolve_test.go
+		return resp, nil
+	}
 	ir, ok := req.(*wire.InitProducerIdRequest)
 	if !ok {
 		return nil, fmt.Errorf("fake: unexpected %T", req)
@@ -311,8 +316,8 @@ func (l *fakeLog) appendBatch(b *wire.RecordBatch) (int16, int64) {
 		}
 	}
 	off := int64(len(l.records))
-	for _, r := range b.Records {
-		l.records = append(l.records, fakeRecord{key: clone(r.Key), value: clone(r.Value), headers: r.Headers, pid: b.ProducerID, epoch: b.ProducerEpoch, seq: first + int32(r.Offset-b.BaseOffset), ts: r.Timestamp})
+	for i, r := range b.Records {
+		l.records = append(l.records, fakeRecord{key: clone(r.Key), value: clone(r.Value), headers: r.Headers, pid: b.ProducerID, epoch: b.ProducerEpoch, seq: first + int32(r.Offset-b.BaseOffset), ts: r.Timestamp, first: i == 0})
 	}
 	st.lastSeq = last
 	st.recent = append(st.recent, fakeBatchMeta{first, last, off})

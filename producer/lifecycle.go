@@ -31,7 +31,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	}
 	b := d.b
 	if b == nil {
-		return AlreadyTerminal
+		return TooLate // held for an automatic resolution (holdForResolve)
 	}
 	if b.handed || b.state == batchInFlight {
 		return TooLate
@@ -74,6 +74,7 @@ func (p *Producer) Flush(ctx context.Context) error {
 			}
 		}
 	}
+	wait = p.heldDeliveries(wait)
 	p.mu.Unlock()
 	p.wakeup()
 	defer func() {
@@ -135,6 +136,7 @@ func (p *Producer) Close(ctx context.Context) error {
 	close(p.quit)
 	p.stop()
 	<-p.done
+	p.resolving.Wait() // automatic resolutions end with p.ctx
 	p.unregister()
 	return err
 }
@@ -173,8 +175,22 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 		p.txn.Failed(err)
 	}
 	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}
+	if cert == client.PossiblySent && b.sequenced && b.part != nil {
+		o.sent = b.sentBatch()
+	}
+	if o.sent.Records > 0 && p.cfg.ResolvePossiblySent {
+		p.holdForResolve(b, o)
+		b.live = 0
+		p.admitWaiters()
+		return
+	}
+	delta := int64(0)
 	for i := range b.recs {
-		p.finishRecord(&b.recs[i], o, -1, -1)
+		off := int64(-1)
+		if o.sent.Records > 0 && !b.recs[i].cancelled {
+			off, delta = delta, delta+1 // the record's offset delta (see Delivery.result)
+		}
+		p.finishRecord(&b.recs[i], o, off, -1)
 	}
 	b.live = 0
 	p.admitWaiters()

@@ -113,6 +113,11 @@ type Producer struct {
 	watch   map[*Delivery]chan struct{}
 
 	clockBase time.Time // see now
+
+	// Automatic resolutions (Config.ResolvePossiblySent): held batches
+	// (p.mu) and their goroutines.
+	held      map[*heldBatch]struct{}
+	resolving sync.WaitGroup
 }
 
 // topicState is a topic's partitions and partitioner state.
@@ -168,6 +173,9 @@ type partState struct {
 	lastStream   int      // acknowledged batch, to size the next one's buffers
 	lastEncoded  int      // (lastEncoded 0: uncompressed or none yet)
 	acked        *outcome // the shared part of this partition's acknowledgements
+	// ackedEnd is the offset after the last record acknowledged here (0:
+	// none): where Resolve starts reading for a batch sent after it.
+	ackedEnd int64
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap

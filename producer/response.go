@@ -192,6 +192,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		}
 	}
 	b.live = 0
+	part.ackedEnd = max(part.ackedEnd, off) // off: after the batch's last record, or -1 unknown
 	part.lastRecs, part.lastStream, part.lastEncoded = len(b.recs), b.streamLen(), len(b.encoded)
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true

@@ -81,6 +81,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 		}
 	}
 	b.pid, b.epoch, b.baseSeq = part.pid, part.epoch, part.nextSeq
+	b.ackedEnd = part.ackedEnd
 	b.compact(&p.pools)
 	b.numSeq = int32(b.live)
 	b.sequenced = true
