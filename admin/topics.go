@@ -90,14 +90,9 @@ func (a *Admin) CreateTopics(ctx context.Context, topics []NewTopic, opts TopicO
 		retryUnknown: true,
 		fail:         func(i int, err error) { out[i].Err = err },
 		waitVisible:  opts.WaitVisible && !opts.ValidateOnly,
-		visible: func() map[string]int32 {
-			want := map[string]int32{}
-			for i, r := range out {
-				if r.Err == nil {
-					want[r.Name] = max(r.Partitions, int32(len(topics[i].Assignments)), 0)
-				}
-			}
-			return want
+		visible: func(i int) (string, int32, bool) {
+			r := out[i]
+			return r.Name, max(r.Partitions, int32(len(topics[i].Assignments)), 0), r.Err == nil
 		},
 	})
 }
@@ -144,8 +139,9 @@ type topicOp struct {
 	// waitVisible asks for visible's topics to show in every broker's
 	// metadata (see Admin.waitVisible) after the results are in.
 	waitVisible bool
-	// visible returns the per-topic metadata to wait for.
-	visible func() map[string]int32
+	// visible tells whether topic i (by its final result) is waited for,
+	// under which name, and what metadata must show (see waitVisible).
+	visible func(i int) (name string, want int32, ok bool)
 }
 
 // runTopicOp runs op and returns out, which op's closures fill, or nil and
@@ -173,7 +169,13 @@ func runTopicOp[R any](ctx context.Context, a *Admin, out []R, op topicOp) ([]R,
 		return nil, opErr
 	}
 	if op.waitVisible {
-		if err := a.waitVisible(ctx, op.visible()); err != nil {
+		want := map[string]int32{}
+		for i := range op.n {
+			if name, n, ok := op.visible(i); ok {
+				want[name] = n
+			}
+		}
+		if err := a.waitVisible(ctx, want); err != nil {
 			return out, err
 		}
 	}
@@ -254,15 +256,7 @@ func (a *Admin) CreatePartitions(ctx context.Context, incs []PartitionsIncrease,
 		},
 		fail:        func(i int, err error) { out[i].Err = err },
 		waitVisible: opts.WaitVisible && !opts.ValidateOnly,
-		visible: func() map[string]int32 {
-			want := map[string]int32{}
-			for i, r := range out {
-				if r.Err == nil {
-					want[r.Name] = incs[i].TotalCount
-				}
-			}
-			return want
-		},
+		visible:     func(i int) (string, int32, bool) { return out[i].Name, incs[i].TotalCount, out[i].Err == nil },
 	})
 }
 
@@ -320,15 +314,7 @@ func (a *Admin) DeleteTopics(ctx context.Context, topics []TopicRef, opts TopicO
 		},
 		fail:        func(i int, err error) { out[i].Err = err },
 		waitVisible: opts.WaitVisible,
-		visible: func() map[string]int32 {
-			want := map[string]int32{}
-			for _, r := range out {
-				if r.Err == nil && r.Name != "" {
-					want[r.Name] = -1 // gone
-				}
-			}
-			return want
-		},
+		visible:     func(i int) (string, int32, bool) { return out[i].Name, -1, out[i].Err == nil && out[i].Name != "" }, // gone
 	})
 }
 
