@@ -131,6 +131,14 @@ var commandCases = []struct {
 		&ShutdownGroupConsumer{OperationID: "o", ConsumerID: "g1", RequestCount: 3, TimeoutMs: 500}},
 	{pre + `"kind":"close_group_consumer","consumer_id":"g1"}`, &CloseGroupConsumer{ConsumerID: "g1"}},
 	{pre + `"kind":"shutdown_client","client_id":"c"}`, &ShutdownClient{ClientID: "c"}},
+	{pre + `"kind":"create_transactional_producer","client_id":"c","producer_id":"p","transactional_id":"tid","transaction_timeout_ms":10000,"initialization_timeout_ms":5000}`,
+		&CreateTransactionalProducer{ClientID: "c", ProducerID: "p", TransactionalID: "tid", TransactionTimeoutMs: 10000, InitializationTimeoutMs: 5000}},
+	{pre + `"kind":"execute_transaction","producer_id":"p","transaction_id":"x","operations":[{"operation_id":"o","record":{"topic":"t","partition":0,"sequence":1,"key":null,"value":null}}],"disposition":"abort","timeout_ms":5000}`,
+		&ExecuteTransaction{ProducerID: "p", TransactionID: "x", Operations: []BatchRecord{{OperationID: "o", Record: RecordSpec{Topic: "t", Sequence: 1}}}, Disposition: "abort", TimeoutMs: 5000}},
+	{pre + `"kind":"fence_transaction","producer_id":"p","transaction_id":"x","operation":{"operation_id":"o","record":{"topic":"t","partition":0,"sequence":1,"key":null,"value":null}},"replacement_client_id":"c2","replacement_producer_id":"p2","transactional_id":"tid","transaction_timeout_ms":10000,"initialization_timeout_ms":5000,"timeout_ms":5000}`,
+		&FenceTransaction{ProducerID: "p", TransactionID: "x", Operation: BatchRecord{OperationID: "o", Record: RecordSpec{Topic: "t", Sequence: 1}},
+			ReplacementClientID: "c2", ReplacementProducerID: "p2", TransactionalID: "tid", TransactionTimeoutMs: 10000, InitializationTimeoutMs: 5000, TimeoutMs: 5000}},
+	{pre + `"kind":"close_transactional_producer","producer_id":"p"}`, &CloseTransactionalProducer{ProducerID: "p"}},
 	{pre + `"kind":"finish"}`, &Finish{}},
 	{pre + `"kind":"abort"}`, &Abort{}},
 }
@@ -162,8 +170,8 @@ func TestDecodeEveryCommand(t *testing.T) {
 }
 
 func TestDecodeUnimplementedKind(t *testing.T) {
-	cmd, err := DecodeCommand([]byte(pre + `"kind":"execute_transaction","producer_id":"p"}`))
-	if err != nil || cmd.Payload != nil || cmd.Kind != "execute_transaction" {
+	cmd, err := DecodeCommand([]byte(pre + `"kind":"execute_transactional_transform","producer_id":"p"}`))
+	if err != nil || cmd.Payload != nil || cmd.Kind != "execute_transactional_transform" {
 		t.Fatalf("got %+v, %v", cmd, err)
 	}
 }

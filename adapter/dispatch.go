@@ -72,6 +72,14 @@ func (s *Session) dispatch(cmd *Command) error {
 		return s.doCloseGroupConsumer(p)
 	case *ShutdownClient:
 		return s.doShutdownClient(p)
+	case *CreateTransactionalProducer:
+		return s.doCreateTxnProducer(p)
+	case *ExecuteTransaction:
+		return s.doExecuteTransaction(p)
+	case *FenceTransaction:
+		return s.doFenceTransaction(p)
+	case *CloseTransactionalProducer:
+		return s.doCloseTxnProducer(p)
 	}
 	if handled, err := s.dispatchShare(cmd); handled {
 		return err
@@ -88,6 +96,8 @@ func (s *Session) doFinish() error {
 		return stateErr("finish with unjoined concurrent actors %q", s.group.id)
 	case len(s.producers) > 0:
 		return stateErr("finish with %d open producer(s)", len(s.producers))
+	case len(s.txns) > 0:
+		return stateErr("finish with %d open transactional producer(s)", len(s.txns))
 	case len(s.consumers) > 0:
 		return stateErr("finish with %d open consumer(s)", len(s.consumers))
 	case s.openGroups() > 0:

@@ -22,12 +22,16 @@
 //   - session*.go, registry.go, dispatch.go: the session loop, handle
 //     registry, lifecycle and failure rules (§9), one handler per command.
 //   - normalize*.go: error normalization to "<kind>" / "<kind>:broker_<n>" (§6).
-//   - backend.go: the small interfaces the session calls; gregor.go and
-//     gregor_admin.go implement them with gregor's client, producer,
-//     consumer and admin packages, one public call per operation.
+//   - backend.go, backend_txn.go: the small interfaces the session calls;
+//     gregor.go, gregor_admin.go and gregor_txn.go implement them with
+//     gregor's client, producer, consumer, admin and txn packages, one
+//     public call per operation.
+//   - session_txn.go: the transaction commands (§4.8): staged records
+//     report transaction_staged with their offset; execute_transactional_transform
+//     waits for the group consumer.
 //
 // The share-group commands (§4.6/§5.5) live in the *_share.go files
 // (commands, events, backend, session, gregor) and register themselves.
-// Consumer-group and transaction commands are decoded far enough to name
-// them and answered with fatal adapter_unsupported.
+// execute_transactional_transform is decoded far enough to name it and
+// answered with fatal adapter_unsupported.
 package adapter

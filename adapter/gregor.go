@@ -116,10 +116,11 @@ func (g *gregorClient) NewAssignedConsumer() (AssignedConsumer, error) {
 
 type gregorProducer struct{ p *producer.Producer }
 
-func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
+// messageOf converts a ProducerRecord to the producer's Message. A negative
+// partition is rejected: §3.3 says partition >= 0, and the library's -1
+// (let the partitioner choose) is not part of the protocol.
+func messageOf(r *ProducerRecord) (*producer.Message, error) {
 	if r.Partition < 0 {
-		// §3.3: partition >= 0. The library's -1 (let the partitioner
-		// choose) is not part of the protocol: the operation is rejected.
 		return nil, fmt.Errorf("%w: partition %d (a RecordSpec's partition is >= 0)", producer.ErrInvalidRecord, r.Partition)
 	}
 	m := &producer.Message{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value}
@@ -131,6 +132,14 @@ func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
 	}
 	if r.TimestampMillis != nil {
 		m.Timestamp = time.UnixMilli(*r.TimestampMillis)
+	}
+	return m, nil
+}
+
+func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
+	m, err := messageOf(r)
+	if err != nil {
+		return nil, err
 	}
 	d, err := g.p.TrySend(m)
 	if err != nil {

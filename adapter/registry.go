@@ -94,6 +94,11 @@ func (s *Session) childrenOf(id ID) int {
 			n++
 		}
 	}
+	for _, p := range s.txns {
+		if p.clientID == id {
+			n++
+		}
+	}
 	return n + s.shareChildrenOf(id)
 }
 

@@ -20,7 +20,7 @@ const (
 var Capabilities = []string{
 	"producer", "producer_cancellation", "producer_configuration", "producer_batch",
 	"concurrent_actors", "lifecycle", "client_readiness", "client_metrics",
-	"assigned_consumer", "assigned_consumer_controls", "admin", "tls", "scram",
+	"assigned_consumer", "assigned_consumer_controls", "admin", "tls", "scram", "transactions",
 	"consumer_groups", "group_consumer_controls", "group_consumer_configuration", "group_consumer_shutdown",
 }
 
@@ -49,6 +49,7 @@ type Session struct {
 	consumers  map[ID]*consumerEntry
 	groups     map[ID]*groupEntry
 	shares     map[ID]*shareConsumerEntry // share consumers (session_share.go), made on first use
+	txns       map[ID]*txnEntry           // transactional producers (made on first use)
 	group      *actorGroup
 	lastFailed bool
 	seen       map[ID]struct{} // command ids already received
@@ -187,6 +188,9 @@ func (s *Session) closeAll() {
 	s.closeShares()
 	for _, p := range s.producers {
 		_ = closeProducerQuietly(p.producer)
+	}
+	for _, p := range s.txns {
+		_ = closeTxnQuietly(p.producer)
 	}
 	for _, c := range s.clients {
 		_ = c.client.Close()

@@ -50,7 +50,7 @@ func (s *Session) doCreateProducer(p *CreateProducer) error {
 	if err != nil {
 		return err
 	}
-	if _, dup := s.producers[p.ProducerID]; dup {
+	if s.producerIDTaken(p.ProducerID) {
 		return stateErr("duplicate producer %q", p.ProducerID)
 	}
 	prod, err := c.client.NewProducer()

@@ -300,8 +300,13 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 	)
 	if pinned >= 0 {
 		info, err = cn.checkVersion(req.Key(), pinned)
-	} else {
-		info, v, err = cn.pickVersion(req.Key())
+	} else if info, v, err = cn.pickVersion(req.Key()); err == nil {
+		if vc, ok := req.(wire.VersionCapper); ok {
+			if c := vc.CapVersion(); c >= 0 && c < v {
+				info, err = cn.checkVersion(req.Key(), c)
+				v = c
+			}
+		}
 	}
 	if err != nil {
 		return nil, reqErr(broker, name, NotSent, err)

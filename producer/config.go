@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gregor-kafka/gregor/internal/txnhook"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -117,6 +118,11 @@ type Config struct {
 	// topic name, as the Java client's do. Metadata without topic IDs
 	// (brokers before Kafka 2.8) pins nothing.
 	PinTopicIDs bool
+
+	// Transactional is set by package txn, whose transactional producer
+	// sends its records through this producer; other callers leave it nil
+	// (they cannot build one: its type is internal to gregor).
+	Transactional *txnhook.Hooks
 }
 
 // Defaults (see the fields of Config).

@@ -169,6 +169,9 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 			err = &BatchError{Topic: topic, Partition: partition, Attempts: b.attempts, Err: err}
 		}
 	}
+	if p.txn != nil && !p.draining && b.live > 0 {
+		p.txn.Failed(err)
+	}
 	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}
 	for i := range b.recs {
 		p.finishRecord(&b.recs[i], o, -1, -1)

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/txnhook"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -91,6 +92,15 @@ type Producer struct {
 	inflight      map[int32]int // outstanding ProduceRequests per broker
 	totalInflight int
 	brokerQ       map[int32]chan *inflightReq
+
+	// Transactional mode (Config.Transactional): txn is the hooks (nil for
+	// the idempotent producer); draining is set while Drain fails records
+	// (their failures are not reported through txn.Failed); idle is closed
+	// and cleared when the last outstanding ProduceRequest completes.
+	// draining and idle are guarded by mu.
+	txn      *txnhook.Hooks
+	draining bool
+	idle     chan struct{}
 
 	m client.ProducerMetrics // counters; gauges are filled on read
 	// backlog counts terminals decided but not yet read by the caller
@@ -211,6 +221,12 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
+	if h := cfg.Transactional; h != nil {
+		p.txn = h
+		h.SetIdentity = p.setIdentity
+		h.Wake = p.wakeup
+		h.Drain = p.drain
+	}
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
 	p.pools.runningCRC = s.Compression == wire.CompressionNone
 	p.pools.streams = streamPool{comp: comp, codec: s.Compression, on: wire.StreamSupported(s.Compression)}

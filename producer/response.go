@@ -88,6 +88,10 @@ func (p *Producer) complete(r *inflightReq) {
 	defer p.mu.Unlock()
 	p.inflight[r.broker]--
 	p.totalInflight--
+	if p.idle != nil && p.totalInflight == 0 {
+		close(p.idle)
+		p.idle = nil
+	}
 	if p.closed {
 		return // Close already gave every record its terminal
 	}
@@ -140,7 +144,9 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 			return
 		}
 		b.attempts++
-		if b.maybeWritten || exhausted() {
+		if b.maybeWritten || exhausted() || p.txn != nil {
+			// A transactional producer cannot restart a sequence inside a
+			// transaction: the transaction must abort.
 			final()
 			return
 		}

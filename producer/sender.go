@@ -94,6 +94,9 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			continue
 		}
 		if !p.haveID {
+			if p.txn != nil {
+				continue // package txn sets the identity (SetIdentity)
+			}
 			if now.Before(p.idBackoff) {
 				p.soon(p.idBackoff)
 			} else {
@@ -118,11 +121,15 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			}
 		}
 		size := b.est + batchOverhead + 64
+		if r != nil && r.bytes+size > p.cfg.RequestMaxBytes {
+			continue // next pass
+		}
+		if p.txn != nil && !p.txn.MaySend(part.topic.name, part.partition) {
+			continue // txn calls Wake when the partition may be sent
+		}
 		if r == nil {
 			r = p.newRequest(part.leader, now.Add(p.cfg.RequestTimeout))
 			out = append(out, r)
-		} else if r.bytes+size > p.cfg.RequestMaxBytes {
-			continue // next pass
 		}
 		p.assignSequence(part, b)
 		b.topicID = part.topic.id
@@ -420,6 +427,10 @@ func (p *Producer) send(r *inflightReq) {
 	req := &r.prq
 	req.SetResponseInto(&r.resp)
 	req.Acks = -1
+	if p.txn != nil {
+		req.TransactionalID = &p.txn.TransactionalID
+		req.VersionCap = p.txn.ProduceVersionCap
+	}
 	req.TimeoutMs = int32(max(time.Until(r.deadline), time.Millisecond) / time.Millisecond)
 	encoded := 0
 	records := 0
@@ -492,6 +503,7 @@ func (p *Producer) encode(b *batch) error {
 		ProducerEpoch: b.epoch,
 		BaseSequence:  b.baseSeq,
 		BaseTimestamp: b.baseTS,
+		Transactional: p.txn != nil,
 	}
 	if b.zs != nil || b.streamed {
 		if !b.streamed {

@@ -3,7 +3,6 @@ package producer
 import (
 	"math"
 
-	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -32,8 +31,10 @@ func (p *Producer) resetPartition(part *partState) {
 		if !b.sequenced {
 			continue
 		}
-		if part.gapUnknown && b.maybeWritten {
-			p.failBatch(b, ErrSequenceReset, client.PossiblySent)
+		if (part.gapUnknown && b.maybeWritten) || p.txn != nil {
+			// In a transaction no batch is sequenced again (the epoch
+			// stays until the transaction ends; it must abort).
+			p.failBatch(b, ErrSequenceReset, certaintyOf(b))
 			p.removeBatch(part, i)
 			p.recycle(b)
 			i--
@@ -44,7 +45,7 @@ func (p *Producer) resetPartition(part *partState) {
 		b.encodedOK = false
 	}
 	part.gap, part.gapUnknown, part.retry = false, false, false
-	if part.hasID && part.pid == p.pid && part.epoch >= p.epoch && p.haveID {
+	if part.hasID && part.pid == p.pid && part.epoch >= p.epoch && p.haveID && p.txn == nil {
 		p.bumpEpoch()
 	}
 	part.hasID = false

@@ -1,6 +1,51 @@
-// Package txn will hold gregor's transactional producer (KIP-98, with the
-// transaction protocol v2 of KIP-890): InitProducerId with a transactional.id,
-// AddPartitionsToTxn, EndTxn and TxnOffsetCommit, with fencing reported as typed
-// errors. It is not implemented yet; the adapter does not advertise the
-// "transactions" capability until it is.
+// Package txn is gregor's transactional producer (KIP-98), with the
+// transaction protocol v2 of KIP-890 when the cluster finalizes
+// transaction.version 2, and the error classes of KIP-1050.
+//
+// # Life of a transaction
+//
+//	p, _ := txn.New(client, txn.Config{TransactionalID: "copier-1"})
+//	_ = p.InitTransactions(ctx) // fences older producers with this ID
+//	_ = p.Begin()
+//	d, _ := p.Send(ctx, &producer.Message{Topic: "out", Value: v})
+//	_ = p.SendOffsets(ctx, offsets, groupMetadata) // optional: consume-transform-produce
+//	err := p.Commit(ctx)                           // or p.Abort(ctx)
+//
+// Records go through the idempotent producer's record path (package
+// producer: batching, admission, backpressure, cancellation, certainty);
+// their batches are marked transactional and carry the transactional ID.
+// Records sent between Begin and Commit become visible to read_committed
+// consumers together with the offsets SendOffsets added, when Commit
+// returns nil (a moment later: the coordinator writes the commit markers
+// after answering EndTxn), or never.
+//
+// # Transactions v1 and v2
+//
+// With v1 a partition is added to the transaction (AddPartitionsToTxn)
+// before its first batch is sent, Produce is sent at v11 or lower, offsets
+// need AddOffsetsToTxn before TxnOffsetCommit (v4 or lower), and the epoch
+// stays for the producer's life (bumped with InitProducerId after an abort,
+// KIP-360). With v2 Produce (v12+) and TxnOffsetCommit (v5) add partitions
+// and groups themselves, and EndTxn (v5) bumps the epoch at every
+// transaction's end. Config.TransactionVersion can force v1.
+//
+// # Errors (KIP-1050)
+//
+// Coordinator answers that retrying cures (CONCURRENT_TRANSACTIONS,
+// COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR, ...) are retried until the
+// call's ctx ends. Other failures come in classes (errors.Is):
+// ErrAbortable (abort, then go on), ErrFenced/ErrFatal (close), and
+// ErrCommitOutcomeUnknown: EndTxn's answer was lost, so the producer
+// re-initialised (which completes or aborts that transaction at the
+// coordinator) before reporting that it cannot know whether it committed.
+// A failure in none of these classes (ctx ended) leaves the state as it
+// was: the call may be repeated.
+//
+// # Abort
+//
+// Abort first fails every record not yet in a ProduceRequest with
+// ErrAborted (certainty NotSent unless an earlier attempt of its batch may
+// have been written), waits for the outstanding requests (a batch they
+// return for a retry fails too), and only then ends the transaction: no
+// record buffered at abort is ever written into the next transaction.
 package txn

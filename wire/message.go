@@ -96,6 +96,16 @@ type FrameFreeResponder interface {
 	ResponseKeepsNoFrame()
 }
 
+// VersionCapper is implemented by requests that may have to be sent below
+// the version the client would negotiate: the client sends them at
+// min(negotiated, CapVersion()) when CapVersion is non-negative, and fails
+// them with an unsupported-version error when the broker lacks that version.
+type VersionCapper interface {
+	Request
+	// CapVersion returns the highest version to send, or -1 for no cap.
+	CapVersion() int16
+}
+
 // Response is the body of a Kafka response.
 type Response interface {
 	// Key returns the API key.

@@ -15,6 +15,11 @@ type ProduceRequest struct {
 	TopicData []ProduceRequestTopic
 	// UnknownTags keeps tagged fields this version does not define (v9+).
 	UnknownTags []TaggedField
+	// VersionCap is the highest version the request may be sent at, or 0
+	// for no cap (see VersionCapper): a transactions v1 producer must not
+	// send v12+, which makes the broker add the partition to the
+	// transaction itself (KIP-890 part 2).
+	VersionCap int16
 
 	// into is the response ResponseFor returns (SetResponseInto), nil for
 	// a new one per call.
@@ -59,6 +64,14 @@ func (m *ProduceRequest) ResponseFor() Response {
 // decoded ProduceResponse holds copies only (topic names, messages, node
 // endpoints, unknown tagged fields).
 func (*ProduceRequest) ResponseKeepsNoFrame() {}
+
+// CapVersion returns VersionCap, or -1 when it is 0 (no cap).
+func (m *ProduceRequest) CapVersion() int16 {
+	if m.VersionCap <= 0 {
+		return -1
+	}
+	return m.VersionCap
+}
 
 // SetResponseInto makes ResponseFor return resp, so a caller that reuses
 // its requests has every response decoded into the same struct, reusing its

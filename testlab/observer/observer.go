@@ -175,7 +175,7 @@ func (o *Observer) Record(ctx context.Context, topic string, partition int32, of
 	if offset < start || offset >= end {
 		return nil, nil
 	}
-	recs, err := o.read(ctx, topic, partition, offset, end, 1)
+	recs, err := o.read(ctx, topic, partition, offset, end, 1, kgo.ReadUncommitted())
 	if err != nil {
 		return nil, err
 	}
@@ -194,15 +194,39 @@ func (o *Observer) Scan(ctx context.Context, topic string, partition int32) ([]*
 	if start >= end {
 		return nil, nil
 	}
-	return o.read(ctx, topic, partition, start, end, -1)
+	return o.read(ctx, topic, partition, start, end, -1, kgo.ReadUncommitted())
 }
 
-// read consumes [from, end) (read_uncommitted) and returns up to max records
+// ScanCommitted returns what a read_committed consumer sees of a partition
+// from its log start to its last stable offset (aborted transactions'
+// records and open transactions' records left out), and that offset.
+func (o *Observer) ScanCommitted(ctx context.Context, topic string, partition int32) ([]*kgo.Record, int64, error) {
+	so, err := o.adm.ListStartOffsets(ctx, topic)
+	if err != nil {
+		return nil, 0, err
+	}
+	lo, err := o.adm.ListCommittedOffsets(ctx, topic)
+	if err != nil {
+		return nil, 0, err
+	}
+	s, ok1 := so.Lookup(topic, partition)
+	l, ok2 := lo.Lookup(topic, partition)
+	if !ok1 || !ok2 || s.Err != nil || l.Err != nil {
+		return nil, 0, fmt.Errorf("no start or last stable offset for %s[%d]: %v %v", topic, partition, s.Err, l.Err)
+	}
+	if s.Offset >= l.Offset {
+		return nil, l.Offset, nil
+	}
+	recs, err := o.read(ctx, topic, partition, s.Offset, l.Offset, -1, kgo.ReadCommitted())
+	return recs, l.Offset, err
+}
+
+// read consumes [from, end) at isolation iso and returns up to max records
 // (max < 0: all).
-func (o *Observer) read(ctx context.Context, topic string, partition int32, from, end int64, max int) ([]*kgo.Record, error) {
+func (o *Observer) read(ctx context.Context, topic string, partition int32, from, end int64, max int, iso kgo.IsolationLevel) ([]*kgo.Record, error) {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(o.seeds...), kgo.ClientID("testlab-observer-fetch"), kgo.MetadataMinAge(50*time.Millisecond),
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {partition: kgo.NewOffset().At(from)}}),
-		kgo.FetchIsolationLevel(kgo.ReadUncommitted()))
+		kgo.FetchIsolationLevel(iso))
 	if err != nil {
 		return nil, err
 	}

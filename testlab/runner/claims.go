@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gregor-kafka/gregor/testlab/judge"
@@ -364,6 +365,7 @@ func (r *run) checkClaims(ctx context.Context, cmd *judge.Command) error {
 const claimWindow = 8 * time.Second
 
 func (r *run) checkClaimsOnce(ctx context.Context, cmd *judge.Command) error {
+	r.committedScans = nil
 	// Producer operations of this command.
 	for op, o := range r.ops {
 		if o.commandID != cmd.ID {
@@ -418,9 +420,11 @@ func (r *run) checkOp(ctx context.Context, cmd *judge.Command, op string, o *opR
 			r.fact(cmd.ID, claim, "acknowledged without an offset", false)
 			return fmt.Errorf("operation %s %s with a null offset", op, o.status)
 		}
+		committed := false
 		if o.status == "transaction_staged" {
-			if cmd.Completion == nil || cmd.Completion.Kind != "transaction_completed" && cmd.Completion.Kind != "transactional_transform_completed" || cmd.Completion.String("disposition") != "commit" {
-				r.fact(cmd.ID, claim, "staged in a transaction that was not committed: not judged", true)
+			var judged bool
+			if committed, judged = txnOutcome(cmd); !judged {
+				r.fact(cmd.ID, claim, "staged in a transaction whose end the adapter did not report: not judged", true)
 				return nil
 			}
 		}
@@ -441,6 +445,9 @@ func (r *run) checkOp(ctx context.Context, cmd *judge.Command, op string, o *opR
 			return fmt.Errorf("operation %s at %s[%d]@%d: sent %s", op, o.topic, o.partition, *o.offset, d)
 		}
 		r.fact(cmd.ID, claim, "record present with the same key, value and headers", true)
+		if o.status == "transaction_staged" {
+			return r.checkVisibility(ctx, cmd, claim, o, committed)
+		}
 	case "definitely_not_sent":
 		recs, err := r.obs.Scan(ctx, o.topic, o.partition)
 		if err != nil {
@@ -481,6 +488,14 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 	topic := str(p["topic"])
 	fact := func(claim, broker string, ok bool) { r.fact(cmd.ID, claim, broker, ok) }
 	switch ev.Kind {
+	case "transaction_fence_completed":
+		var code *string
+		_ = json.Unmarshal(ev.Fields["commit_error_code"], &code)
+		if code == nil || !strings.HasPrefix(*code, "fenced") {
+			fact("old transaction's commit after fencing", fmt.Sprintf("commit_error_code %s", ev.Fields["commit_error_code"]), false)
+			return fmt.Errorf("fence_transaction: the old transaction's commit reported %s, want the fenced family", ev.Fields["commit_error_code"])
+		}
+		fact("old transaction's commit after fencing", *code, true)
 	case "topic_created":
 		td, err := r.obs.Topic(ctx, topic)
 		if err != nil {
@@ -760,4 +775,71 @@ func list(v any) []any  { l, _ := v.([]any); return l }
 func obj(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
+}
+
+// txnOutcome says how the transaction of cmd's staged records ended, as the
+// adapter reported it: committed (transaction_completed or
+// transactional_transform_completed with disposition commit) or not
+// (disposition abort, or fence_transaction: the fenced transaction must not
+// commit); judged is false when the command failed.
+func txnOutcome(cmd *judge.Command) (committed, judged bool) {
+	ev := cmd.Completion
+	if ev == nil {
+		return false, false
+	}
+	switch ev.Kind {
+	case "transaction_completed", "transactional_transform_completed":
+		return ev.String("disposition") == "commit", true
+	case "transaction_fence_completed":
+		return false, true
+	}
+	return false, false
+}
+
+// checkVisibility checks a staged record against a read_committed reader:
+// visible once its transaction committed, never visible when it aborted or
+// was fenced. The last stable offset must have passed the record (the
+// coordinator writes the markers after answering; checkClaims re-checks
+// for a while).
+func (r *run) checkVisibility(ctx context.Context, cmd *judge.Command, claim string, o *opRecord, committed bool) error {
+	key := fmt.Sprintf("%s/%d", o.topic, o.partition)
+	sc, ok := r.committedScans[key]
+	if !ok {
+		var err error
+		sc.recs, sc.lso, err = r.obs.ScanCommitted(ctx, o.topic, o.partition)
+		if err != nil {
+			return fmt.Errorf("observer reading %s[%d] read_committed: %v", o.topic, o.partition, err)
+		}
+		if r.committedScans == nil {
+			r.committedScans = map[string]committedScan{}
+		}
+		r.committedScans[key] = sc
+	}
+	recs, lso := sc.recs, sc.lso
+	if lso <= *o.offset {
+		r.fact(cmd.ID, claim+" (read_committed)", fmt.Sprintf("last stable offset %d not past the record yet", lso), false)
+		return fmt.Errorf("%s[%d]: the last stable offset %d has not passed offset %d after the transaction ended", o.topic, o.partition, lso, *o.offset)
+	}
+	visible := false
+	for _, rec := range recs {
+		if rec.Offset == *o.offset {
+			visible = true
+		}
+	}
+	if visible != committed {
+		r.fact(cmd.ID, claim+" (read_committed)", fmt.Sprintf("visible=%v to read_committed, committed=%v", visible, committed), false)
+		return fmt.Errorf("%s[%d]@%d: visible to read_committed is %v, but the transaction committed is %v", o.topic, o.partition, *o.offset, visible, committed)
+	}
+	what := "absent under read_committed (aborted or fenced transaction)"
+	if committed {
+		what = "visible under read_committed"
+	}
+	r.fact(cmd.ID, claim+" (read_committed)", what, true)
+	return nil
+}
+
+// committedScan is one read_committed scan of a partition.
+type committedScan struct {
+	recs []*kgo.Record
+	lso  int64
 }

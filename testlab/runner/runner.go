@@ -105,6 +105,9 @@ type run struct {
 	down     int32 // the broker the last stop/kill took down
 
 	share *shareState // share-group claims (share.go), made on first use
+	// committedScans caches read_committed scans per "topic/partition"
+	// within one checkClaimsOnce (cleared at its start).
+	committedScans map[string]committedScan
 }
 
 // opRecord is what the runner knows about one producer operation.

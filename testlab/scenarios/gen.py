@@ -450,6 +450,55 @@ S.append(scenario("share-close-with-held", "Closing a member that holds an unack
         srecv("r1", OPS3, [1, 1, 1]), sclose(),
         open_share("s2"), srecv("r2", OPS3, [2, 2, 2], consumer="s2"), sack("r2", "a1", ["accept"] * 3, consumer="s2"),
         sclose("s2")] + close_producer(), [(T, 1)]))
+# Transactions (§4.8): every staged record is checked by the observer under
+# read_uncommitted (present at its offset) and read_committed (visible only
+# when its transaction committed).
+TX = "${txn:tx}"
+def txn_producer(producer="tp1", client="c1", tid=TX):
+    return cmd("create_transactional_producer", client_id=client, producer_id=producer, transactional_id=tid,
+               transaction_timeout_ms=30000, initialization_timeout_ms=30000)
+def txn_ops(prefix, seq0, n, topic=T, partitions=1):
+    return [{"operation_id": "%s-%d" % (prefix, i), "record": rec(topic, seq0 + i, "%s-%d" % (prefix, i), u("k%d" % i), u("%s-%d" % (prefix, i)), partition=i % partitions)} for i in range(n)]
+def execute(tid, ops, disposition, producer="tp1"):
+    return cmd("execute_transaction", {"terminals": {o["operation_id"]: "transaction_staged" for o in ops}, "event": {"disposition": disposition}},
+               producer_id=producer, transaction_id=tid, operations=ops, disposition=disposition, timeout_ms=30000)
+
+S.append(scenario("txn-commit", "A transactional producer stages 5 records over 2 partitions and commits: each terminal is transaction_staged with its offset; the observer finds every record there and read_committed shows them.",
+    ["transactions"],
+    [cmd("create_client", client_id="c1"), txn_producer(), execute("x1", txn_ops("c", 1, 5, partitions=2), "commit"),
+     cmd("close_transactional_producer", producer_id="tp1"), cmd("shutdown_client", client_id="c1")], [(T, 2)]))
+
+S.append(scenario("txn-abort-then-commit", "Abort a transaction of 3 records, then commit one of 2 on the same producer: the aborted records are on the broker (read_uncommitted) but never visible to read_committed; the committed ones are.",
+    ["transactions"],
+    [cmd("create_client", client_id="c1"), txn_producer(), execute("x1", txn_ops("a", 1, 3), "abort"),
+     execute("x2", txn_ops("c", 10, 2), "commit"),
+     cmd("close_transactional_producer", producer_id="tp1"), cmd("shutdown_client", client_id="c1")], [(T, 1)]))
+
+S.append(scenario("txn-many-transactions", "Ten transactions of 1..31 records alternating commit and abort on one producer (transactions v2 bumps the epoch at each end): every staged record is where the adapter says, visible to read_committed exactly when its transaction committed.",
+    ["transactions"],
+    [cmd("create_client", client_id="c1"), txn_producer()] +
+    [execute("x%d" % i, txn_ops("t%d" % i, 100 * i, [1, 31, 7, 2, 15, 3, 31, 1, 4, 9][i], partitions=3), "commit" if i % 2 == 0 else "abort") for i in range(10)] +
+    [cmd("close_transactional_producer", producer_id="tp1"), cmd("shutdown_client", client_id="c1")], [(T, 3)], timeout=300))
+
+fence_op = {"operation_id": "f-1", "record": rec(T, 1, "f-1", u("k"), u("fenced-write"))}
+S.append(scenario("txn-fence", "Two producers with one transactional id: the old producer stages a record, the replacement initialises with the same id, the old commit fails in the fenced family and its record stays invisible to read_committed; the replacement then commits its own.",
+    ["transactions"],
+    [cmd("create_client", client_id="c1"), cmd("create_client", client_id="c2"), txn_producer(),
+     cmd("fence_transaction", {"terminals": {"f-1": "transaction_staged"}},
+         producer_id="tp1", transaction_id="x1", operation=fence_op, replacement_client_id="c2", replacement_producer_id="tp2",
+         transactional_id=TX, transaction_timeout_ms=30000, initialization_timeout_ms=30000, timeout_ms=30000),
+     execute("x2", txn_ops("n", 10, 2), "commit", producer="tp2"),
+     cmd("close_transactional_producer", producer_id="tp1"), cmd("close_transactional_producer", producer_id="tp2"),
+     cmd("shutdown_client", client_id="c1"), cmd("shutdown_client", client_id="c2")], [(T, 1)]))
+
+S.append(scenario("txn-with-plain-producer", "A plain producer and a transactional producer share a client and write the same partition: plain records are acknowledged, the aborted transaction's records stay invisible to read_committed.",
+    ["transactions", "producer"],
+    [cmd("create_client", client_id="c1"), txn_producer(), cmd("create_producer", client_id="c1", producer_id="p1"),
+     send("op-1", rec(T, 1, "op-1", u("k"), u("plain-before"))),
+     execute("x1", txn_ops("a", 10, 4), "abort"),
+     send("op-2", rec(T, 2, "op-2", u("k"), u("plain-after"))),
+     execute("x2", txn_ops("c", 20, 3), "commit"),
+     cmd("close_producer", producer_id="p1"), cmd("close_transactional_producer", producer_id="tp1"), cmd("shutdown_client", client_id="c1")], [(T, 1)]))
 
 for s in S:
     if not s["setup"]["topics"]:

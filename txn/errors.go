@@ -1,0 +1,109 @@
+package txn
+
+import (
+	"errors"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// Error classes of the transactional producer (KIP-1050). Every error a
+// method returns matches (errors.Is) at most one of ErrAbortable, ErrFenced,
+// ErrFatal and ErrCommitOutcomeUnknown, and wraps its cause (a
+// *wire.KafkaError, a client error or ctx's error). Errors matching none of
+// them are retriable: the call may be repeated (e.g. after ctx ended, or a
+// coordinator stayed unavailable).
+var (
+	// ErrConfig wraps every configuration error returned by New.
+	ErrConfig = errors.New("gregor/txn: invalid configuration")
+	// ErrAbortable: the current transaction cannot commit (a record failed,
+	// the coordinator answered TRANSACTION_ABORTABLE, the group rejected the
+	// offsets, INVALID_PRODUCER_EPOCH after the coordinator timed the
+	// transaction out, KIP-588). Call Abort, then Begin again; the producer
+	// stays usable unless Abort finds it fenced.
+	ErrAbortable = errors.New("gregor/txn: transaction must be aborted")
+	// ErrFenced: another producer with the same transactional ID was
+	// initialised (PRODUCER_FENCED, TRANSACTION_COORDINATOR_FENCED): this
+	// producer can do nothing but Close. errors.Is(ErrFenced, ErrFatal)
+	// holds. (INVALID_PRODUCER_EPOCH is abortable, KIP-588/KIP-1050: Abort
+	// re-initialises, which reports PRODUCER_FENCED if a newer producer took
+	// over.)
+	ErrFenced error = &classErr{msg: "gregor/txn: producer fenced by a newer instance of its transactional ID", is: errFatal}
+	// ErrFatal: the producer cannot continue (fenced, not authorised for
+	// its transactional ID, INVALID_TXN_STATE, unsupported broker). Only
+	// Close is allowed.
+	ErrFatal = errFatal
+	// ErrCommitOutcomeUnknown: Commit sent EndTxn but never learnt its
+	// answer; the transaction may have committed or aborted. Before
+	// returning it the producer re-initialised (InitProducerId with its
+	// current ID and epoch, which completes or aborts whatever the
+	// coordinator had), so nothing of that transaction is still open and
+	// the next Begin is a new transaction. If that re-initialisation failed
+	// too, the error also matches ErrNeedsInit.
+	ErrCommitOutcomeUnknown = errors.New("gregor/txn: commit outcome unknown")
+	// ErrNeedsInit: the producer has no usable producer ID and epoch:
+	// InitTransactions was not called yet, or a re-initialisation failed.
+	// Call InitTransactions.
+	ErrNeedsInit = errors.New("gregor/txn: InitTransactions needed")
+	// ErrState: the call does not fit the producer's state (Begin inside a
+	// transaction, Send or Commit outside one, a call after Close).
+	ErrState = errors.New("gregor/txn: invalid state for this call")
+	// ErrUnsupported: the cluster lacks what the configured transaction
+	// protocol needs (e.g. TransactionVersion 2 on a cluster whose
+	// transaction.version is below 2). Fatal for InitTransactions.
+	ErrUnsupported = errors.New("gregor/txn: transaction protocol not supported by the cluster")
+	// ErrAborted is the terminal error of a record that was still buffered
+	// when its transaction aborted: it was not sent (certainty NotSent; or
+	// PossiblySent when an earlier attempt of its batch may have been
+	// written, which the abort makes invisible) and it is never written into
+	// a later transaction.
+	ErrAborted = errors.New("gregor/txn: record not sent: its transaction aborted")
+	// ErrClosed: the producer is closed.
+	ErrClosed = errors.New("gregor/txn: producer closed")
+)
+
+var errFatal = errors.New("gregor/txn: producer-fatal error")
+
+// classErr is a sentinel that also matches a broader class.
+type classErr struct {
+	msg string
+	is  error
+}
+
+func (e *classErr) Error() string        { return e.msg }
+func (e *classErr) Is(target error) bool { return target == e.is }
+
+// fenced reports broker errors that mean another producer took over the
+// transactional ID.
+func fenced(err error) bool {
+	return errors.Is(err, wire.ErrProducerFenced) || errors.Is(err, wire.ErrTransactionCoordinatorFenced)
+}
+
+// fatal reports broker errors after which the producer cannot continue.
+func fatal(err error) bool {
+	return fenced(err) || errors.Is(err, wire.ErrTransactionalIDAuthorizationFailed) ||
+		errors.Is(err, wire.ErrInvalidTxnState) || errors.Is(err, wire.ErrClusterAuthorizationFailed) ||
+		errors.Is(err, wire.ErrUnsupportedVersion) || errors.Is(err, wire.ErrInvalidProducerIDMapping) ||
+		errors.Is(err, wire.ErrInvalidTransactionTimeout) || errors.Is(err, wire.ErrUnsupportedForMessageFormat)
+}
+
+// classify wraps a broker or client error in its class: ErrFenced or
+// ErrFatal for fatal ones, else ErrAbortable.
+func classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case fenced(err):
+		return join(ErrFenced, err)
+	case fatal(err):
+		return join(ErrFatal, err)
+	}
+	return join(ErrAbortable, err)
+}
+
+// join returns an error matching class and cause, reading "class: cause".
+func join(class, cause error) error { return &wrapped{class: class, cause: cause} }
+
+type wrapped struct{ class, cause error }
+
+func (e *wrapped) Error() string   { return e.class.Error() + ": " + e.cause.Error() }
+func (e *wrapped) Unwrap() []error { return []error{e.class, e.cause} }
