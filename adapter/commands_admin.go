@@ -202,3 +202,25 @@ type DescribeClassicGroups struct {
 	GroupIDs    []string `json:"group_ids"`
 	TimeoutMs   uint64   `json:"timeout_ms"`
 }
+
+// adminRoute implementations: the client and deadline of each admin payload.
+
+func (p *CreateTopic) adminRoute() (ID, uint64)                   { return p.ClientID, p.TimeoutMs }
+func (p *CreateTopicsBatch) adminRoute() (ID, uint64)             { return p.ClientID, p.TimeoutMs }
+func (p *CreatePartitions) adminRoute() (ID, uint64)              { return p.ClientID, p.TimeoutMs }
+func (p *DeleteTopic) adminRoute() (ID, uint64)                   { return p.ClientID, p.TimeoutMs }
+func (p *ListTopics) adminRoute() (ID, uint64)                    { return p.ClientID, p.TimeoutMs }
+func (p *ListOffsets) adminRoute() (ID, uint64)                   { return p.ClientID, p.TimeoutMs }
+func (p *DeleteRecords) adminRoute() (ID, uint64)                 { return p.ClientID, p.TimeoutMs }
+func (p *DescribeTopicConfig) adminRoute() (ID, uint64)           { return p.ClientID, p.TimeoutMs }
+func (p *AlterTopicConfig) adminRoute() (ID, uint64)              { return p.ClientID, p.TimeoutMs }
+func (p *AdminSimple) adminRoute() (ID, uint64)                   { return p.ClientID, p.TimeoutMs }
+func (p *GroupCommand) adminRoute() (ID, uint64)                  { return p.ClientID, p.TimeoutMs }
+func (p *ListConsumerGroupOffsets) adminRoute() (ID, uint64)      { return p.ClientID, p.TimeoutMs }
+func (p *ListConsumerGroupOffsetsBatch) adminRoute() (ID, uint64) { return p.ClientID, p.TimeoutMs }
+func (p *ListConsumerGroupsOffsets) adminRoute() (ID, uint64)     { return p.ClientID, p.TimeoutMs }
+func (p *AlterConsumerGroupOffset) adminRoute() (ID, uint64)      { return p.ClientID, p.TimeoutMs }
+func (p *AlterConsumerGroupOffsets) adminRoute() (ID, uint64)     { return p.ClientID, p.TimeoutMs }
+func (p *DeleteConsumerGroupOffset) adminRoute() (ID, uint64)     { return p.ClientID, p.TimeoutMs }
+func (p *DeleteConsumerGroupOffsets) adminRoute() (ID, uint64)    { return p.ClientID, p.TimeoutMs }
+func (p *DescribeClassicGroups) adminRoute() (ID, uint64)         { return p.ClientID, p.TimeoutMs }

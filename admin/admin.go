@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -100,25 +100,12 @@ func transient(ctx context.Context, err error, idempotent bool) bool {
 		errors.Is(err, client.ErrDNS) || errors.Is(err, client.ErrUnknownBroker) || retriableKafka(err)
 }
 
-// wait sleeps before retry try+1. It reports false when ctx ends first or
-// its deadline is closer than the wait.
+// wait sleeps before retry try+1 (internal/backoff, the same jittered
+// backoff as the client's). It reports false when ctx ends first or its
+// deadline is closer than the wait.
 func (a *Admin) wait(ctx context.Context, try int) bool {
-	d := a.backoff << min(try, 16)
-	if d > a.backoffMax || d <= 0 {
-		d = a.backoffMax
-	}
-	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
-		return false
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	dl, _ := ctx.Deadline()
+	return backoff.Sleep(ctx, dl, backoff.Delay(a.backoff, a.backoffMax, try), nil)
 }
 
 // gaveUp wraps the last retriable failure of a resource when the deadline

@@ -33,6 +33,17 @@ func answerFor[T any](answers []T, match func(*T) bool) *T {
 	return nil
 }
 
+// lastAnswerFor is answerFor keeping the last match: the answer a by-name
+// map of the response would keep when the broker repeats a name.
+func lastAnswerFor[T any](answers []T, match func(*T) bool) *T {
+	for i := len(answers) - 1; i >= 0; i-- {
+		if match(&answers[i]) {
+			return &answers[i]
+		}
+	}
+	return nil
+}
+
 // leaderAnswers sorts one partition leader's per-partition answers to the
 // queries of one request (ListOffsets, DeleteRecords). pos maps each queried
 // partition to its query index.

@@ -69,64 +69,110 @@ func (a *Admin) CreateTopics(ctx context.Context, topics []NewTopic, opts TopicO
 	for i, t := range topics {
 		out[i] = CreateTopicResult{Name: t.Name, Partitions: -1, ReplicationFactor: -1}
 	}
-	done := make([]bool, len(topics))
-	opErr := a.topicLoop(ctx, len(topics), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.CreateTopicsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: opts.ValidateOnly}
-		for _, i := range idx {
-			t := topics[i]
-			ct := wire.CreateTopicsTopic{Name: t.Name, NumPartitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
-			if len(t.Assignments) > 0 {
-				ct.NumPartitions, ct.ReplicationFactor = -1, -1
-				for p, brokers := range t.Assignments {
-					ct.Assignments = append(ct.Assignments, wire.CreateTopicsAssignment{PartitionIndex: int32(p), BrokerIDs: brokers})
-				}
+	return runTopicOp(ctx, a, out, topicOp{
+		n: len(topics),
+		request: func(ctx context.Context, idx []int) wire.Request {
+			req := &wire.CreateTopicsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: opts.ValidateOnly}
+			for _, i := range idx {
+				req.Topics = append(req.Topics, createTopicsTopic(topics[i]))
 			}
-			keys := make([]string, 0, len(t.Configs))
-			for k := range t.Configs {
-				keys = append(keys, k)
+			return req
+		},
+		answer: func(resp wire.Response, i int) (error, func(error)) {
+			r := lastAnswerFor(resp.(*wire.CreateTopicsResponse).Topics, func(r *wire.CreateTopicsTopicResult) bool { return r.Name == topics[i].Name })
+			if r == nil {
+				return errors.New("admin: broker returned no result for topic " + topics[i].Name), func(err error) { out[i].Err = err }
 			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				v := t.Configs[k]
-				ct.Configs = append(ct.Configs, wire.CreateTopicsConfig{Name: k, Value: &v})
+			return codeErr(r.ErrorCode, r.ErrorMessage), func(err error) {
+				out[i].TopicID, out[i].Partitions, out[i].ReplicationFactor, out[i].Err = r.TopicID, r.NumPartitions, r.ReplicationFactor, err
 			}
-			req.Topics = append(req.Topics, ct)
+		},
+		retryUnknown: true,
+		fail:         func(i int, err error) { out[i].Err = err },
+		waitVisible:  opts.WaitVisible && !opts.ValidateOnly,
+		visible: func(i int) (string, int32, bool) {
+			r := out[i]
+			return r.Name, max(r.Partitions, int32(len(topics[i].Assignments)), 0), r.Err == nil
+		},
+	})
+}
+
+// createTopicsTopic is t as one topic of a CreateTopics request (configs
+// sorted by name, so the request bytes are deterministic).
+func createTopicsTopic(t NewTopic) wire.CreateTopicsTopic {
+	ct := wire.CreateTopicsTopic{Name: t.Name, NumPartitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+	if len(t.Assignments) > 0 {
+		ct.NumPartitions, ct.ReplicationFactor = -1, -1
+		for p, brokers := range t.Assignments {
+			ct.Assignments = append(ct.Assignments, wire.CreateTopicsAssignment{PartitionIndex: int32(p), BrokerIDs: brokers})
 		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+	}
+	keys := make([]string, 0, len(t.Configs))
+	for k := range t.Configs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := t.Configs[k]
+		ct.Configs = append(ct.Configs, wire.CreateTopicsConfig{Name: k, Value: &v})
+	}
+	return ct
+}
+
+// topicOp is one of the topic batch calls (CreateTopics, CreatePartitions,
+// DeleteTopics) as runTopicOp drives it: n topics by index, sent to any
+// broker, retried per topic.
+type topicOp struct {
+	// n is the number of topics.
+	n int
+	// request builds the request for the topics idx (the ones still open).
+	request func(ctx context.Context, idx []int) wire.Request
+	// answer finds topic i's answer in resp: its error (nil: success; a
+	// plain error when the broker left the topic out) and the function
+	// that records the final outcome with that error.
+	answer func(resp wire.Response, i int) (error, func(error))
+	// retryUnknown keeps UNKNOWN_TOPIC_OR_PARTITION retriable (only
+	// CreateTopics); the other calls report it at once.
+	retryUnknown bool
+	// fail records a final failure that ended topic i's retries.
+	fail func(i int, err error)
+	// waitVisible asks for visible's topics to show in every broker's
+	// metadata (see Admin.waitVisible) after the results are in.
+	waitVisible bool
+	// visible tells whether topic i (by its final result) is waited for,
+	// under which name, and what metadata must show (see waitVisible).
+	visible func(i int) (name string, want int32, ok bool)
+}
+
+// runTopicOp runs op and returns out, which op's closures fill, or nil and
+// the operation-wide failure when every topic failed on one.
+// REQUEST_TIMED_OUT is never retried per topic: the controller may still
+// apply the change, so it is reported as the topic's result.
+func runTopicOp[R any](ctx context.Context, a *Admin, out []R, op topicOp) ([]R, error) {
+	opErr := a.topicLoop(ctx, op.n, func(ctx context.Context, idx []int) (map[int]error, error) {
+		resp, err := a.cl.Request(ctx, client.AnyBroker, op.request(ctx, idx))
 		if err != nil {
 			return nil, err
 		}
-		byName := map[string]*wire.CreateTopicsTopicResult{}
-		for j := range resp.(*wire.CreateTopicsResponse).Topics {
-			r := &resp.(*wire.CreateTopicsResponse).Topics[j]
-			byName[r.Name] = r
-		}
 		retry := map[int]error{}
 		for _, i := range idx {
-			r := byName[topics[i].Name]
-			if r == nil {
-				out[i].Err = errors.New("admin: broker returned no result for topic " + topics[i].Name)
-				done[i] = true
-				continue
-			}
-			err := codeErr(r.ErrorCode, r.ErrorMessage)
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) {
+			err, record := op.answer(resp, i)
+			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && (op.retryUnknown || !isUnknownTopic(err)) {
 				retry[i] = err
 				continue
 			}
-			out[i].TopicID, out[i].Partitions, out[i].ReplicationFactor, out[i].Err = r.TopicID, r.NumPartitions, r.ReplicationFactor, err
-			done[i] = true
+			record(err)
 		}
 		return retry, nil
-	}, false, func(i int, err error) { out[i].Err, done[i] = err, true })
+	}, false, op.fail)
 	if opErr != nil {
 		return nil, opErr
 	}
-	if opts.WaitVisible && !opts.ValidateOnly {
+	if op.waitVisible {
 		want := map[string]int32{}
-		for i, r := range out {
-			if r.Err == nil {
-				want[r.Name] = max(r.Partitions, int32(len(topics[i].Assignments)), 0)
+		for i := range op.n {
+			if name, n, ok := op.visible(i); ok {
+				want[name] = n
 			}
 		}
 		if err := a.waitVisible(ctx, want); err != nil {
@@ -187,53 +233,31 @@ func (a *Admin) CreatePartitions(ctx context.Context, incs []PartitionsIncrease,
 	for i, in := range incs {
 		out[i].Name = in.Topic
 	}
-	opErr := a.topicLoop(ctx, len(incs), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.CreatePartitionsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: opts.ValidateOnly}
-		for _, i := range idx {
-			t := wire.CreatePartitionsTopic{Name: incs[i].Topic, Count: incs[i].TotalCount}
-			for _, b := range incs[i].Assignments {
-				t.Assignments = append(t.Assignments, wire.CreatePartitionsAssignment{BrokerIDs: b})
+	return runTopicOp(ctx, a, out, topicOp{
+		n: len(incs),
+		request: func(ctx context.Context, idx []int) wire.Request {
+			req := &wire.CreatePartitionsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: opts.ValidateOnly}
+			for _, i := range idx {
+				t := wire.CreatePartitionsTopic{Name: incs[i].Topic, Count: incs[i].TotalCount}
+				for _, b := range incs[i].Assignments {
+					t.Assignments = append(t.Assignments, wire.CreatePartitionsAssignment{BrokerIDs: b})
+				}
+				req.Topics = append(req.Topics, t)
 			}
-			req.Topics = append(req.Topics, t)
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		byName := map[string]error{}
-		seen := map[string]bool{}
-		for _, r := range resp.(*wire.CreatePartitionsResponse).Results {
-			byName[r.Name], seen[r.Name] = codeErr(r.ErrorCode, r.ErrorMessage), true
-		}
-		retry := map[int]error{}
-		for _, i := range idx {
-			err := byName[incs[i].Topic]
-			if !seen[incs[i].Topic] {
-				err = errors.New("admin: broker returned no result for topic " + incs[i].Topic)
+			return req
+		},
+		answer: func(resp wire.Response, i int) (error, func(error)) {
+			set := func(err error) { out[i].Err = err }
+			r := lastAnswerFor(resp.(*wire.CreatePartitionsResponse).Results, func(r *wire.CreatePartitionsTopicResult) bool { return r.Name == incs[i].Topic })
+			if r == nil {
+				return errors.New("admin: broker returned no result for topic " + incs[i].Topic), set
 			}
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !isUnknownTopic(err) {
-				retry[i] = err
-				continue
-			}
-			out[i].Err = err
-		}
-		return retry, nil
-	}, false, func(i int, err error) { out[i].Err = err })
-	if opErr != nil {
-		return nil, opErr
-	}
-	if opts.WaitVisible && !opts.ValidateOnly {
-		want := map[string]int32{}
-		for i, r := range out {
-			if r.Err == nil {
-				want[r.Name] = incs[i].TotalCount
-			}
-		}
-		if err := a.waitVisible(ctx, want); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+			return codeErr(r.ErrorCode, r.ErrorMessage), set
+		},
+		fail:        func(i int, err error) { out[i].Err = err },
+		waitVisible: opts.WaitVisible && !opts.ValidateOnly,
+		visible:     func(i int) (string, int32, bool) { return out[i].Name, incs[i].TotalCount, out[i].Err == nil },
+	})
 }
 
 // TopicRef names a topic by name or, when Name is empty, by ID.
@@ -254,63 +278,44 @@ func (a *Admin) DeleteTopics(ctx context.Context, topics []TopicRef, opts TopicO
 	for i, t := range topics {
 		out[i] = TopicResult{Name: t.Name, TopicID: t.ID}
 	}
-	opErr := a.topicLoop(ctx, len(topics), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.DeleteTopicsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
-		for _, i := range idx {
-			t := topics[i]
-			dt := wire.DeleteTopicsTopic{TopicID: t.ID}
-			if t.Name != "" {
-				dt.Name = &t.Name
-				dt.TopicID = wire.UUID{}
-				req.TopicNames = append(req.TopicNames, t.Name) // v1-5
+	return runTopicOp(ctx, a, out, topicOp{
+		n: len(topics),
+		request: func(ctx context.Context, idx []int) wire.Request {
+			req := &wire.DeleteTopicsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
+			for _, i := range idx {
+				t := topics[i]
+				dt := wire.DeleteTopicsTopic{TopicID: t.ID}
+				if t.Name != "" {
+					dt.Name = &t.Name
+					dt.TopicID = wire.UUID{}
+					req.TopicNames = append(req.TopicNames, t.Name) // v1-5
+				}
+				req.Topics = append(req.Topics, dt) // v6+
 			}
-			req.Topics = append(req.Topics, dt) // v6+
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		rs := resp.(*wire.DeleteTopicsResponse).Responses
-		retry := map[int]error{}
-		for _, i := range idx {
+			return req
+		},
+		answer: func(resp wire.Response, i int) (error, func(error)) {
 			t := topics[i]
-			r := answerFor(rs, func(r *wire.DeleteTopicsTopicResult) bool {
+			r := answerFor(resp.(*wire.DeleteTopicsResponse).Responses, func(r *wire.DeleteTopicsTopicResult) bool {
 				return (t.Name != "" && r.Name != nil && *r.Name == t.Name) || (t.Name == "" && r.TopicID == t.ID)
 			})
 			if r == nil {
-				out[i].Err = errors.New("admin: broker returned no result for the topic")
-				continue
+				return errors.New("admin: broker returned no result for the topic"), func(err error) { out[i].Err = err }
 			}
-			err := codeErr(r.ErrorCode, r.ErrorMessage)
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && !isUnknownTopic(err) {
-				retry[i] = err
-				continue
+			return codeErr(r.ErrorCode, r.ErrorMessage), func(err error) {
+				if r.Name != nil {
+					out[i].Name = *r.Name
+				}
+				if !r.TopicID.IsZero() {
+					out[i].TopicID = r.TopicID
+				}
+				out[i].Err = err
 			}
-			if r.Name != nil {
-				out[i].Name = *r.Name
-			}
-			if !r.TopicID.IsZero() {
-				out[i].TopicID = r.TopicID
-			}
-			out[i].Err = err
-		}
-		return retry, nil
-	}, false, func(i int, err error) { out[i].Err = err })
-	if opErr != nil {
-		return nil, opErr
-	}
-	if opts.WaitVisible {
-		want := map[string]int32{}
-		for _, r := range out {
-			if r.Err == nil && r.Name != "" {
-				want[r.Name] = -1 // gone
-			}
-		}
-		if err := a.waitVisible(ctx, want); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+		},
+		fail:        func(i int, err error) { out[i].Err = err },
+		waitVisible: opts.WaitVisible,
+		visible:     func(i int) (string, int32, bool) { return out[i].Name, -1, out[i].Err == nil && out[i].Name != "" }, // gone
+	})
 }
 
 // PartitionDescription describes one partition of a topic.

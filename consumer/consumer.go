@@ -33,6 +33,8 @@ type Consumer struct {
 	wg     sync.WaitGroup
 	wake   chan struct{} // capacity 1: pokes the fetch loop
 
+	// mu guards the fields from parts to inflight (closedCh is closed under
+	// it), every partState and m. Methods ending in Locked need it.
 	mu       sync.Mutex
 	parts    map[TopicPartition]*partState
 	order    []TopicPartition // assignment order, for fair delivery

@@ -56,6 +56,11 @@ type Producer struct {
 
 	unregister func()
 
+	// mu guards every field from slab to m (txn excepted: set once by New),
+	// and clockBase, and the topicState, partState, waiter and batch values
+	// they reach (a batch being encoded excepted: see batch). idDeadline and
+	// next are moreover written only by the sender goroutine (collect).
+	// Helpers documented "Called with p.mu held" need it.
 	mu        sync.Mutex
 	slab      deliverySlab
 	topics    map[string]*topicState
@@ -112,7 +117,7 @@ type Producer struct {
 	watchMu sync.Mutex
 	watch   map[*Delivery]chan struct{}
 
-	clockBase time.Time // see now
+	clockBase time.Time // see now; guarded by mu
 
 	// Automatic resolutions (Config.ResolvePossiblySent): held batches
 	// (p.mu) and their goroutines.
@@ -120,7 +125,8 @@ type Producer struct {
 	resolving sync.WaitGroup
 }
 
-// topicState is a topic's partitions and partitioner state.
+// topicState is a topic's partitions and partitioner state. Guarded by
+// Producer.mu.
 type topicState struct {
 	name       string
 	id         wire.UUID    // topic ID from metadata (Produce v13+ names topics by ID)
@@ -144,7 +150,8 @@ type topicState struct {
 	unknownAt time.Time
 }
 
-// partState is one partition's queue and sequence bookkeeping.
+// partState is one partition's queue and sequence bookkeeping. Guarded by
+// Producer.mu.
 type partState struct {
 	topic     *topicState
 	partition int32
