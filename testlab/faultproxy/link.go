@@ -190,6 +190,8 @@ func (p *Proxy) plan(l *link, dir Direction, f []byte) plan {
 	}
 	if dir == ToClient {
 		l.lastResp = f
+	} else if !pl.drop && pl.cutAt != 0 {
+		p.sent[m.api]++ // counted before the write, so a cut cannot race the count
 	}
 	note := noteOf(l.id, dir, m, f)
 	note.Fault = strings.Join(did, "; ")
@@ -225,4 +227,20 @@ func (p *Proxy) plan(l *link, dir Direction, f []byte) plan {
 		l.ring = l.ring[len(l.ring)-ringSize:]
 	}
 	return pl
+}
+
+// Forwarded returns how many request frames of API api (AnyAPI: all) the
+// proxy has decided to write to the backend, in whole or in part, since it
+// started (counted before the write).
+func (p *Proxy) Forwarded(api int16) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if api != AnyAPI {
+		return p.sent[api]
+	}
+	n := 0
+	for _, v := range p.sent {
+		n += v
+	}
+	return n
 }

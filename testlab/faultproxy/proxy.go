@@ -33,6 +33,7 @@ type Proxy struct {
 	active   []*active     // applied faults, guarded by mu
 	records  []*Record     // every fault ever applied, guarded by mu
 	accepted int           // connections accepted (refused included), guarded by mu
+	sent     map[int16]int // request frames forwarded per API, guarded by mu
 }
 
 // active is an applied fault; its fields are guarded by Proxy.mu.
@@ -56,7 +57,7 @@ func Listen(front, backend string, o Options) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("faultproxy: listen %s: %w", front, err)
 	}
-	p := &Proxy{front: ln.Addr().String(), backend: backend, opts: o, ln: ln, links: map[int]*link{}}
+	p := &Proxy{front: ln.Addr().String(), backend: backend, opts: o, ln: ln, links: map[int]*link{}, sent: map[int16]int{}}
 	p.wg.Add(1)
 	go p.accept()
 	return p, nil

@@ -245,6 +245,9 @@ func TestCutRequestPartial(t *testing.T) {
 		t.Fatalf("cut request answered: %v", err)
 	}
 	got := <-b.got
+	if p.Forwarded(0) != 1 || p.Forwarded(3) != 1 || p.Forwarded(AnyAPI) != 2 {
+		t.Fatalf("forwarded produce %d metadata %d", p.Forwarded(0), p.Forwarded(3))
+	}
 	want := append(reqFrame(3, 1, 1, "md"), reqFrame(0, 1, 2, "produce")[:10]...)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("broker got %x, want %x", got, want)
@@ -270,6 +273,13 @@ func TestCutRequestBeforeAndAfter(t *testing.T) {
 		want := reqFrame(0, 1, 1, "produce")
 		if n == 0 {
 			want = nil
+		}
+		wantFw := 1
+		if n == 0 {
+			wantFw = 0
+		}
+		if fw := p.Forwarded(0); fw != wantFw {
+			t.Fatalf("bytes=%d: forwarded %d produce frames", n, fw)
 		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("bytes=%d: broker got %x, want %x", n, got, want)

@@ -117,3 +117,12 @@ func (s *Set) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// Forwarded sums Proxy.Forwarded(api) over the set.
+func (s *Set) Forwarded(api int16) int {
+	n := 0
+	for _, id := range s.ids {
+		n += s.proxies[id].Forwarded(api)
+	}
+	return n
+}
