@@ -29,6 +29,19 @@ func (d Direction) String() string {
 // MarshalText encodes the direction as String does.
 func (d Direction) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
+// UnmarshalText decodes "to_broker" or "to_client".
+func (d *Direction) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "to_broker":
+		*d = ToBroker
+	case "to_client":
+		*d = ToClient
+	default:
+		return fmt.Errorf("faultproxy: direction %q", b)
+	}
+	return nil
+}
+
 // Kind names a fault class (see the package documentation).
 type Kind string
 
