@@ -123,8 +123,8 @@ type EnvAction struct {
 	// Name identifies a fault between its fault and unfault steps.
 	Name string `json:"name,omitempty"`
 	// Fault is the fault a fault step applies.
-	Fault *FaultSpec `json:"fault,omitempty"`
-	Broker int32  `json:"broker,omitempty"`
+	Fault  *FaultSpec `json:"fault,omitempty"`
+	Broker int32      `json:"broker,omitempty"`
 	// Topic and Partition select the broker for kill_leader / stop_leader:
 	// the partition's current leader (the observer asks the cluster).
 	// restart_broker without a broker restarts the last one stopped or killed.
