@@ -43,7 +43,7 @@ func setup(t *testing.T) *fx {
 	t.Helper()
 	ctx := labtest.Ctx(t, 90*time.Second)
 	c := kafkatest.Shared(t)
-	set, err := faultproxy.StartSet(c, faultproxy.Options{})
+	set, err := faultproxy.StartSet(c, faultproxy.Options{ListenWait: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,10 @@ type Options struct {
 	MaxFrameBytes int
 	// DialTimeout bounds the dial to the backend. Default 5s.
 	DialTimeout time.Duration
+	// ListenWait is how long StartSet keeps retrying a front address that
+	// is in use (another test process holding the shared cluster's
+	// proxies), every 50ms. Default 0: fail at once.
+	ListenWait time.Duration
 }
 
 // Proxy forwards connections accepted on its front address to its backend

@@ -484,3 +484,27 @@ func TestSet(t *testing.T) {
 		t.Fatal("a cluster without Proxied listeners accepted")
 	}
 }
+
+func TestSetListenWait(t *testing.T) {
+	b := newFakeBroker(t)
+	holder, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := fakeCluster{1: {holder.Addr().String(), b.ln.Addr().String()}, 2: {"127.0.0.1:0", b.ln.Addr().String()}}
+	if _, err := StartSet(fc, Options{}); err == nil {
+		t.Fatal("StartSet on a front in use succeeded")
+	}
+	done := make(chan error, 1)
+	go func() {
+		s, err := StartSet(fc, Options{ListenWait: 10 * time.Second})
+		if err == nil {
+			err = s.Close()
+		}
+		done <- err
+	}()
+	holder.Close() // the other holder lets go; StartSet gets the port
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

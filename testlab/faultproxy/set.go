@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"syscall"
 	"time"
 )
 
@@ -33,6 +34,10 @@ func StartSet(c Cluster, o Options) (*Set, error) {
 			return nil, fmt.Errorf("faultproxy: broker %d has no Proxied listener (a cluster started before it existed? restart it: make kafka-down kafka-up)", id)
 		}
 		p, err := Listen(front, back, o)
+		for deadline := time.Now().Add(o.ListenWait); err != nil && errors.Is(err, syscall.EADDRINUSE) && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond) // polling a port another process holds; nothing to wait on
+			p, err = Listen(front, back, o)
+		}
 		if err != nil {
 			s.Close()
 			return nil, err

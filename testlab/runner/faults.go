@@ -16,7 +16,7 @@ func (r *run) startProxies(c *kafkatest.Cluster, listener kafkatest.Listener) ([
 	if listener != kafkatest.Plaintext {
 		return nil, fmt.Errorf("proxied needs plaintext security, not %s", listener)
 	}
-	set, err := faultproxy.StartSet(c, faultproxy.Options{})
+	set, err := faultproxy.StartSet(c, faultproxy.Options{ListenWait: 2 * time.Minute})
 	if err != nil {
 		return nil, err
 	}
