@@ -27,8 +27,14 @@ func (ch *chaos) hold(lo, hi time.Duration) {
 	<-t.C
 }
 
-func (ch *chaos) run(ctx context.Context) {
+// run acts until ctx ends or, after until, once there were at least
+// minDisruptions broker disruptions and minFaults network faults.
+func (ch *chaos) run(ctx context.Context, until time.Time, minDisruptions, minFaults int) {
 	for ctx.Err() == nil {
+		f := ch.fig
+		if time.Now().After(until) && f.Kills+f.Stops+f.Pauses >= minDisruptions && f.NetFaults >= minFaults {
+			return
+		}
 		if ch.rng.IntN(2) == 0 {
 			ch.broker()
 		} else {
@@ -67,7 +73,10 @@ func (ch *chaos) broker() {
 		ch.t.Logf("chaos: SIGSTOP broker %d", id)
 		if err = ch.c.PauseBroker(ctx, id); err == nil {
 			ch.fig.Pauses++
-			ch.hold(500*time.Millisecond, 3*time.Second)
+			// Past broker.session.timeout.ms (4s on the 1+3 bed) the
+			// controller fences the paused broker and its leaderships fail
+			// over; shorter pauses only stall its connections.
+			ch.hold(time.Second, 6*time.Second)
 			err = ch.c.ResumeBroker(ctx, id)
 		}
 	}

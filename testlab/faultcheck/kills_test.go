@@ -112,7 +112,9 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	// transactional copier (Transactions) are appended here once their
 	// packages exist; the invariant checker already judges what they record.
 
-	loadCtx, stopLoad := context.WithTimeout(ctx, cfg.Load)
+	// The load runs at least cfg.Load and until the chaos reached its
+	// minimums, at most 4×cfg.Load (then the minimums fail the test).
+	loadCtx, stopLoad := context.WithTimeout(ctx, 4*cfg.Load)
 	defer stopLoad()
 	var wg sync.WaitGroup
 	errs := make([]error, len(workloads))
@@ -130,7 +132,8 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		}()
 	}
 	ch := &chaos{t: t, c: cluster, set: set, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)), fig: &fig}
-	ch.run(loadCtx)
+	ch.run(loadCtx, time.Now().Add(cfg.Load), cfg.MinDisruptions, cfg.MinNetFaults)
+	stopLoad()
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
@@ -301,10 +304,22 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 	}
 	q := make(chan inflight, 4096)
 	done := make(chan struct{})
+	// The collector waits without a deadline while the load runs and at
+	// most drain+1m after it ended.
+	dctx, cancelDrain := context.WithCancel(context.Background())
+	defer cancelDrain()
+	go func() {
+		<-ctx.Done()
+		t := time.NewTimer(drain + time.Minute)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancelDrain()
+		case <-done:
+		}
+	}()
 	go func() { // collects terminals in send order
 		defer close(done)
-		dctx, cancel := context.WithTimeout(context.Background(), drain+2*time.Minute)
-		defer cancel()
 		for f := range q {
 			r, err := f.d.Wait(dctx)
 			pl.mu.Lock()
