@@ -6,6 +6,8 @@
 #                scenarios, against a real Kafka it starts
 #   make lab     the reliability lab: eight cases on a 1+3 cluster it starts itself,
 #                evidence in testlab/evidence/lab-<date>.json (LAB_CASES=a,b selects)
+#   make soak    kills under load: idempotent producers through the fault proxy on a 1+3
+#                cluster while brokers are killed, paused and restarted (SOAK_DURATION, 15m)
 #   make bench | fuzz | lint | fmt-check | kafka-up | kafka-down | clean
 #
 # Needs Go, a JDK >= 17 and Maven; as root on Debian/Ubuntu, missing JDK/Maven are
@@ -27,10 +29,10 @@ MODULES     := . testlab bench
 # STATICCHECK is pinned so that a new release cannot change lint's verdict.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help run test lab bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local
+.PHONY: help run test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
 
 # deps checks for (and, as root with apt-get, installs) a JDK >= 17 and Maven.
 deps:
@@ -101,6 +103,16 @@ LAB_TEST_CASES ?= minIsr,retention,idempotenceConfig
 lab: deps
 	@mkdir -p bin; ( cd testlab && $(GO) build -o ../bin/lab ./cmd/lab ); \
 	./bin/lab -repo . -evidence testlab/evidence -name '$(LAB_NAME)' $(if $(value LAB_CASES),-cases '$(value LAB_CASES)')
+
+# soak: issue 23's soak (testlab/faultcheck TestSoak, build tag soak; not in
+# `make test`, which runs the ~45s TestKillsUnderLoad). It starts its own 1+3
+# cluster and fails on any lost or duplicated acknowledged record, invariant
+# violation, panic, goroutine leak, leftover process or proxy. Figures:
+# testlab/evidence/soak-<time>.json. SOAK_SEED=<n> replays a chaos schedule.
+SOAK_DURATION ?= 15m
+soak: deps
+	@cd testlab && SOAK_DURATION='$(SOAK_DURATION)' $(GO) test $(RACE) -tags soak -count=1 -v -timeout 120m -run '^TestSoak$$' ./faultcheck/ 2>&1 | \
+	  grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME))'
 
 # test: one shared single-node cluster for the whole run, stopped on exit, failure or Ctrl-C.
 test: deps kafka-local

@@ -117,7 +117,8 @@ func (c *Cluster) tryStart(ctx context.Context, parent string) error {
 	case ThreeBrokers:
 		c.nodes = []*node{{id: 100, roles: "controller"}, {id: 1, roles: "broker"}, {id: 2, roles: "broker"}, {id: 3, roles: "broker"}}
 	}
-	ports, err := pickPorts(1 + len(clientListeners)*len(c.BrokerIDs()))
+	// Per broker: the client listeners, the Proxied listener and its front.
+	ports, err := pickPorts(1 + (len(clientListeners)+2)*len(c.BrokerIDs()))
 	if err != nil {
 		return err
 	}
@@ -133,6 +134,7 @@ func (c *Cluster) tryStart(ctx context.Context, parent string) error {
 			for _, l := range clientListeners {
 				n.ports[l], ports = ports[0], ports[1:]
 			}
+			n.ports[Proxied], n.proxyPort, ports = ports[0], ports[1], ports[2:]
 		}
 		if err := c.nodeConfig(n).write(n.config); err != nil {
 			return err
@@ -321,7 +323,36 @@ func (c *Cluster) node(id int32) *node {
 	return nil
 }
 
-func (n *node) addr(l Listener) string { return "127.0.0.1:" + strconv.Itoa(n.ports[l]) }
+// addr is the address clients use for listener l: for Proxied, the
+// advertised front a fault proxy listens on.
+func (n *node) addr(l Listener) string {
+	if l == Proxied {
+		return "127.0.0.1:" + strconv.Itoa(n.proxyPort)
+	}
+	return "127.0.0.1:" + strconv.Itoa(n.ports[l])
+}
+
+// ProxyFront returns the "127.0.0.1:port" broker id advertises on its Proxied
+// listener, where a fault proxy must listen, or "" when there is no such
+// broker or the cluster has no Proxied listener (a state file written before
+// it existed).
+func (c *Cluster) ProxyFront(id int32) string {
+	n := c.node(id)
+	if n == nil || !n.isBroker() || n.proxyPort == 0 {
+		return ""
+	}
+	return n.addr(Proxied)
+}
+
+// ProxyBackend returns the "127.0.0.1:port" broker id's Proxied listener is
+// bound to, where a fault proxy forwards, or "" as for ProxyFront.
+func (c *Cluster) ProxyBackend(id int32) string {
+	n := c.node(id)
+	if n == nil || !n.isBroker() || n.ports[Proxied] == 0 {
+		return ""
+	}
+	return "127.0.0.1:" + strconv.Itoa(n.ports[Proxied])
+}
 
 var versionRE = regexp.MustCompile(`Kafka version: (\S+)`)
 

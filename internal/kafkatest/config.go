@@ -49,18 +49,24 @@ func (c *Cluster) nodeConfig(n *node) props {
 	p.set("node.id", fmt.Sprint(n.id))
 	p.set("controller.quorum.bootstrap.servers", fmt.Sprintf("127.0.0.1:%d", c.controllerPort))
 	p.set("controller.listener.names", "CONTROLLER")
-	var ls []string
+	var ls, adv []string
 	if isBroker {
 		for _, l := range clientListeners {
 			ls = append(ls, fmt.Sprintf("%s://127.0.0.1:%d", l, n.ports[l]))
 		}
+		adv = append(adv, ls...)
+		if n.ports[Proxied] != 0 {
+			ls = append(ls, fmt.Sprintf("%s://127.0.0.1:%d", Proxied, n.ports[Proxied]))
+			adv = append(adv, fmt.Sprintf("%s://127.0.0.1:%d", Proxied, n.proxyPort))
+		}
 	}
 	if isController {
 		ls = append(ls, fmt.Sprintf("CONTROLLER://127.0.0.1:%d", c.controllerPort))
+		adv = append(adv, fmt.Sprintf("CONTROLLER://127.0.0.1:%d", c.controllerPort))
 	}
 	p.set("listeners", strings.Join(ls, ","))
-	p.set("advertised.listeners", strings.Join(ls, ","))
-	p.set("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL")
+	p.set("advertised.listeners", strings.Join(adv, ","))
+	p.set("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,PROXIED:PLAINTEXT")
 	p.set("log.dirs", filepath.Join(n.dir, "data"))
 
 	// ACLs: ANONYMOUS (PLAINTEXT, CONTROLLER, SSL without client auth) and

@@ -40,6 +40,13 @@ const (
 	// SASLSSL authenticates with SASL (PLAIN or SCRAM-SHA-256/512) over TLS
 	// that trusts the cluster's CA (Cluster.CAFile).
 	SASLSSL Listener = "SASL_SSL"
+	// Proxied is a PLAINTEXT listener meant to be reached through a fault
+	// proxy (testlab/faultproxy): the broker binds ProxyBackend(id) but
+	// advertises ProxyFront(id), where nothing listens until a proxy does, so
+	// a client bootstrapped through the proxy stays behind it for every
+	// broker. Bootstrap(Proxied) and BrokerAddr(id, Proxied) return the front
+	// addresses. Inter-broker traffic uses Plaintext and never passes the proxy.
+	Proxied Listener = "PROXIED"
 )
 
 // Credentials of the users the test bed creates at format time. "admin" is a

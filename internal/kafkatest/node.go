@@ -21,6 +21,9 @@ type node struct {
 	dir    string
 	config string
 	ports  map[Listener]int
+	// proxyPort is the port advertised for the Proxied listener (a fault
+	// proxy's front); ports[Proxied] is the one the broker binds.
+	proxyPort int
 
 	proc *nodeProc // running process started by this Cluster, or nil
 	pid  int       // pid (= pgid) of the running process, also when attached

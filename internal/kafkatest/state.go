@@ -44,6 +44,9 @@ type NodeState struct {
 	Config string           `json:"config"`
 	Log    string           `json:"log"`
 	Ports  map[Listener]int `json:"ports,omitempty"`
+	// ProxyPort is the port advertised for the Proxied listener (Ports
+	// [Proxied] is the port it binds); 0 in older state files.
+	ProxyPort int `json:"proxy_port,omitempty"`
 }
 
 // State returns the cluster's state document.
@@ -64,7 +67,7 @@ func (c *Cluster) State() State {
 	}
 	for _, n := range c.nodes {
 		s.Nodes = append(s.Nodes, NodeState{ID: n.id, Roles: n.roles, PID: n.pid, PGID: n.pid, Dir: n.dir,
-			Config: n.config, Log: n.logFile(), Ports: n.ports})
+			Config: n.config, Log: n.logFile(), Ports: n.ports, ProxyPort: n.proxyPort})
 	}
 	return s
 }
@@ -121,7 +124,7 @@ func Attach(path string) (*Cluster, error) {
 		StartupTime: time.Duration(s.StartupMillis) * time.Millisecond,
 	}
 	for _, ns := range s.Nodes {
-		c.nodes = append(c.nodes, &node{id: ns.ID, roles: ns.Roles, dir: ns.Dir, config: ns.Config, ports: ns.Ports, pid: ns.PID})
+		c.nodes = append(c.nodes, &node{id: ns.ID, roles: ns.Roles, dir: ns.Dir, config: ns.Config, ports: ns.Ports, pid: ns.PID, proxyPort: ns.ProxyPort})
 	}
 	return c, nil
 }

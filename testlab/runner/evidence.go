@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gregor-kafka/gregor/testlab/faultproxy"
 )
 
 // Verdicts.
@@ -37,6 +39,8 @@ type Evidence struct {
 	Stderr          string           `json:"stderr"`
 	StderrTruncated bool             `json:"stderr_truncated"`
 	ExitStatus      *int             `json:"exit_status"`
+	// Faults are the fault proxies' records of a proxied scenario.
+	Faults []faultproxy.Record `json:"faults,omitempty"`
 }
 
 // TranscriptLine is one line sent to or read from the adapter.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/testlab/faultproxy"
 	"github.com/gregor-kafka/gregor/testlab/judge"
 	"github.com/gregor-kafka/gregor/testlab/observer"
 	"github.com/gregor-kafka/gregor/testlab/scenario"
@@ -108,6 +109,10 @@ type run struct {
 	// committedScans caches read_committed scans per "topic/partition"
 	// within one checkClaimsOnce (cleared at its start).
 	committedScans map[string]committedScan
+	// proxies front the brokers when the environment is proxied; faults
+	// are the ones applied and not yet removed, by name.
+	proxies *faultproxy.Set
+	faults  map[string]*faultproxy.Group
 }
 
 // opRecord is what the runner knows about one producer operation.
@@ -170,6 +175,9 @@ func Run(ctx context.Context, cfg Config, sc *scenario.Scenario) Result {
 	if r.obs != nil {
 		r.obs.Close()
 	}
+	if problem := r.closeProxies(); problem != "" && verdict == Passed {
+		verdict, reason = Invalid, problem
+	}
 	if verdict != Ineligible {
 		if err := cfg.Bed.Heal(context.Background()); err != nil {
 			cfg.Log("testlab: healing the 1+3 cluster: %v", err)
@@ -219,8 +227,13 @@ func (r *run) execute(ctx context.Context) error {
 		return invalidf("environment: %v", err)
 	}
 	endpoints := c.Bootstrap(listener)
+	if env.Proxied {
+		if endpoints, err = r.startProxies(c, listener); err != nil {
+			return invalidf("environment: %v", err)
+		}
+	}
 	r.ev.Environment = map[string]any{"shape": c.Shape(), "listener": listener, "bootstrap": endpoints,
-		"cluster_id": c.ClusterID(), "security": security}
+		"cluster_id": c.ClusterID(), "security": security, "proxied": env.Proxied}
 	r.proc, err = startAdapter(r.cfg.Adapter, append(procEnv, r.cfg.ExtraEnv...))
 	if err != nil {
 		return invalidf("%v", err)
@@ -736,6 +749,8 @@ func (r *run) envAction(ctx context.Context, a *scenario.EnvAction) error {
 		}
 	case "produce":
 		err = r.produce(ctx, a.Records)
+	case "fault", "unfault":
+		err = r.faultStep(a)
 	default:
 		return invalidf("unknown environment action %q", a.Action)
 	}

@@ -40,6 +40,11 @@ type Environment struct {
 	User string `json:"user,omitempty"`
 	// Password overrides the user's password (to test a wrong one).
 	Password string `json:"password,omitempty"`
+	// Proxied puts a fault proxy (testlab/faultproxy) in front of every
+	// broker: hello's broker_endpoints are the proxies, and the brokers
+	// advertise them (kafkatest.Proxied). Plaintext only. Needed by the
+	// fault and unfault steps.
+	Proxied bool `json:"proxied,omitempty"`
 }
 
 // Setup is provisioned by the runner through the observer, not the adapter.
@@ -110,9 +115,16 @@ type EnvAction struct {
 	// Action: stop_broker, kill_broker, kill_leader, stop_leader, restart_broker, pause_broker and
 	// resume_broker (SIGSTOP/SIGCONT; broker 0 = every broker), acl (AclCommand args),
 	// config (ConfigCommand args), produce (the observer writes records),
-	// wait_broker_fenced, wait_brokers_live.
+	// wait_broker_fenced, wait_brokers_live, fault (apply Fault, named Name,
+	// to Broker's proxy or, with broker 0, every proxy) and unfault (remove
+	// the fault named Name). Every fault must be removed before the
+	// scenario ends.
 	Action string `json:"action"`
-	Broker int32  `json:"broker,omitempty"`
+	// Name identifies a fault between its fault and unfault steps.
+	Name string `json:"name,omitempty"`
+	// Fault is the fault a fault step applies.
+	Fault  *FaultSpec `json:"fault,omitempty"`
+	Broker int32      `json:"broker,omitempty"`
 	// Topic and Partition select the broker for kill_leader / stop_leader:
 	// the partition's current leader (the observer asks the cluster).
 	// restart_broker without a broker restarts the last one stopped or killed.
@@ -123,6 +135,23 @@ type EnvAction struct {
 	// Records for produce: {topic, partition, key, value, headers} in
 	// RecordSpec form.
 	Records []map[string]any `json:"records,omitempty"`
+}
+
+// FaultSpec is a faultproxy.Fault in scenario form.
+type FaultSpec struct {
+	// Kind: delay, blackhole, cut_all, cut_frame, refuse,
+	// wrong_correlation, replay, stall.
+	Kind string `json:"kind"`
+	// Dir: to_broker (requests) or to_client (responses).
+	Dir string `json:"dir,omitempty"`
+	// API is the API key matched (absent: any API; 0 is Produce).
+	API *int16 `json:"api,omitempty"`
+	// Bytes of the matched frame cut_frame forwards (-1: all, 0: none).
+	Bytes int `json:"bytes,omitempty"`
+	// DelayMillis for delay and stall.
+	DelayMillis int64 `json:"delay_ms,omitempty"`
+	// Every: fire on every matching frame, not once.
+	Every bool `json:"every,omitempty"`
 }
 
 // RawLine is a deliberately malformed input.

@@ -499,6 +499,53 @@ S.append(scenario("txn-with-plain-producer", "A plain producer and a transaction
      send("op-2", rec(T, 2, "op-2", u("k"), u("plain-after"))),
      execute("x2", txn_ops("c", 20, 3), "commit"),
      cmd("close_producer", producer_id="p1"), cmd("close_transactional_producer", producer_id="tp1"), cmd("shutdown_client", client_id="c1")], [(T, 1)]))
+# Faults on purpose (issue 23): the adapter reaches the broker through
+# testlab/faultproxy; each fault is applied and removed as a named pair.
+def fault(name, kind, **kw):
+    return {"env": {"action": "fault", "name": name, "fault": dict(kind=kind, **kw)}}
+def unfault(name):
+    return {"env": {"action": "unfault", "name": name}}
+PROXIED = {"proxied": True}
+FAULT_REQ = ["producer", "producer_configuration"]
+def fconf(delivery_ms):
+    c = conf(retries=0, backoff=0, linger=0)
+    c["delivery_timeout_ms"] = delivery_ms
+    return c
+def faulted(sid, desc, faults, expect, conf_ms=10000, before=(), after=()):
+    # op-0, from a retrying producer, waits out the new topic's leader
+    # election (NOT_LEADER_OR_FOLLOWER would fail p1's unretried op-1).
+    steps = open_producer("c0", "p0") + [send("op-0", rec(T, 1, "op-0", u("k"), u("warm-up")), producer="p0")] + close_producer("c0", "p0")
+    steps += open_producer(configuration=fconf(conf_ms)) + [send("op-1", rec(T, 2, "op-1", u("k"), u("before the fault")))]
+    steps += [fault(n, k, **kw) for n, k, kw in faults] + list(before)
+    steps += [send("op-2", rec(T, 3, "op-2", u("k"), u("under the fault")), expect=expect)]
+    steps += list(after) + [unfault(n) for n, _, _ in reversed(faults)]
+    steps += [send("op-3", rec(T, 4, "op-3", u("k"), u("after the fault")))] + close_producer()
+    S.append(scenario(sid, desc, FAULT_REQ, steps, [(T, 1)], PROXIED))
+
+faulted("fault-cut-after-produce-written",
+    "No retries. The proxy forwards op-2's whole Produce request, then cuts the connection: the broker may have written it, so the terminal must be possibly_sent (the observer's log decides); op-3, on a new connection, is acknowledged.",
+    [("cut", "cut_frame", {"dir": "to_broker", "api": 0, "bytes": -1})], "possibly_sent")
+faulted("fault-cut-response-partial",
+    "No retries. The proxy forwards 6 bytes of op-2's Produce response, then cuts: possibly_sent; op-3 acknowledged.",
+    [("half", "cut_frame", {"dir": "to_client", "api": 0, "bytes": 6})], "possibly_sent")
+faulted("fault-cut-before-produce-written",
+    "No retries. Every connection is cut and new ones refused before op-2 is sent: no byte of it can reach the broker, so definitely_not_sent (the observer confirms its absence); op-3 acknowledged once connections are allowed again.",
+    [("refuse", "refuse", {}), ("cut", "cut_all", {})], "definitely_not_sent")
+faulted("fault-wrong-correlation-id",
+    "No retries. op-2's Produce response carries another correlation ID: the client must fail that connection's requests as possibly_sent (the broker has the record); op-3 on a new connection is acknowledged.",
+    [("corr", "wrong_correlation", {"api": 0})], "possibly_sent")
+faulted("fault-replayed-response",
+    "No retries. The connection's previous response is replayed before op-2's Produce response: a client taking it as op-2's answer would acknowledge op-2 at op-1's offset; it must fail possibly_sent instead; op-3 acknowledged.",
+    [("replay", "replay", {"api": 0})], "possibly_sent")
+faulted("fault-stall-deadline",
+    "No retries, delivery timeout 2 s. op-2's Produce response is stalled 3 s: the client must honour the deadline (possibly_sent, not the late acknowledgement); after the stall op-3 is acknowledged.",
+    [("stall", "stall", {"dir": "to_client", "api": 0, "delay_ms": 3000})], "possibly_sent", conf_ms=2000)
+faulted("fault-blackhole-then-cut",
+    "No retries, delivery timeout 2 s. The proxy swallows op-2's request: possibly_sent at the deadline; the proxy then cuts every connection and op-3, on a new one, is acknowledged.",
+    [("hole", "blackhole", {})], "possibly_sent", conf_ms=2000, after=[fault("cut", "cut_all"), unfault("cut")])
+faulted("fault-delay-acknowledged",
+    "Requests and responses each delayed 300 ms: slower, never failed; op-2 is acknowledged.",
+    [("slow-req", "delay", {"dir": "to_broker", "delay_ms": 300}), ("slow-resp", "delay", {"dir": "to_client", "delay_ms": 300})], "acknowledged")
 
 for s in S:
     if not s["setup"]["topics"]:

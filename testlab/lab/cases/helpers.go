@@ -8,7 +8,6 @@ import (
 
 	"github.com/gregor-kafka/gregor/testlab/invariant"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // partition returns the observer's (franz-go) view of topic's partition p.
@@ -58,53 +57,10 @@ func isrIs(ids ...int32) func(kadm.PartitionDetail) bool {
 	}
 }
 
-// readLog reads topic's partition p with franz-go (read_uncommitted, control
-// records dropped) from its log start to its log end, as the invariant
-// checker's final log (record IDs are the values).
+// readLog reads topic's partition p with franz-go as the invariant
+// checker's final log (labtest.Bed.ReadLog).
 func readLog(ctx context.Context, e *Env, topic string, p int32) (invariant.Log, error) {
-	l := invariant.Log{TP: invariant.TP{Topic: topic, Partition: p}}
-	starts, err := e.Bed.Adm.ListStartOffsets(ctx, topic)
-	if err != nil {
-		return l, err
-	}
-	ends, err := e.Bed.Adm.ListEndOffsets(ctx, topic)
-	if err != nil {
-		return l, err
-	}
-	s, _ := starts.Lookup(topic, p)
-	en, _ := ends.Lookup(topic, p)
-	if s.Err != nil || en.Err != nil {
-		return l, fmt.Errorf("listing offsets of %s[%d]: %v %v", topic, p, s.Err, en.Err)
-	}
-	l.Start, l.End = s.Offset, en.Offset
-	if l.End <= l.Start {
-		return l, nil
-	}
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(e.Bed.Boot...), kgo.KeepControlRecords(),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {p: kgo.NewOffset().At(l.Start)}}),
-		kgo.FetchIsolationLevel(kgo.ReadUncommitted()))
-	if err != nil {
-		return l, err
-	}
-	defer kcl.Close()
-	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	for next := l.Start; next < l.End; {
-		fs := kcl.PollFetches(rctx)
-		if rctx.Err() != nil {
-			return l, fmt.Errorf("reading %s[%d] [%d, %d): stopped at %d: %v", topic, p, l.Start, l.End, next, rctx.Err())
-		}
-		for _, fe := range fs.Errors() {
-			return l, fmt.Errorf("reading %s[%d]: %v", topic, p, fe.Err)
-		}
-		fs.EachRecord(func(r *kgo.Record) {
-			next = r.Offset + 1
-			if !r.Attrs.IsControl() && r.Offset < l.End {
-				l.Records = append(l.Records, invariant.LogRecord{Offset: r.Offset, ID: string(r.Value)})
-			}
-		})
-	}
-	return l, nil
+	return e.Bed.ReadLog(ctx, topic, p)
 }
 
 // checkHistory runs the invariant checker over h and returns its violations

@@ -98,6 +98,11 @@ func printCluster(c *kafkatest.Cluster, path string) {
 	for _, l := range []kafkatest.Listener{kafkatest.Plaintext, kafkatest.SASLPlaintext, kafkatest.SSL, kafkatest.SASLSSL} {
 		fmt.Printf("  %-15s %v\n", l, s.Bootstrap[l])
 	}
+	var fronts, backs []string
+	for _, id := range c.BrokerIDs() {
+		fronts, backs = append(fronts, c.ProxyFront(id)), append(backs, c.ProxyBackend(id))
+	}
+	fmt.Printf("  %-15s %v (advertised for a fault proxy; the broker binds %v)\n", kafkatest.Proxied, fronts, backs)
 	fmt.Printf("  %-15s %s\n", "CONTROLLER", s.Controller)
 	fmt.Printf("  CA file         %s\n", s.CAFile)
 	fmt.Printf("  users           %s/%s (super user), %s/%s (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)\n",

@@ -1,0 +1,137 @@
+package faultcheck
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/testlab/faultproxy"
+)
+
+// chaos disrupts brokers and the network, one action at a time, each undone
+// before the next (at most one broker down or paused at once), until ctx ends.
+type chaos struct {
+	t   *testing.T
+	c   *kafkatest.Cluster
+	set *faultproxy.Set
+	rng *rand.Rand
+	fig *Figures
+}
+
+// hold waits between an action and its undo; the schedule comes from the seed.
+func (ch *chaos) hold(lo, hi time.Duration) {
+	d := lo + time.Duration(ch.rng.Int64N(int64(hi-lo)+1))
+	t := time.NewTimer(d)
+	<-t.C
+}
+
+// run acts until ctx ends or, after until, once there were at least
+// minDisruptions broker disruptions and minFaults network faults.
+func (ch *chaos) run(ctx context.Context, until time.Time, minDisruptions, minFaults int) {
+	for ctx.Err() == nil {
+		f := ch.fig
+		if time.Now().After(until) && f.Kills+f.Stops+f.Pauses >= minDisruptions && f.NetFaults >= minFaults {
+			return
+		}
+		if ch.rng.IntN(2) == 0 {
+			ch.broker()
+		} else {
+			ch.network()
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(300+ch.rng.IntN(1200)) * time.Millisecond):
+		}
+	}
+}
+
+// broker kills, stops or pauses one broker and brings it back. Undoing uses
+// a context of its own so the pair completes even when the load has ended.
+func (ch *chaos) broker() {
+	ids := ch.c.BrokerIDs()
+	id := ids[ch.rng.IntN(len(ids))]
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var err error
+	switch ch.rng.IntN(3) {
+	case 0:
+		ch.t.Logf("chaos: SIGKILL broker %d", id)
+		if err = ch.c.KillBroker(ctx, id); err == nil {
+			ch.fig.Kills++
+			ch.hold(200*time.Millisecond, 2*time.Second)
+			err = ch.restart(ctx, id)
+		}
+	case 1:
+		ch.t.Logf("chaos: SIGTERM broker %d", id)
+		if err = ch.c.StopBroker(ctx, id); err == nil {
+			ch.fig.Stops++
+			err = ch.restart(ctx, id)
+		}
+	default:
+		ch.t.Logf("chaos: SIGSTOP broker %d", id)
+		if err = ch.c.PauseBroker(ctx, id); err == nil {
+			ch.fig.Pauses++
+			// Past broker.session.timeout.ms (4s on the 1+3 bed) the
+			// controller fences the paused broker and its leaderships fail
+			// over; shorter pauses only stall its connections.
+			ch.hold(time.Second, 6*time.Second)
+			err = ch.c.ResumeBroker(ctx, id)
+		}
+	}
+	if err != nil {
+		ch.t.Errorf("chaos on broker %d: %v", id, err)
+	}
+}
+
+func (ch *chaos) restart(ctx context.Context, id int32) error {
+	if err := ch.c.RestartBroker(ctx, id); err != nil {
+		return err
+	}
+	ch.fig.Restarts++
+	return nil
+}
+
+// network applies one proxy fault to one broker's proxy (or all) for a
+// moment, then removes it.
+func (ch *chaos) network() {
+	ids := ch.c.BrokerIDs()
+	one := []int32{ids[ch.rng.IntN(len(ids))]}
+	const produce = int16(0)
+	var f faultproxy.Fault
+	var on []int32 // nil: every broker
+	switch ch.rng.IntN(9) {
+	case 0:
+		f = faultproxy.Fault{Kind: faultproxy.Delay, Dir: faultproxy.Direction(1 + ch.rng.IntN(2)), Delay: time.Duration(50+ch.rng.IntN(250)) * time.Millisecond}
+	case 1:
+		f, on = faultproxy.Fault{Kind: faultproxy.Blackhole}, one
+	case 2:
+		f = faultproxy.Fault{Kind: faultproxy.CutAll}
+	case 3:
+		f = faultproxy.Fault{Kind: faultproxy.CutFrame, Dir: faultproxy.ToBroker, API: produce, Bytes: []int{0, 10, -1}[ch.rng.IntN(3)]}
+	case 4:
+		f = faultproxy.Fault{Kind: faultproxy.CutFrame, Dir: faultproxy.ToClient, API: produce, Bytes: []int{0, 6, -1}[ch.rng.IntN(3)]}
+	case 5:
+		f, on = faultproxy.Fault{Kind: faultproxy.Refuse}, one
+	case 6:
+		f = faultproxy.Fault{Kind: faultproxy.WrongCorrelation, API: produce}
+	case 7:
+		f = faultproxy.Fault{Kind: faultproxy.Replay, API: produce}
+	default:
+		f = faultproxy.Fault{Kind: faultproxy.Stall, Dir: faultproxy.ToClient, API: produce, Delay: time.Duration(500+ch.rng.IntN(2500)) * time.Millisecond}
+	}
+	g, err := ch.set.Apply(f, on...)
+	if err != nil {
+		ch.t.Errorf("chaos: apply %v: %v", f, err)
+		return
+	}
+	ch.hold(300*time.Millisecond, 2*time.Second)
+	recs, err := g.Remove()
+	if err != nil {
+		ch.t.Errorf("chaos: remove %v: %v", f, err)
+	}
+	ch.fig.NetFaults++
+	ch.fig.FaultsByKind[string(f.Kind)]++
+	ch.t.Logf("chaos: %v on %v: fired %d", f, on, fired(recs))
+}

@@ -1,0 +1,21 @@
+// Package faultcheck drives gregor's client and producer through the fault
+// proxy (testlab/faultproxy) against real Kafka and judges every outcome the
+// client reports against an independent franz-go reader and the proxy's own
+// evidence (issue 23).
+//
+// Judge is the certainty verdict: an acknowledged record must sit at its
+// offset; a record reported NotSent must be absent from the log and the proxy
+// must not have forwarded a byte of a Produce request since it was handed to
+// the producer; PossiblySent is always honest and the log decides the truth.
+// The tests (certainty_test.go) put one fault class each between the client
+// and the broker: a Produce request cut after it was written, connections cut
+// and refused before it was written, a wrong correlation ID, a replayed
+// response and a bounded stall; each checks the certainty the client must
+// report, that later requests succeed, the invariant checker's verdict on the
+// history, and that the verdict fails a client that lies (a mutated claim).
+//
+// kills_test.go runs idempotent producers on a 1+3 cluster while brokers are
+// SIGKILLed, SIGSTOPped and restarted and proxy faults come and go; the
+// short version runs in `make test`, `make soak` the long one (build tag
+// soak, SOAK_DURATION).
+package faultcheck

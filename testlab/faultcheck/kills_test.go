@@ -1,0 +1,399 @@
+package faultcheck
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/testlab/faultproxy"
+	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
+	"github.com/gregor-kafka/gregor/testlab/invariant"
+	"github.com/twmb/franz-go/pkg/kadm"
+)
+
+// soakConfig shapes one kills-under-load run.
+type soakConfig struct {
+	Name       string
+	Load       time.Duration // how long the workloads run under chaos
+	Producers  int
+	Partitions int32
+	// MinDisruptions and MinNetFaults are what the run must reach (broker
+	// kills, stops and pauses; proxy faults).
+	MinDisruptions, MinNetFaults int
+	Seed                         uint64
+}
+
+// Figures are a run's results (testlab/RESULTS.md shows them).
+type Figures struct {
+	Name          string         `json:"name"`
+	Seed          uint64         `json:"seed"`
+	Load          string         `json:"load"`
+	Sent          int            `json:"sent"`
+	Acked         int            `json:"acked"`
+	NotSent       int            `json:"failed_not_sent"`
+	PossiblySent  int            `json:"failed_possibly_sent"`
+	Unresolved    int            `json:"unresolved"`
+	Lost          int            `json:"lost"`
+	Duplicated    int            `json:"duplicated"`
+	Violations    int            `json:"violations"`
+	Kills         int            `json:"kills"`
+	Stops         int            `json:"stops"`
+	Pauses        int            `json:"pauses"`
+	Restarts      int            `json:"restarts"`
+	NetFaults     int            `json:"net_faults"`
+	FaultsByKind  map[string]int `json:"faults_by_kind"`
+	Panics        int            `json:"panics"`
+	LeakedGorout  int            `json:"leaked_goroutines"`
+	LeftoverProcs int            `json:"leftover_processes"`
+	ProxiesLeft   int            `json:"proxies_left"`
+	Details       []string       `json:"details,omitempty"`
+}
+
+// Workload is one client application running under chaos. The idempotent
+// producer is one; the group consumer and the transactional copier join
+// here once they exist (see workloads in runSoak).
+type Workload interface {
+	// Run works until ctx ends, then finishes what it started (flush,
+	// close) within drain, and returns.
+	Run(ctx context.Context, drain time.Duration) error
+	// Record adds what it did to h and its figures to f.
+	Record(h *invariant.History, f *Figures)
+}
+
+// TestKillsUnderLoad is the short version `make test` runs: at least 30s
+// of load on a 1+3 cluster, until there were 3 broker disruptions and 3
+// proxy faults (a restart takes 15-25s on a loaded 2-core machine).
+func TestKillsUnderLoad(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("SOAK_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	runSoak(t, soakConfig{Name: "kills-short", Load: 30 * time.Second, Producers: 2, Partitions: 3, MinDisruptions: 3, MinNetFaults: 3, Seed: seed})
+}
+
+func runSoak(t *testing.T, cfg soakConfig) Figures {
+	t.Logf("seed %d (SOAK_SEED reproduces the chaos schedule)", cfg.Seed)
+	ctx, cluster, bed := labtest.ThreeBrokers(t, cfg.Load+10*time.Minute)
+	dir := cluster.Dir()
+	fig := Figures{Name: cfg.Name, Seed: cfg.Seed, Load: cfg.Load.String(), FaultsByKind: map[string]int{}}
+	set, err := faultproxy.StartSet(cluster, faultproxy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxiesClosed := false
+	t.Cleanup(func() {
+		if !proxiesClosed {
+			set.Close()
+		}
+	})
+	minISR := "2"
+	topic := bed.Topic(ctx, "soak", cfg.Partitions, 3, map[string]*string{"min.insync.replicas": &minISR})
+	if err := waitFullISR(ctx, bed, topic); err != nil {
+		t.Fatal(err)
+	}
+
+	baseline := runtime.NumGoroutine()
+	var workloads []Workload
+	for i := 0; i < cfg.Producers; i++ {
+		workloads = append(workloads, &producerLoad{name: fmt.Sprintf("p%d", i), topic: topic, partitions: cfg.Partitions, boot: set.Bootstrap()})
+	}
+	// Hooks: a group consumer (Reads, Assignments, Commits) and a
+	// transactional copier (Transactions) are appended here once their
+	// packages exist; the invariant checker already judges what they record.
+
+	// The load runs at least cfg.Load and until the chaos reached its
+	// minimums, at most 4×cfg.Load (then the minimums fail the test).
+	loadCtx, stopLoad := context.WithTimeout(ctx, 4*cfg.Load)
+	defer stopLoad()
+	var wg sync.WaitGroup
+	errs := make([]error, len(workloads))
+	for i, w := range workloads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					fig.Details = append(fig.Details, fmt.Sprintf("panic in workload %d: %v", i, r))
+					errs[i] = fmt.Errorf("panic: %v", r)
+				}
+			}()
+			errs[i] = w.Run(loadCtx, 2*time.Minute)
+		}()
+	}
+	ch := &chaos{t: t, c: cluster, set: set, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)), fig: &fig}
+	ch.run(loadCtx, time.Now().Add(cfg.Load), cfg.MinDisruptions, cfg.MinNetFaults)
+	stopLoad()
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("workload %d: %v", i, err)
+			if strings.HasPrefix(err.Error(), "panic") {
+				fig.Panics++
+			}
+		}
+	}
+
+	// The history and its verdict.
+	h := &invariant.History{}
+	for _, w := range workloads {
+		w.Record(h, &fig)
+	}
+	for p := int32(0); p < cfg.Partitions; p++ {
+		l, err := bed.ReadLog(ctx, topic, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Logs = append(h.Logs, l)
+	}
+	vs := invariant.Check(h)
+	fig.Violations = len(vs)
+	for _, v := range vs {
+		switch v.Rule {
+		case invariant.RuleAckedLost:
+			fig.Lost++
+		case invariant.RuleDuplicate:
+			fig.Duplicated++
+		}
+		if len(fig.Details) < 20 {
+			fig.Details = append(fig.Details, v.String())
+		}
+	}
+
+	// Leftovers: goroutines of gregor's clients (all closed by now),
+	// proxies, then the cluster's processes.
+	fig.LeakedGorout = settleGoroutines(baseline, 10*time.Second)
+	if fig.LeakedGorout > 0 {
+		buf := make([]byte, 1<<20)
+		t.Logf("goroutines above the baseline %d:\n%s", baseline, buf[:runtime.Stack(buf, true)])
+	}
+	if err := set.Close(); err != nil {
+		fig.ProxiesLeft++
+		fig.Details = append(fig.Details, "proxies: "+err.Error())
+	}
+	proxiesClosed = true
+	if err := cluster.Close(); err != nil {
+		t.Errorf("cluster close: %v", err)
+	}
+	fig.LeftoverProcs = len(leftovers(dir))
+
+	t.Logf("figures: %+v", fig)
+	writeFigures(t, fig)
+	if fig.Unresolved > 0 || fig.Violations > 0 || fig.Panics > 0 || fig.LeakedGorout > 0 || fig.LeftoverProcs > 0 || fig.ProxiesLeft > 0 {
+		t.Errorf("%s: unresolved %d, violations %d (lost %d, duplicated %d), panics %d, leaked goroutines %d, leftover processes %d, proxies left %d: %v",
+			cfg.Name, fig.Unresolved, fig.Violations, fig.Lost, fig.Duplicated, fig.Panics, fig.LeakedGorout, fig.LeftoverProcs, fig.ProxiesLeft, fig.Details)
+	}
+	if fig.Acked == 0 {
+		t.Errorf("%s: nothing acknowledged", cfg.Name)
+	}
+	if d := fig.Kills + fig.Stops + fig.Pauses; d < cfg.MinDisruptions || fig.NetFaults < cfg.MinNetFaults {
+		t.Errorf("%s: %d broker disruptions and %d network faults, want at least %d and %d", cfg.Name, d, fig.NetFaults, cfg.MinDisruptions, cfg.MinNetFaults)
+	}
+	return fig
+}
+
+func waitFullISR(ctx context.Context, bed *labtest.Bed, topic string) error {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		tds, err := bed.Adm.ListTopics(ctx, topic)
+		if err == nil {
+			ok := true
+			tds.EachPartition(func(d kadm.PartitionDetail) {
+				if len(d.ISR) != 3 || d.Leader < 0 {
+					ok = false
+				}
+			})
+			if ok && len(tds[topic].Partitions) > 0 {
+				return nil
+			}
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return fmt.Errorf("%s: ISR never full: %v", topic, ctx.Err())
+		}
+	}
+}
+
+// settleGoroutines waits up to d for the goroutine count to fall back to
+// baseline and returns how many remain above it.
+func settleGoroutines(baseline int, d time.Duration) int {
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		n := runtime.NumGoroutine() - baseline
+		if n <= 0 || time.Now().After(deadline) {
+			return max(n, 0)
+		}
+		<-tick.C
+	}
+}
+
+// leftovers returns the pids of processes whose command line mentions dir.
+func leftovers(dir string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), dir+"/") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func writeFigures(t *testing.T, f Figures) {
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	d := filepath.Join("..", "evidence")
+	_ = os.MkdirAll(d, 0o755)
+	name := fmt.Sprintf("%s-%s.json", f.Name, time.Now().UTC().Format("20060102T150405Z"))
+	if err := os.WriteFile(filepath.Join(d, name), data, 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// producerLoad is an idempotent producer sending unique values ("p0-17")
+// round-robin over the partitions, about 200 records a second, on a client
+// of its own bootstrapped through the proxies.
+type producerLoad struct {
+	name       string
+	topic      string
+	partitions int32
+	boot       []string
+
+	mu      sync.Mutex // guards sends, results
+	sends   []invariant.Send
+	results []producer.Result
+	pending int // deliveries that never reached a terminal
+}
+
+type inflight struct {
+	idx int
+	d   *producer.Delivery
+}
+
+func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
+	cl, err := client.New(client.Config{Bootstrap: pl.boot, RequestTimeout: 5 * time.Second, DialTimeout: 3 * time.Second})
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	p, err := producer.New(cl, producer.Config{RequestTimeout: 5 * time.Second, DeliveryTimeout: 90 * time.Second})
+	if err != nil {
+		return err
+	}
+	q := make(chan inflight, 4096)
+	done := make(chan struct{})
+	// The collector waits without a deadline while the load runs and at
+	// most drain+1m after it ended.
+	dctx, cancelDrain := context.WithCancel(context.Background())
+	defer cancelDrain()
+	go func() {
+		<-ctx.Done()
+		t := time.NewTimer(drain + time.Minute)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancelDrain()
+		case <-done:
+		}
+	}()
+	go func() { // collects terminals in send order
+		defer close(done)
+		for f := range q {
+			r, err := f.d.Wait(dctx)
+			pl.mu.Lock()
+			if err != nil {
+				pl.pending++
+			} else {
+				pl.results[f.idx] = r
+				if r.Err == nil {
+					pl.sends[f.idx].Acked, pl.sends[f.idx].Offset = true, r.Offset
+				}
+			}
+			pl.mu.Unlock()
+		}
+	}()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	var sendErr error
+loop:
+	for seq := 0; ; {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-tick.C:
+		}
+		for k := 0; k < 2; k++ {
+			id := fmt.Sprintf("%s-%d", pl.name, seq)
+			part := int32(seq) % pl.partitions
+			seq++
+			d, err := p.Send(ctx, &producer.Message{Topic: pl.topic, Partition: part, Value: []byte(id)})
+			if err != nil {
+				if ctx.Err() == nil {
+					sendErr = fmt.Errorf("send %s: %w", id, err)
+				}
+				break loop
+			}
+			pl.mu.Lock()
+			pl.sends = append(pl.sends, invariant.Send{Producer: pl.name, Idempotent: true, TP: invariant.TP{Topic: pl.topic, Partition: part}, ID: id, Offset: -1})
+			pl.results = append(pl.results, producer.Result{})
+			idx := len(pl.sends) - 1
+			pl.mu.Unlock()
+			q <- inflight{idx: idx, d: d}
+		}
+	}
+	fctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	ferr := p.Flush(fctx)
+	close(q)
+	<-done
+	cerr := p.Close(fctx)
+	if sendErr != nil {
+		return sendErr
+	}
+	if ferr != nil {
+		return fmt.Errorf("flush: %w", ferr)
+	}
+	return cerr
+}
+
+func (pl *producerLoad) Record(h *invariant.History, f *Figures) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	h.Sends = append(h.Sends, pl.sends...)
+	f.Sent += len(pl.sends)
+	f.Unresolved += pl.pending
+	for _, r := range pl.results {
+		switch {
+		case r.Err == nil && r.Certainty == 0 && r.Topic == "":
+			// never resolved: counted in pending
+		case r.Err == nil:
+			f.Acked++
+		case r.Certainty == client.NotSent:
+			f.NotSent++
+		default:
+			f.PossiblySent++
+		}
+	}
+}
