@@ -6,8 +6,12 @@
 // The protocol itself is described in PROTOCOL.md in this package's
 // directory: every command and event kind with an example line (real
 // exchanges with the test bed), the hello security block, error codes and
-// the failure rules (command_failed, fatal, exit statuses); commands gregor
-// does not implement are marked there.
+// the failure rules (command_failed, fatal, exit statuses). Every v34
+// command is implemented (consumer groups with the classic protocol, share
+// groups, transactions) except execute_transactional_transform, which is
+// decoded far enough to name it and answered with fatal adapter_unsupported;
+// create_group_consumer with protocol "consumer" (KIP-848) fails with
+// command_failed internal.
 //
 // Layout:
 //
@@ -27,11 +31,9 @@
 //     gregor's client, producer, consumer, admin and txn packages, one
 //     public call per operation.
 //   - session_txn.go: the transaction commands (§4.8): staged records
-//     report transaction_staged with their offset; execute_transactional_transform
-//     waits for the group consumer.
-//
-// The share-group commands (§4.6/§5.5) live in the *_share.go files
-// (commands, events, backend, session, gregor) and register themselves.
-// execute_transactional_transform is decoded far enough to name it and
-// answered with fatal adapter_unsupported.
+//     report transaction_staged with their offset.
+//   - The consumer-group commands (§4.5/§5.4) live in the *_group*.go files
+//     and the share-group commands (§4.6/§5.5) in the *_share.go files
+//     (commands, events, backend, session, gregor); the share ones register
+//     themselves.
 package adapter
