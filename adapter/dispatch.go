@@ -3,7 +3,7 @@ package adapter
 // dispatch runs one decoded command.
 func (s *Session) dispatch(cmd *Command) error {
 	if cmd.Payload == nil {
-		return fatalf("adapter_unsupported", "command %q (consumer groups, share groups, transactions) is not implemented by this adapter", cmd.Kind)
+		return fatalf("adapter_unsupported", "command %q is not implemented by this adapter", cmd.Kind)
 	}
 	switch cmd.Kind {
 	case "hello":
