@@ -100,9 +100,9 @@ func (g *Group) drop(tps []TopicPartition) {
 }
 
 // assign takes tps: their committed offsets are fetched (require_stable),
-// Assigned is emitted, then they are added to the fetch engine at those
-// offsets (OffsetReset where none). Errors leave tps unowned; the caller
-// rejoins.
+// they are added to the fetch engine at those offsets (OffsetReset where
+// none), then Assigned is emitted. Errors leave tps unowned and
+// unannounced; the caller rejoins.
 func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 	if len(tps) == 0 {
 		return nil
@@ -131,7 +131,6 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 		}
 	}
 	g.mu.Unlock()
-	g.emit(ctx, Assigned, tps)
 	if err := g.c.Add(ctx, ps); err != nil {
 		g.mu.Lock()
 		for _, tp := range tps {
@@ -139,8 +138,7 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 			delete(g.committed, tp)
 		}
 		g.mu.Unlock()
-		g.emit(ctx, Lost, tps)
-		return err
+		return err // never announced: no event
 	}
 	// ResetNone: a partition without a committed offset waits, paused,
 	// for the application (Java's NoOffsetForPartitionException).
@@ -152,6 +150,9 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 		g.pending = append(g.pending, &NoCommittedOffsetError{Partitions: noOffset})
 		g.mu.Unlock()
 	}
+	// Announced once in the fetch engine, so the listener can pause or
+	// seek them (TestGroupPauseInAssignedEvent).
+	g.emit(ctx, Assigned, tps)
 	return nil
 }
 

@@ -468,3 +468,49 @@ func TestGroupCommitOnlyOwned(t *testing.T) {
 		t.Fatalf("t[0] committed %d after a lower commit, want 3", o)
 	}
 }
+
+// TestGroupPauseInAssignedEvent: a partition announced by an Assigned
+// event is already in the fetch engine, so the listener can pause it
+// there (as Java's onPartitionsAssigned can); a paused partition then
+// delivers nothing. Before the fix the event came first and Pause
+// answered ErrNotAssigned.
+func TestGroupPauseInAssignedEvent(t *testing.T) {
+	ready := make(chan *Group, 1)
+	var mu sync.Mutex
+	var pauseErrs []error
+	m, _, _ := newFakeGroup(t, func(cfg *GroupConfig) {
+		record := cfg.OnAssignment
+		cfg.OnAssignment = func(ctx context.Context, ev AssignmentEvent) {
+			record(ctx, ev)
+			if ev.Kind != Assigned {
+				return
+			}
+			g := <-ready
+			ready <- g
+			for _, tp := range ev.Partitions {
+				err := g.Pause(tp)
+				mu.Lock()
+				pauseErrs = append(pauseErrs, err)
+				mu.Unlock()
+			}
+		}
+	})
+	ready <- m.Group
+	waitFor(t, "both partitions paused by the listener", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(pauseErrs) == 2
+	})
+	mu.Lock()
+	for _, err := range pauseErrs {
+		if err != nil {
+			t.Errorf("Pause in the Assigned event: %v", err)
+		}
+	}
+	mu.Unlock()
+	ctx, cancel := context.WithTimeout(bg(), 300*time.Millisecond)
+	defer cancel()
+	if recs, _ := m.Receive(ctx); len(recs) != 0 {
+		t.Fatalf("received %d records from paused partitions", len(recs))
+	}
+}
