@@ -7,8 +7,8 @@ import "slices"
 // Ranges start at the Kafka 4.x baseline (KIP-896) and end at the newest
 // stable version Apache Kafka 4.4 speaks. It joins the per-area tables
 // (coreAPIs in apis_core.go, adminAPIs in apis_admin.go, groupAPIs in
-// apis_group.go), sorted by key.
-var apiTable = joinAPIs(coreAPIs, adminAPIs, groupAPIs)
+// apis_group.go, groupNextAPIs in apis_group848.go), sorted by key.
+var apiTable = joinAPIs(coreAPIs, adminAPIs, groupAPIs, groupNextAPIs)
 
 // joinAPIs concatenates API tables and sorts the result by key.
 func joinAPIs(tables ...[]APIInfo) []APIInfo {

@@ -10,4 +10,27 @@
 // from the JoinGroup response's ConsumerProtocolSubscription) and the
 // partitions of every subscribed topic (from metadata). Assign is a pure
 // function: it does no I/O and keeps no state between calls.
+//
+// Constructors: Range, RoundRobin, Sticky, CooperativeSticky, and ByName
+// for a JoinGroup protocol name. Members of a "sticky" group send
+// StickyUserData in their subscriptions, members of a "cooperative-sticky"
+// group CooperativeStickyUserData (for leaders reading subscriptions older
+// than version 2); DecodeStickyUserData reads the former.
+//
+// Member order: give the members in the JoinGroup response's order. Java's
+// leader keeps the subscriptions in a java.util.HashMap filled in that
+// order, and the sticky assignors' choices follow that map's iteration
+// order, which these assignors reproduce; for two member ids in one hash
+// bucket it is the response order. Range and roundrobin order members by
+// group.instance.id (static members first), then member id.
+//
+// Partitions are expected as metadata lists them: ids 0..n-1 per topic.
+// Topics with no partitions are not assigned. An owned partition that does
+// not exist is ignored (Java would hand it out again).
+//
+// Errors: Assign fails for an empty or repeated member id, and the sticky
+// assignors fail where Java's throw for the same input (subscriptions
+// contradicting each other so that the quotas cannot be met). With no
+// members every assignor returns an empty map (Java's sticky and
+// roundrobin assignors throw).
 package assign

@@ -154,6 +154,34 @@ func TestAdminAPIVersionsRoundTrip(t *testing.T) {
 			// A classic group is not a consumer-protocol group.
 			return codeIs(69, r.(*wire.ConsumerGroupDescribeResponse).Groups[0].ErrorCode)
 		}},
+		{wire.KeyConsumerGroupHeartbeat, func(v int16) wire.Request {
+			// a member joins a consumer-protocol group of its own, subscribed to topic
+			return &wire.ConsumerGroupHeartbeatRequest{GroupID: fmt.Sprintf("%s-848-v%d", group, v), MemberID: fmt.Sprintf("member-v%d-0123456789abc", v),
+				MemberEpoch: 0, RebalanceTimeoutMs: 30000, SubscribedTopicNames: []string{topic}, TopicPartitions: []wire.ConsumerGroupHeartbeatTopicPartitions{}}
+		}, func(v int16, r wire.Response) error {
+			hb := r.(*wire.ConsumerGroupHeartbeatResponse)
+			if err := codeIs(0, hb.ErrorCode); err != nil {
+				return err
+			}
+			if hb.MemberEpoch < 1 || hb.HeartbeatIntervalMs <= 0 {
+				return fmt.Errorf("joined with epoch %d, heartbeat interval %d ms", hb.MemberEpoch, hb.HeartbeatIntervalMs)
+			}
+			// the only member gets the topic's only partition at once
+			if a := hb.Assignment; a == nil || len(a.TopicPartitions) != 1 || a.TopicPartitions[0].TopicID != topicID ||
+				len(a.TopicPartitions[0].Partitions) != 1 || a.TopicPartitions[0].Partitions[0] != 0 {
+				return fmt.Errorf("assignment %+v, want partition 0 of %s", a, topic)
+			}
+			// and leaves (epoch -1), so the group empties
+			leave, err := cl.RequestVersion(ctxFor(t, 30*time.Second), broker, &wire.ConsumerGroupHeartbeatRequest{
+				GroupID: fmt.Sprintf("%s-848-v%d", group, v), MemberID: fmt.Sprintf("member-v%d-0123456789abc", v), MemberEpoch: -1, RebalanceTimeoutMs: -1}, v)
+			if err != nil {
+				return err
+			}
+			if l := leave.(*wire.ConsumerGroupHeartbeatResponse); l.ErrorCode != 0 || l.MemberEpoch != -1 {
+				return fmt.Errorf("leave: error %d, epoch %d", l.ErrorCode, l.MemberEpoch)
+			}
+			return nil
+		}},
 	}
 	for _, c := range cases {
 		info, _ := wire.LookupAPI(c.key)

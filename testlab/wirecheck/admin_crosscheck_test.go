@@ -30,6 +30,7 @@ var adminMessages = []struct {
 	{wire.KeyOffsetFetch, func() wire.RequestDecoder { return new(wire.OffsetFetchRequest) }, func() wire.ResponseEncoder { return new(wire.OffsetFetchResponse) }},
 	{wire.KeyOffsetDelete, func() wire.RequestDecoder { return new(wire.OffsetDeleteRequest) }, func() wire.ResponseEncoder { return new(wire.OffsetDeleteResponse) }},
 	{wire.KeyConsumerGroupDescribe, func() wire.RequestDecoder { return new(wire.ConsumerGroupDescribeRequest) }, func() wire.ResponseEncoder { return new(wire.ConsumerGroupDescribeResponse) }},
+	{wire.KeyConsumerGroupHeartbeat, func() wire.RequestDecoder { return new(wire.ConsumerGroupHeartbeatRequest) }, func() wire.ResponseEncoder { return new(wire.ConsumerGroupHeartbeatResponse) }},
 }
 
 // codec is what both our requests and responses implement.

@@ -45,6 +45,9 @@ var adminFieldAliases = map[string][]string{
 	"GroupEpoch":                {"Epoch"},
 	"SubscribedTopicNames":      {"SubscribedTopics"},
 	"TopicName":                 {"Topic"},
+	"RebalanceTimeoutMs":        {"RebalanceTimeoutMillis"},
+	"HeartbeatIntervalMs":       {"HeartbeatIntervalMillis"},
+	"TopicPartitions":           {"Topics"},
 }
 
 var (
@@ -128,10 +131,11 @@ func fill(v reflect.Value, seed *int, mode fillMode, depth int) {
 // the differences. A field of ours that kmsg lacks must be zero (it is not on
 // the wire at this version).
 func diff(path string, ours, theirs reflect.Value) []string {
-	if ours.Kind() == reflect.Pointer && ours.Type().Elem().Kind() == reflect.Struct {
+	// a nil struct pointer (a nullable struct) is compared as a pointer below
+	if ours.Kind() == reflect.Pointer && ours.Type().Elem().Kind() == reflect.Struct && !ours.IsNil() {
 		ours = ours.Elem()
 	}
-	if theirs.Kind() == reflect.Pointer && theirs.Type().Elem().Kind() == reflect.Struct {
+	if theirs.Kind() == reflect.Pointer && theirs.Type().Elem().Kind() == reflect.Struct && !theirs.IsNil() {
 		theirs = theirs.Elem()
 	}
 	var out []string
