@@ -33,7 +33,7 @@ func (g *gregorClient) NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer,
 	}
 	m := &gregorGroup{cl: c, topic: cfg.Topic, done: make(chan struct{})}
 	gc := consumer.GroupConfig{GroupID: cfg.GroupID, Topics: []string{cfg.Topic},
-		Assignors: []assign.Assignor{rangeStandIn{}}, SessionTimeout: 10 * time.Second,
+		Assignors: []assign.Assignor{assign.CooperativeSticky()}, SessionTimeout: 10 * time.Second,
 		HeartbeatInterval: 500 * time.Millisecond, RebalanceTimeout: 30 * time.Second,
 		DisableAutoCommit: true, OnAssignment: m.onAssignment}
 	if cfg.OffsetReset == "latest" {

@@ -76,8 +76,9 @@ type GroupConfig struct {
 	// Assignors are the partition assignors in order of preference
 	// (partition.assignment.strategy); the group uses the first one every
 	// member lists. The rebalance is cooperative (KIP-429) when every
-	// listed assignor is cooperative, otherwise eager. Required (Java's
-	// default is range then cooperative-sticky, see package assign).
+	// listed assignor is cooperative, otherwise eager. Default Java's:
+	// range, then cooperative-sticky (an eager group that can be moved to
+	// cooperative-sticky by a rolling restart). Classic protocol only.
 	Assignors []assign.Assignor
 	// DisableAutoCommit turns off automatic commits (the inverse of
 	// enable.auto.commit, which defaults to true). With auto-commit, the
@@ -120,6 +121,9 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 	def(&cfg.RebalanceTimeout, DefaultRebalanceTimeout)
 	def(&cfg.HeartbeatInterval, DefaultHeartbeatInterval)
 	def(&cfg.AutoCommitInterval, DefaultAutoCommitInterval)
+	if len(cfg.Assignors) == 0 {
+		cfg.Assignors = []assign.Assignor{assign.Range(), assign.CooperativeSticky()}
+	}
 	switch {
 	case cfg.Protocol != ProtocolClassic:
 		return cfg, nil, fmt.Errorf("%w: %q", ErrProtocolUnsupported, cfg.Protocol)
@@ -127,8 +131,6 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 		return cfg, nil, errors.New("consumer: empty GroupID")
 	case (len(cfg.Topics) == 0) == (cfg.TopicRegex == ""):
 		return cfg, nil, errors.New("consumer: set exactly one of Topics and TopicRegex")
-	case len(cfg.Assignors) == 0:
-		return cfg, nil, errors.New("consumer: no Assignors")
 	case cfg.SessionTimeout < time.Millisecond || cfg.RebalanceTimeout < time.Millisecond || cfg.HeartbeatInterval < time.Millisecond:
 		return cfg, nil, errors.New("consumer: SessionTimeout, RebalanceTimeout and HeartbeatInterval must be at least 1ms")
 	case cfg.HeartbeatInterval >= cfg.SessionTimeout:
