@@ -21,8 +21,8 @@ type groupCluster interface {
 	InvalidateCoordinator(kind client.CoordinatorType, key string)
 }
 
-// membership is a group membership protocol's state machine (classic now,
-// KIP-848 later). run drives it on one goroutine until ctx ends or a fatal
+// membership is a group membership protocol's state machine (classicMember,
+// consumerMember for KIP-848). run drives it on one goroutine until ctx ends or a fatal
 // error (reported with Group.fail); it changes the assignment only through
 // the Group's reconcile, revoke and lose. The other methods are safe from
 // any goroutine.
@@ -90,7 +90,11 @@ func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Reg
 	g := &Group{cl: cl, c: cons, cfg: cfg, re: re, ctx: ctx, cancel: cancel,
 		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
 	g.marks.init()
-	g.m = newClassicMember(g)
+	if cfg.Protocol == ProtocolConsumer {
+		g.m = newConsumerMember(g)
+	} else {
+		g.m = newClassicMember(g)
+	}
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()

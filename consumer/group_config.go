@@ -17,9 +17,10 @@ const (
 	// ProtocolClassic is the classic protocol: JoinGroup, SyncGroup and
 	// Heartbeat, with client-side assignors run by the group leader.
 	ProtocolClassic GroupProtocol = "classic"
-	// ProtocolConsumer is the KIP-848 consumer group protocol (broker-side
-	// assignment). Not implemented yet: NewGroup fails with
-	// ErrProtocolUnsupported.
+	// ProtocolConsumer is the KIP-848 consumer group protocol:
+	// ConsumerGroupHeartbeat only, with the assignment computed by the
+	// coordinator (GroupConfig.ServerAssignor) and member epochs in
+	// place of generations.
 	ProtocolConsumer GroupProtocol = "consumer"
 )
 
@@ -58,9 +59,16 @@ type GroupConfig struct {
 	// Protocol is the membership protocol (group.protocol). Default
 	// ProtocolClassic.
 	Protocol GroupProtocol
+	// ServerAssignor names the coordinator's assignor for ProtocolConsumer
+	// (group.remote.assignor): "uniform" or "range" on Apache Kafka; ""
+	// lets the broker choose (its group.consumer.assignors' first,
+	// uniform by default). Ignored by ProtocolClassic.
+	ServerAssignor string
 	// SessionTimeout is how long the coordinator keeps a member without
 	// heartbeats (session.timeout.ms). Default 45s; the broker bounds it by
-	// group.min/max.session.timeout.ms.
+	// group.min/max.session.timeout.ms. ProtocolClassic only: the consumer
+	// protocol's session timeout is the broker's
+	// group.consumer.session.timeout.ms.
 	SessionTimeout time.Duration
 	// RebalanceTimeout is how long the coordinator waits for members to
 	// rejoin in a rebalance, and bounds the revoking event's chance to
@@ -68,6 +76,8 @@ type GroupConfig struct {
 	RebalanceTimeout time.Duration
 	// HeartbeatInterval is the time between heartbeats
 	// (heartbeat.interval.ms). Default 3s; must be below SessionTimeout.
+	// ProtocolConsumer uses it only until the coordinator gives its own
+	// (group.consumer.heartbeat.interval.ms).
 	HeartbeatInterval time.Duration
 	// InstanceID makes the member static (group.instance.id, KIP-345): it
 	// keeps its assignment across restarts within SessionTimeout and does
@@ -125,7 +135,7 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 		cfg.Assignors = []assign.Assignor{assign.Range(), assign.CooperativeSticky()}
 	}
 	switch {
-	case cfg.Protocol != ProtocolClassic:
+	case cfg.Protocol != ProtocolClassic && cfg.Protocol != ProtocolConsumer:
 		return cfg, nil, fmt.Errorf("%w: %q", ErrProtocolUnsupported, cfg.Protocol)
 	case cfg.GroupID == "":
 		return cfg, nil, errors.New("consumer: empty GroupID")
