@@ -31,7 +31,9 @@ type fakeCoord struct {
 	known      bool
 	leaves     int
 	errs       map[wire.APIKey][]int16 // queued error codes, first first
-	dead       bool                    // requests hang until their context ends
+	cghbs      []wire.ConsumerGroupHeartbeatRequest
+	fetches    []wire.OffsetFetchRequest
+	dead       bool // requests hang until their context ends
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
@@ -111,7 +113,13 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 	case *wire.LeaveGroupRequest:
 		c.leaves++
 		return &wire.LeaveGroupResponse{}, nil
+	case *wire.ConsumerGroupHeartbeatRequest:
+		return c.consumerHeartbeat(r), nil
 	case *wire.OffsetFetchRequest:
+		c.fetches = append(c.fetches, *r)
+		if code := c.next(wire.KeyOffsetFetch); code != 0 {
+			return &wire.OffsetFetchResponse{Groups: []wire.OffsetFetchGroupResult{{GroupID: r.GroupID, ErrorCode: code}}}, nil
+		}
 		var ps []wire.OffsetFetchPartitionResult
 		for _, p := range r.Groups[0].Topics[0].PartitionIndexes {
 			o, ok := c.committed[TopicPartition{r.Groups[0].Topics[0].Name, p}]
@@ -150,11 +158,20 @@ func (c *fakeCoord) snapshot() (joins, syncs, heartbeats, lookups int, gen int32
 // newFakeGroup starts a Group on the fakes, subscribed to topic "t" (two
 // partitions with 5 records each), with events recorded in the member.
 func newFakeGroup(t *testing.T, mod func(*GroupConfig)) (*member, *fakeCoord, *fakeBroker) {
+	return newFakeGroupWith(t, mod, nil)
+}
+
+// newFakeGroupWith is newFakeGroup with pre run on the coordinator before
+// the member starts.
+func newFakeGroupWith(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)) (*member, *fakeCoord, *fakeBroker) {
 	t.Helper()
 	f := newFakeBroker(t)
 	f.append(tp0, dataBatch(0, 5))
 	f.append(TopicPartition{"t", 1}, dataBatch(0, 5))
 	fc := newFakeCoord(f)
+	if pre != nil {
+		pre(fc)
+	}
 	m := &member{owned: map[TopicPartition]bool{}}
 	cfg := GroupConfig{GroupID: "g", Topics: []string{"t"}, Assignors: []assign.Assignor{testRange{coop: true}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent}
