@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/wire"
@@ -38,6 +39,7 @@ func TestGroupConsumerIntegrationSplitAndTakeOver(t *testing.T) {
 			}
 			cancel()
 			e.stableSplit(6, a, b)
+			e.checkAdminDescribe(group, a, b)
 			for _, m := range []*member{a, b} {
 				if md := m.GroupMetadata(); md.GenerationID <= 0 || len(md.MemberID) != 22 {
 					t.Fatalf("member identity %+v", md)
@@ -52,6 +54,41 @@ func TestGroupConsumerIntegrationSplitAndTakeOver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkAdminDescribe: admin.DescribeConsumerGroups shows the consumer
+// group with exactly these members, each at its member epoch with its
+// owned partitions as assignment and target assignment (reconciled).
+func (e *groupEnv) checkAdminDescribe(group string, ms ...*member) {
+	e.t.Helper()
+	e.waitFor("admin to describe the reconciled group", func() bool {
+		ds, err := admin.New(e.cl).DescribeConsumerGroups(e.ctx, []string{group})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		d := ds[0]
+		if d.Err != nil || d.Type != "consumer" || len(d.Members) != len(ms) || d.AssignmentEpoch <= 0 {
+			return false
+		}
+		for _, m := range ms {
+			epoch, id := m.m.identity()
+			owned := m.ownedSet()
+			found := false
+			for _, dm := range d.Members {
+				if dm.MemberID != id {
+					continue
+				}
+				found = dm.MemberEpoch == epoch && len(dm.Assignment) == len(owned) && len(dm.TargetAssignment) == len(owned)
+				for i, tp := range dm.Assignment {
+					found = found && owned[TopicPartition{tp.Topic, tp.Partition}] && owned[TopicPartition{dm.TargetAssignment[i].Topic, dm.TargetAssignment[i].Partition}]
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // TestGroupConsumerIntegrationCommitReplay: a consumer-protocol member
