@@ -35,6 +35,8 @@ type membership interface {
 	rejoin()
 	// leave leaves the group (not for static members) within ctx.
 	leave(ctx context.Context) error
+	// protocol is the protocol in use; "" while not yet chosen.
+	protocol() GroupProtocol
 }
 
 // Group is a consumer group member: it joins GroupConfig.GroupID, owns the
@@ -90,10 +92,13 @@ func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Reg
 	g := &Group{cl: cl, c: cons, cfg: cfg, re: re, ctx: ctx, cancel: cancel,
 		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
 	g.marks.init()
-	if cfg.Protocol == ProtocolConsumer {
+	switch cfg.Protocol {
+	case ProtocolConsumer:
 		g.m = newConsumerMember(g)
-	} else {
+	case ProtocolClassic:
 		g.m = newClassicMember(g)
+	default:
+		g.m = &autoMember{g: g}
 	}
 	g.wg.Add(1)
 	go func() {

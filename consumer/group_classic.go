@@ -47,6 +47,8 @@ func newClassicMember(g *Group) *classicMember {
 		sleep: func(d time.Duration, ctx context.Context) error { return waitBackoff(ctx, d) }}
 }
 
+func (m *classicMember) protocol() GroupProtocol { return ProtocolClassic }
+
 func (m *classicMember) identity() (int32, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

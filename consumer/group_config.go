@@ -56,8 +56,12 @@ type GroupConfig struct {
 	// matches this RE2 expression (Java's subscribe(Pattern)); topics
 	// created later that match are picked up at the next metadata check.
 	TopicRegex string
-	// Protocol is the membership protocol (group.protocol). Default
-	// ProtocolClassic.
+	// Protocol is the membership protocol (group.protocol). Default ""
+	// picks it when the member starts: ProtocolConsumer when the cluster's
+	// finalized group.version feature is 1 or more (ApiVersions of the
+	// group coordinator; Kafka 4.0+ enables it by default), else
+	// ProtocolClassic. Java's default is classic; set ProtocolClassic to
+	// join a classic group of Java members with client-side assignors.
 	Protocol GroupProtocol
 	// ServerAssignor names the coordinator's assignor for ProtocolConsumer
 	// (group.remote.assignor): "uniform" or "range" on Apache Kafka; ""
@@ -119,9 +123,6 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 	if cfg.Config, err = cfg.Config.withDefaults(); err != nil {
 		return cfg, nil, err
 	}
-	if cfg.Protocol == "" {
-		cfg.Protocol = ProtocolClassic
-	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
 			*d = v
@@ -135,7 +136,7 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 		cfg.Assignors = []assign.Assignor{assign.Range(), assign.CooperativeSticky()}
 	}
 	switch {
-	case cfg.Protocol != ProtocolClassic && cfg.Protocol != ProtocolConsumer:
+	case cfg.Protocol != "" && cfg.Protocol != ProtocolClassic && cfg.Protocol != ProtocolConsumer:
 		return cfg, nil, fmt.Errorf("%w: %q", ErrProtocolUnsupported, cfg.Protocol)
 	case cfg.GroupID == "":
 		return cfg, nil, errors.New("consumer: empty GroupID")

@@ -63,6 +63,8 @@ func newMemberID() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+func (m *consumerMember) protocol() GroupProtocol { return ProtocolConsumer }
+
 func (m *consumerMember) identity() (int32, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -189,3 +189,22 @@ func TestGroupConsumerCommitStaleEpoch(t *testing.T) {
 		t.Fatalf("commit carried %d %q, member %d %q, owned %v", last.GenerationIDOrMemberEpoch, last.MemberID, g, id, m.ownedSet())
 	}
 }
+
+// TestGroupProtocolDefault: with Protocol unset the member asks the
+// coordinator's ApiVersions and uses the consumer protocol when the
+// cluster's group.version is 1 or more, classic otherwise.
+func TestGroupProtocolDefault(t *testing.T) {
+	for level, want := range map[int16]GroupProtocol{0: ProtocolClassic, 1: ProtocolConsumer} {
+		t.Run(string(want), func(t *testing.T) {
+			m, fc, _ := newFakeGroupWith(t, func(c *GroupConfig) { c.Protocol = "" }, func(fc *fakeCoord) { fc.groupVersion = level })
+			if got := m.m.protocol(); got != want {
+				t.Fatalf("protocol %q, want %q", got, want)
+			}
+			fc.mu.Lock()
+			defer fc.mu.Unlock()
+			if (len(fc.cghbs) > 0) != (want == ProtocolConsumer) || (len(fc.joins) > 0) != (want == ProtocolClassic) {
+				t.Fatalf("%d ConsumerGroupHeartbeats, %d JoinGroups for %s", len(fc.cghbs), len(fc.joins), want)
+			}
+		})
+	}
+}

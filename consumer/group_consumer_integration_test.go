@@ -195,3 +195,17 @@ func TestGroupConsumerIntegrationRegex(t *testing.T) {
 		return s[TopicPartition{more, 0}] && s[TopicPartition{more, 1}]
 	})
 }
+
+// TestGroupConsumerIntegrationDefaultProtocol: with Protocol unset, a
+// member on the Kafka 4.4 test bed (group.version=1) uses the consumer
+// protocol: the coordinator describes it as a consumer group.
+func TestGroupConsumerIntegrationDefaultProtocol(t *testing.T) {
+	e := newGroupEnv(t, 2)
+	group := e.topic + "-g"
+	a := e.join(group, func(c *GroupConfig) { c.Protocol = "" })
+	e.stableSplit(2, a)
+	if p := a.m.protocol(); p != ProtocolConsumer {
+		t.Fatalf("protocol %q", p)
+	}
+	e.checkAdminDescribe(group, a)
+}

@@ -20,20 +20,21 @@ type fakeCoord struct {
 	f  *fakeBroker
 	mu sync.Mutex
 
-	gen        int32
-	joins      []wire.JoinGroupRequest
-	syncs      int
-	heartbeats int
-	assigned   []byte // the leader's assignment of the last sync
-	committed  map[TopicPartition]int64
-	commits    []wire.OffsetCommitRequest
-	lookups    int // Coordinator calls that found the cache empty
-	known      bool
-	leaves     int
-	errs       map[wire.APIKey][]int16 // queued error codes, first first
-	cghbs      []wire.ConsumerGroupHeartbeatRequest
-	fetches    []wire.OffsetFetchRequest
-	dead       bool // requests hang until their context ends
+	gen          int32
+	joins        []wire.JoinGroupRequest
+	syncs        int
+	heartbeats   int
+	assigned     []byte // the leader's assignment of the last sync
+	committed    map[TopicPartition]int64
+	commits      []wire.OffsetCommitRequest
+	lookups      int // Coordinator calls that found the cache empty
+	known        bool
+	leaves       int
+	errs         map[wire.APIKey][]int16 // queued error codes, first first
+	cghbs        []wire.ConsumerGroupHeartbeatRequest
+	groupVersion int16 // finalized group.version in ApiVersions
+	fetches      []wire.OffsetFetchRequest
+	dead         bool // requests hang until their context ends
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
@@ -113,6 +114,8 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 	case *wire.LeaveGroupRequest:
 		c.leaves++
 		return &wire.LeaveGroupResponse{}, nil
+	case *wire.ApiVersionsRequest:
+		return &wire.ApiVersionsResponse{FinalizedFeatures: []wire.ApiVersionsFinalizedFeature{{Name: "group.version", MaxVersionLevel: c.groupVersion}}}, nil
 	case *wire.ConsumerGroupHeartbeatRequest:
 		return c.consumerHeartbeat(r), nil
 	case *wire.OffsetFetchRequest:
@@ -173,7 +176,7 @@ func newFakeGroupWith(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)
 		pre(fc)
 	}
 	m := &member{owned: map[TopicPartition]bool{}}
-	cfg := GroupConfig{GroupID: "g", Topics: []string{"t"}, Assignors: []assign.Assignor{testRange{coop: true}},
+	cfg := GroupConfig{GroupID: "g", Topics: []string{"t"}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{coop: true}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent}
 	if mod != nil {
 		mod(&cfg)
@@ -429,7 +432,7 @@ func TestGroupResetNoneWithoutCommit(t *testing.T) {
 	fc := newFakeCoord(f)
 	fc.committed[TopicPartition{"t", 1}] = 3
 	m := &member{owned: map[TopicPartition]bool{}}
-	cfg, re, err := GroupConfig{GroupID: "g", Topics: []string{"t"}, Assignors: []assign.Assignor{testRange{}},
+	cfg, re, err := GroupConfig{GroupID: "g", Topics: []string{"t"}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent, Config: Config{OffsetReset: ResetNone}}.withDefaults()
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func (g *Group) offsetFetchOnce(ctx context.Context, tps []TopicPartition) (map[
 	// protocol its member ID and epoch (the coordinator answers
 	// STALE_MEMBER_EPOCH or FENCED_MEMBER_EPOCH if they are not current).
 	grp := wire.OffsetFetchRequestGroup{GroupID: g.cfg.GroupID, MemberEpoch: -1, Topics: topics}
-	if g.cfg.Protocol == ProtocolConsumer {
+	if g.m.protocol() == ProtocolConsumer {
 		epoch, member := g.m.identity()
 		grp.MemberID, grp.MemberEpoch = &member, epoch
 	}
