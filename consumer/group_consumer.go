@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -38,13 +39,13 @@ type consumerMember struct {
 	wake chan struct{} // capacity 1: heartbeat now
 
 	mu       sync.Mutex
-	memberID string        // guarded by mu
-	epoch    int32         // current member epoch, 0 before joining; guarded by mu
-	interval time.Duration // heartbeat interval the coordinator gave; guarded by mu
+	memberID string               // guarded by mu
+	epoch    int32                // current member epoch, 0 before joining; guarded by mu
+	interval time.Duration        // heartbeat interval the coordinator gave; guarded by mu
+	idNames  map[wire.UUID]string // topic IDs resolved to names; guarded by mu
 
 	// Owned by the run goroutine.
 	target     map[wire.UUID][]int32 // last assignment received, by topic ID; nil before the first
-	idNames    map[wire.UUID]string  // topic IDs of target resolved to names
 	reconciled bool                  // owned equals target (resolved), acknowledged or to be acknowledged
 	sleep      func(time.Duration, context.Context) error
 }
@@ -141,11 +142,15 @@ func (m *consumerMember) step(ctx context.Context) (time.Duration, error) {
 	interval := m.interval
 	m.mu.Unlock()
 	if resp.Assignment != nil {
-		m.target = map[wire.UUID][]int32{}
+		// The coordinator repeats the assignment in the answer to every
+		// full heartbeat: only a different one starts a reconciliation.
+		next := map[wire.UUID][]int32{}
 		for _, tp := range resp.Assignment.TopicPartitions {
-			m.target[tp.TopicID] = append(m.target[tp.TopicID], tp.Partitions...)
+			next[tp.TopicID] = append(next[tp.TopicID], tp.Partitions...)
 		}
-		m.reconciled = false
+		if m.target == nil || !sameAssignment(next, m.target) {
+			m.target, m.reconciled = next, false
+		}
 	}
 	if m.target == nil || m.reconciled {
 		return interval, nil
@@ -164,25 +169,33 @@ func (m *consumerMember) step(ctx context.Context) (time.Duration, error) {
 	return 0, nil // acknowledge at once
 }
 
+// sameAssignment reports whether a and b name the same partitions.
+func sameAssignment(a, b map[wire.UUID][]int32) bool {
+	count := func(m map[wire.UUID][]int32) map[TopicPartition]bool {
+		out := map[TopicPartition]bool{}
+		for id, ps := range m {
+			for _, p := range ps {
+				out[TopicPartition{string(id[:]), p}] = true
+			}
+		}
+		return out
+	}
+	return maps.Equal(count(a), count(b))
+}
+
 // reconcile moves the owned partitions to the target: revoked first
 // (callback, commit), then the added ones (committed offsets, Assigned).
 // done is false while some target topic ID is not in metadata yet.
 func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
 	done = true
-	var missing bool
-	for id := range m.target {
-		if _, ok := m.idNames[id]; !ok {
-			missing = true
-		}
-	}
-	if missing {
+	if m.unresolved() {
 		if err := m.resolveIDs(ctx); err != nil {
 			return false, err
 		}
 	}
 	var next []TopicPartition
 	for id, ps := range m.target {
-		name, ok := m.idNames[id]
+		name, ok := m.nameOf(id)
 		if !ok {
 			done = false // kept until metadata knows the topic
 			continue
@@ -194,8 +207,63 @@ func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
 	// With a topic not yet resolved, what is resolved is reconciled now
 	// (a member never owns a partition of a topic it cannot name) and the
 	// rest later.
+	stop := m.keepAlive(ctx)
 	_, err = m.g.reconcile(ctx, next)
+	stop()
 	return done && err == nil, err
+}
+
+// nameOf returns a resolved topic ID's name.
+func (m *consumerMember) nameOf(id wire.UUID) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, ok := m.idNames[id]
+	return n, ok
+}
+
+// unresolved reports whether a topic ID of the target has no name yet.
+func (m *consumerMember) unresolved() bool {
+	for id := range m.target {
+		if _, ok := m.nameOf(id); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// keepAlive heartbeats in the background while the run goroutine
+// reconciles (the Revoking callback and its commit may take up to
+// RebalanceTimeout, longer than the coordinator's session timeout): full
+// heartbeats listing what is owned at that moment, taking only the new
+// member epoch from the answers. The assignment in an answer is not lost:
+// the coordinator repeats it in the answer to every full heartbeat, so the
+// run goroutine's next one brings it; errors too are left to that one.
+// stop ends it and waits for it.
+func (m *consumerMember) keepAlive(ctx context.Context) (stop func()) {
+	if m.g.cfg.OnAssignment == nil && m.g.cfg.DisableAutoCommit {
+		return func() {} // nothing slow runs during reconciliation
+	}
+	kctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			m.mu.Lock()
+			d := m.interval
+			m.mu.Unlock()
+			if waitBackoff(kctx, d) != nil {
+				return
+			}
+			resp, err := m.heartbeat(kctx, 0)
+			if err != nil || resp.ErrorCode != 0 {
+				continue
+			}
+			m.mu.Lock()
+			m.epoch = resp.MemberEpoch
+			m.mu.Unlock()
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // resolveIDs maps topic IDs to names from metadata (all topics: the
@@ -206,7 +274,7 @@ func (m *consumerMember) resolveIDs(ctx context.Context) error {
 		return err
 	}
 	for id := range m.target {
-		if _, ok := m.idNames[id]; !ok {
+		if _, ok := m.nameOf(id); !ok {
 			if inv, ok := m.g.cl.(interface{ InvalidateMetadata() }); ok {
 				inv.InvalidateMetadata()
 				return m.resolveFrom(ctx)
@@ -222,6 +290,8 @@ func (m *consumerMember) resolveFrom(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for name, tm := range md.Topics {
 		if tm.ID != (wire.UUID{}) {
 			m.idNames[tm.ID] = name
@@ -271,10 +341,12 @@ func (m *consumerMember) heartbeat(ctx context.Context, leaveEpoch int32) (*wire
 // ownedByID lists the owned partitions by topic ID (never nil: an empty
 // list acknowledges an empty assignment).
 func (m *consumerMember) ownedByID() []wire.ConsumerGroupHeartbeatTopicPartitions {
+	m.mu.Lock()
 	ids := make(map[string]wire.UUID, len(m.idNames))
 	for id, name := range m.idNames {
 		ids[name] = id
 	}
+	m.mu.Unlock()
 	out := []wire.ConsumerGroupHeartbeatTopicPartitions{}
 	for _, tp := range m.g.ownedList() { // sorted: one entry per topic
 		id, ok := ids[tp.Topic]

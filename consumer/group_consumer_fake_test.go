@@ -1,15 +1,21 @@
 package consumer
 
 import (
+	"context"
 	"errors"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
 
 // consumerHeartbeat answers a ConsumerGroupHeartbeat (mu held): queued
-// error codes first; epoch 0 joins (a new epoch, both partitions of "t",
-// topic ID {1}); a negative epoch leaves; otherwise the current epoch.
+// error codes first; epoch 0 joins (a new epoch, the partitions of "t",
+// topic ID {1}, in cgAssign, default both); a negative epoch leaves;
+// otherwise the current epoch, a new one when cgAssign changed. As Kafka,
+// the assignment is in the answer to every full heartbeat.
 func (c *fakeCoord) consumerHeartbeat(r *wire.ConsumerGroupHeartbeatRequest) *wire.ConsumerGroupHeartbeatResponse {
 	c.cghbs = append(c.cghbs, *r)
 	c.heartbeats++
@@ -20,17 +26,23 @@ func (c *fakeCoord) consumerHeartbeat(r *wire.ConsumerGroupHeartbeatRequest) *wi
 		return &wire.ConsumerGroupHeartbeatResponse{ErrorCode: code, MemberEpoch: -1}
 	}
 	id := r.MemberID
-	switch {
-	case r.MemberEpoch < 0:
+	if r.MemberEpoch < 0 {
 		c.leaves++
 		return &wire.ConsumerGroupHeartbeatResponse{MemberID: &id, MemberEpoch: r.MemberEpoch}
-	case r.MemberEpoch == 0:
-		c.gen++
-		return &wire.ConsumerGroupHeartbeatResponse{MemberID: &id, MemberEpoch: c.gen, HeartbeatIntervalMs: 5,
-			Assignment: &wire.ConsumerGroupHeartbeatAssignment{TopicPartitions: []wire.ConsumerGroupHeartbeatTopicPartitions{
-				{TopicID: wire.UUID{1}, Partitions: []int32{0, 1}}}}}
 	}
-	return &wire.ConsumerGroupHeartbeatResponse{MemberID: &id, MemberEpoch: c.gen, HeartbeatIntervalMs: 5}
+	if c.cgAssign == nil {
+		c.cgAssign = []int32{0, 1}
+	}
+	if r.MemberEpoch == 0 || c.cgChanged {
+		c.gen++
+		c.cgChanged = false
+	}
+	resp := &wire.ConsumerGroupHeartbeatResponse{MemberID: &id, MemberEpoch: c.gen, HeartbeatIntervalMs: 5}
+	if r.TopicPartitions != nil {
+		resp.Assignment = &wire.ConsumerGroupHeartbeatAssignment{TopicPartitions: []wire.ConsumerGroupHeartbeatTopicPartitions{
+			{TopicID: wire.UUID{1}, Partitions: slices.Clone(c.cgAssign)}}}
+	}
+	return resp
 }
 
 func consumerProtocol(c *GroupConfig) { c.Protocol = ProtocolConsumer }
@@ -207,4 +219,50 @@ func TestGroupProtocolDefault(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGroupConsumerSteadyHeartbeats: the coordinator repeats the
+// assignment in every answer to a full heartbeat; an unchanged one is not
+// reconciled and acknowledged again, so a settled member heartbeats at the
+// coordinator's interval (5ms here), not in a loop.
+func TestGroupConsumerSteadyHeartbeats(t *testing.T) {
+	_, fc, _ := newFakeGroup(t, consumerProtocol)
+	_, _, before, _, _ := fc.snapshot()
+	time.Sleep(200 * time.Millisecond) // the observation window, not synchronization
+	_, _, after, _, _ := fc.snapshot()
+	if n := after - before; n > 60 {
+		t.Fatalf("%d heartbeats in 200ms at a 5ms interval", n)
+	}
+}
+
+// TestGroupConsumerSlowRevokeKeepsHeartbeating: while a Revoking callback
+// runs (here until three more heartbeats arrived) the member keeps
+// heartbeating with its new epoch, then drops the revoked partition and
+// acknowledges.
+func TestGroupConsumerSlowRevokeKeepsHeartbeating(t *testing.T) {
+	var fcp *fakeCoord
+	var slowOnce sync.Once // only the rebalance's revocation, not Close's
+	m, fc, _ := newFakeGroupWith(t, func(c *GroupConfig) {
+		consumerProtocol(c)
+		inner := c.OnAssignment
+		c.OnAssignment = func(ctx context.Context, ev AssignmentEvent) {
+			if ev.Kind == Revoking {
+				slowOnce.Do(func() {
+					_, _, hb, _, _ := fcp.snapshot()
+					waitFor(t, "heartbeats during the revocation", func() bool { _, _, h, _, _ := fcp.snapshot(); return h >= hb+3 })
+				})
+			}
+			inner(ctx, ev)
+		}
+	}, func(fc *fakeCoord) { fcp = fc })
+	fc.mu.Lock()
+	fc.cgAssign, fc.cgChanged = []int32{0}, true
+	fc.mu.Unlock()
+	waitFor(t, "the revocation", func() bool { return len(m.ownedSet()) == 1 })
+	waitFor(t, "the acknowledgement", func() bool {
+		fc.mu.Lock()
+		defer fc.mu.Unlock()
+		last := fc.cghbs[len(fc.cghbs)-1]
+		return len(last.TopicPartitions) == 1 && slices.Equal(last.TopicPartitions[0].Partitions, []int32{0}) && last.MemberEpoch == 2
+	})
 }

@@ -32,7 +32,9 @@ type fakeCoord struct {
 	leaves       int
 	errs         map[wire.APIKey][]int16 // queued error codes, first first
 	cghbs        []wire.ConsumerGroupHeartbeatRequest
-	groupVersion int16 // finalized group.version in ApiVersions
+	groupVersion int16   // finalized group.version in ApiVersions
+	cgAssign     []int32 // consumer protocol: partitions of "t" assigned; nil: both
+	cgChanged    bool    // cgAssign changed: the next heartbeat bumps the epoch
 	fetches      []wire.OffsetFetchRequest
 	dead         bool // requests hang until their context ends
 }
