@@ -22,7 +22,8 @@ type GroupTransition struct {
 type GroupSnapshot struct {
 	GroupID    string
 	MemberID   string
-	Generation int32 // classic generation; <= 0 while not a member
+	Protocol   string // "classic" or "consumer"
+	Generation int32  // classic generation or KIP-848 member epoch; <= 0 while not a member
 	// AssignmentEpoch is the member's local assignment fence: it changes
 	// with every transition and is never reused.
 	AssignmentEpoch uint64

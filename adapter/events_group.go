@@ -1,9 +1,35 @@
 package adapter
 
-// GroupEpoch is a GroupMembershipEpoch (§3.9) of the classic protocol.
+import "encoding/json"
+
+// GroupEpoch is a GroupMembershipEpoch (§3.9): {"kind":"classic",
+// "generation_id":N} or {"kind":"consumer","member_epoch":N}.
 type GroupEpoch struct {
 	Kind         string `json:"kind"`
-	GenerationID int32  `json:"generation_id"`
+	GenerationID int32  `json:"generation_id"` // classic
+	MemberEpoch  int32  `json:"member_epoch"`  // consumer (KIP-848)
+}
+
+// MarshalJSON writes only the epoch field of the Kind.
+func (e GroupEpoch) MarshalJSON() ([]byte, error) {
+	if e.Kind == "consumer" {
+		return json.Marshal(struct {
+			Kind        string `json:"kind"`
+			MemberEpoch int32  `json:"member_epoch"`
+		}{e.Kind, e.MemberEpoch})
+	}
+	return json.Marshal(struct {
+		Kind         string `json:"kind"`
+		GenerationID int32  `json:"generation_id"`
+	}{e.Kind, e.GenerationID})
+}
+
+// groupEpoch is a snapshot's GroupMembershipEpoch.
+func groupEpoch(sn GroupSnapshot) GroupEpoch {
+	if sn.Protocol == "consumer" {
+		return GroupEpoch{Kind: "consumer", MemberEpoch: sn.Generation}
+	}
+	return GroupEpoch{Kind: "classic", GenerationID: sn.Generation}
 }
 
 // GroupTransitionEvent is one element of group_assignments_observed.transitions.

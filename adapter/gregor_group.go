@@ -24,16 +24,17 @@ const groupShutdownTimeout = 15 * time.Second
 // coordinator holds a JoinGroup for a whole rebalance, and a broker answers
 // one connection's requests in order, so members must not share one).
 func (g *gregorClient) NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer, error) {
-	if cfg.Protocol != string(consumer.ProtocolClassic) {
+	proto := consumer.GroupProtocol(cfg.Protocol)
+	if proto != consumer.ProtocolClassic && proto != consumer.ProtocolConsumer {
 		return nil, fmt.Errorf("%w: %q", consumer.ErrProtocolUnsupported, cfg.Protocol)
 	}
 	c, err := client.New(client.Config{Bootstrap: g.cfg.Endpoints, ClientID: string(g.cfg.ClientID), TLS: g.cfg.TLS, SASL: g.cfg.SASL})
 	if err != nil {
 		return nil, err
 	}
-	m := &gregorGroup{cl: c, topic: cfg.Topic, done: make(chan struct{})}
-	gc := consumer.GroupConfig{GroupID: cfg.GroupID, Topics: []string{cfg.Topic},
-		Assignors: []assign.Assignor{rangeStandIn{}}, SessionTimeout: 10 * time.Second,
+	m := &gregorGroup{cl: c, topic: cfg.Topic, protocol: cfg.Protocol, done: make(chan struct{})}
+	gc := consumer.GroupConfig{GroupID: cfg.GroupID, Topics: []string{cfg.Topic}, Protocol: proto,
+		Assignors: []assign.Assignor{assign.CooperativeSticky()}, SessionTimeout: 10 * time.Second,
 		HeartbeatInterval: 500 * time.Millisecond, RebalanceTimeout: 30 * time.Second,
 		DisableAutoCommit: true, OnAssignment: m.onAssignment}
 	if cfg.OffsetReset == "latest" {
@@ -54,9 +55,10 @@ func (g *gregorClient) NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer,
 // gregorGroup is a consumer.Group with its transitions recorded for
 // observe_group_assignments.
 type gregorGroup struct {
-	g     *consumer.Group
-	cl    *client.Client
-	topic string
+	g        *consumer.Group
+	cl       *client.Client
+	topic    string
+	protocol string // "classic" or "consumer"
 
 	mu       sync.Mutex
 	trans    []GroupTransition // undrained, guarded by mu
@@ -107,7 +109,7 @@ func (m *gregorGroup) Snapshot() GroupSnapshot {
 	md := m.g.GroupMetadata()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := GroupSnapshot{GroupID: md.GroupID, MemberID: md.MemberID, Generation: md.GenerationID, AssignmentEpoch: m.epoch}
+	s := GroupSnapshot{GroupID: md.GroupID, MemberID: md.MemberID, Protocol: m.protocol, Generation: md.GenerationID, AssignmentEpoch: m.epoch}
 	for tp := range m.owned {
 		s.Partitions = append(s.Partitions, tp)
 	}

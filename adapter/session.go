@@ -22,6 +22,7 @@ var Capabilities = []string{
 	"concurrent_actors", "lifecycle", "client_readiness", "client_metrics",
 	"assigned_consumer", "assigned_consumer_controls", "admin", "tls", "scram", "transactions",
 	"consumer_groups", "group_consumer_controls", "group_consumer_configuration", "group_consumer_shutdown",
+	"consumer_protocol_groups",
 }
 
 // Descriptor values of ready (§2.2).

@@ -70,8 +70,9 @@ func (s *Session) doCreateGroupConsumer(p *CreateGroupConsumer) error {
 
 // epochOf is the member's GroupMembershipEpoch, or nil while it has none.
 func epochOf(gc GroupConsumer) *GroupEpoch {
-	if g := gc.Snapshot().Generation; g > 0 {
-		return &GroupEpoch{Kind: "classic", GenerationID: g}
+	if sn := gc.Snapshot(); sn.Generation > 0 {
+		e := groupEpoch(sn)
+		return &e
 	}
 	return nil
 }
@@ -255,7 +256,7 @@ func (s *Session) doObserveGroupAssignments(p *ObserveGroupAssignments) error {
 			out := make([]GroupAssignmentEvent, len(snaps))
 			for i, sn := range snaps {
 				out[i] = GroupAssignmentEvent{ConsumerID: p.ConsumerIDs[i], GroupID: sn.GroupID, MemberID: sn.MemberID,
-					GroupEpoch: GroupEpoch{Kind: "classic", GenerationID: sn.Generation}, AssignmentEpoch: sn.AssignmentEpoch,
+					GroupEpoch: groupEpoch(sn), AssignmentEpoch: sn.AssignmentEpoch,
 					Partitions: nonNilTPs(sn.Partitions)}
 			}
 			return s.emit(GroupAssignmentsObserved{OperationID: p.OperationID, Transitions: transitions, Assignments: out})

@@ -157,6 +157,10 @@ type GroupMember struct {
 	// Assignment is the member's assigned partitions (consumer-protocol
 	// groups only; classic assignments are in AssignmentBytes).
 	Assignment []TopicPartition
+	// TargetAssignment is the partitions the coordinator's target
+	// assignment gives the member (consumer-protocol groups only): equal
+	// to Assignment once the member has reconciled.
+	TargetAssignment []TopicPartition
 	// Metadata and AssignmentBytes are the classic protocol's raw member
 	// metadata and assignment (only in the Stable state).
 	Metadata []byte
@@ -181,6 +185,9 @@ type GroupDescription struct {
 	Protocol string
 	// Epoch is the consumer group epoch, -1 for classic groups.
 	Epoch int32
+	// AssignmentEpoch is the epoch of the consumer group's target
+	// assignment (KIP-848), -1 for classic groups.
+	AssignmentEpoch int32
 	// Coordinator is the broker that answered.
 	Coordinator int32
 	// Members are the group's members.
@@ -196,7 +203,7 @@ type GroupDescription struct {
 func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
 	out := make([]GroupDescription, len(groups))
 	for i, g := range groups {
-		out[i] = GroupDescription{GroupID: g, Type: "classic", Epoch: -1, Coordinator: -1}
+		out[i] = GroupDescription{GroupID: g, Type: "classic", Epoch: -1, AssignmentEpoch: -1, Coordinator: -1}
 	}
 	group := func(i int) string { return groups[i] }
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
@@ -238,6 +245,18 @@ func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDes
 	return out, nil
 }
 
+// describedTPs lists a ConsumerGroupDescribe assignment's partitions by
+// topic name.
+func describedTPs(a wire.ConsumerGroupDescribeAssignment) []TopicPartition {
+	var out []TopicPartition
+	for _, tp := range a.TopicPartitions {
+		for _, p := range tp.Partitions {
+			out = append(out, TopicPartition{Topic: tp.TopicName, Partition: p})
+		}
+	}
+	return out
+}
+
 // DescribeConsumerGroups describes consumer groups of either protocol: it
 // asks ConsumerGroupDescribe (KIP-848) first and describes with
 // DescribeGroups the groups that are not consumer-protocol groups (or all,
@@ -247,7 +266,7 @@ func (a *Admin) DescribeConsumerGroups(ctx context.Context, groups []string) ([]
 	out := make([]GroupDescription, len(groups))
 	classic := make([]bool, len(groups))
 	for i, g := range groups {
-		out[i] = GroupDescription{GroupID: g, Type: "consumer", Epoch: -1, Coordinator: -1}
+		out[i] = GroupDescription{GroupID: g, Type: "consumer", Epoch: -1, AssignmentEpoch: -1, Coordinator: -1}
 	}
 	group := func(i int) string { return groups[i] }
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
@@ -287,13 +306,10 @@ func (a *Admin) DescribeConsumerGroups(ctx context.Context, groups []string) ([]
 			d := &out[i]
 			d.State, d.ProtocolType, d.Protocol, d.Epoch, d.Coordinator = r.GroupState, "consumer", r.AssignorName, r.GroupEpoch, broker
 			d.Members = make([]GroupMember, 0, len(r.Members))
+			d.AssignmentEpoch = r.AssignmentEpoch
 			for _, m := range r.Members {
-				gm := GroupMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost, MemberEpoch: m.MemberEpoch}
-				for _, tp := range m.Assignment.TopicPartitions {
-					for _, p := range tp.Partitions {
-						gm.Assignment = append(gm.Assignment, TopicPartition{Topic: tp.TopicName, Partition: p})
-					}
-				}
+				gm := GroupMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost, MemberEpoch: m.MemberEpoch,
+					Assignment: describedTPs(m.Assignment), TargetAssignment: describedTPs(m.TargetAssignment)}
 				d.Members = append(d.Members, gm)
 			}
 		}

@@ -84,7 +84,7 @@ func gregorGroupRead(b *testing.B, boot []string, topic, group string) {
 		b.Fatal(err)
 	}
 	defer cl.Close()
-	g, err := consumer.NewGroup(cl, consumer.GroupConfig{GroupID: group, Topics: []string{topic},
+	g, err := consumer.NewGroup(cl, consumer.GroupConfig{GroupID: group, Topics: []string{topic}, Protocol: consumer.ProtocolClassic,
 		Assignors: []assign.Assignor{benchRange{}}, Config: consumer.Config{MaxWait: consumeMaxWait}})
 	if err != nil {
 		b.Fatal(err)

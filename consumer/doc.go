@@ -69,9 +69,25 @@
 // subscribes to topics (a list, or a regular expression matched against
 // metadata) and fetches the partitions the group assigns it, with the same
 // engine, positions and errors as above. The membership protocol is a
-// setting (GroupConfig.Protocol): "classic" (JoinGroup/SyncGroup/Heartbeat
-// with client-side assignors from package assign, Java's names) is
-// implemented; "consumer" (KIP-848) will use the same API.
+// setting (GroupConfig.Protocol), same API for both:
+//
+//   - "classic": JoinGroup/SyncGroup/Heartbeat with client-side assignors
+//     from package assign (Java's names; default range, cooperative-sticky).
+//   - "consumer" (KIP-848): ConsumerGroupHeartbeat only; the coordinator
+//     assigns (GroupConfig.ServerAssignor: "uniform" or "range"), matches
+//     TopicRegex itself and sets the heartbeat interval. The member epoch
+//     takes the generation's place in commits, OffsetFetch and
+//     GroupMetadata. Fenced (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID) the
+//     member loses its partitions and joins again with epoch 0; a static
+//     member leaves with epoch -2 (keeping its assignment for the session).
+//   - unset (default): "consumer" when the cluster's finalized
+//     group.version feature is 1 or more (Kafka 4.0+ by default), else
+//     "classic", chosen once when the member starts. Java's default is
+//     classic; set it explicitly to join a group of classic Java members.
+//
+// A classic group is upgraded online (Kafka 4.x) by restarting its members
+// one by one with "consumer"; gregor members of both protocols can share
+// the group meanwhile.
 //
 // Rebalances are eager or cooperative (KIP-429: when every configured
 // assignor is cooperative). GroupConfig.OnAssignment sees the changes in
@@ -82,7 +98,11 @@
 // callback returns, at most RebalanceTimeout; with auto-commit they are
 // then committed), Lost (fenced or expired: no commit). A partition that
 // leaves loses its buffered records and pause state; one that returns
-// starts from its committed offset. The group rejoins when TopicRegex
+// starts from its committed offset. An OffsetFetch that fails (for
+// "consumer" also STALE_MEMBER_EPOCH) leaves the partitions unassigned and
+// is retried after the next heartbeat: it never falls back to OffsetReset.
+// The consumer protocol acknowledges an assignment only after its
+// revocations and additions are done. Classic: the group rejoins when TopicRegex
 // matches change or, on the leader, a subscribed topic's partition count
 // changes (checked at most every second, on heartbeats).
 //
@@ -91,7 +111,8 @@
 // (MarkProcessed in any order, CommitMarked and auto-commit commit only each
 // partition's contiguous processed prefix). A refusal is a *CommitError
 // (errors.Is: wire.ErrRebalanceInProgress, wire.ErrIllegalGeneration,
-// wire.ErrUnknownMemberID, ...); it never stops fetching or changes the
+// wire.ErrUnknownMemberID, and for "consumer" wire.ErrStaleMemberEpoch,
+// wire.ErrFencedMemberEpoch, ...); it never stops fetching or changes the
 // assignment by itself. A Group commits only partitions it owns (others get
 // ErrNotAssigned in the *CommitError) and never moves a committed offset
 // backwards: an offset at or below what it committed (or fetched) for a

@@ -21,8 +21,8 @@ type groupCluster interface {
 	InvalidateCoordinator(kind client.CoordinatorType, key string)
 }
 
-// membership is a group membership protocol's state machine (classic now,
-// KIP-848 later). run drives it on one goroutine until ctx ends or a fatal
+// membership is a group membership protocol's state machine (classicMember,
+// consumerMember for KIP-848). run drives it on one goroutine until ctx ends or a fatal
 // error (reported with Group.fail); it changes the assignment only through
 // the Group's reconcile, revoke and lose. The other methods are safe from
 // any goroutine.
@@ -35,6 +35,8 @@ type membership interface {
 	rejoin()
 	// leave leaves the group (not for static members) within ctx.
 	leave(ctx context.Context) error
+	// protocol is the protocol in use; "" while not yet chosen.
+	protocol() GroupProtocol
 }
 
 // Group is a consumer group member: it joins GroupConfig.GroupID, owns the
@@ -90,7 +92,14 @@ func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Reg
 	g := &Group{cl: cl, c: cons, cfg: cfg, re: re, ctx: ctx, cancel: cancel,
 		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
 	g.marks.init()
-	g.m = newClassicMember(g)
+	switch cfg.Protocol {
+	case ProtocolConsumer:
+		g.m = newConsumerMember(g)
+	case ProtocolClassic:
+		g.m = newClassicMember(g)
+	default:
+		g.m = &autoMember{g: g}
+	}
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -32,11 +33,12 @@ type classicMember struct {
 	generation int32  // generation of the last completed sync, -1 none; guarded by mu
 
 	// Owned by the run goroutine.
-	joinedTopics []string       // subscription of the last join
-	partCounts   map[string]int // leader: partition counts the assignment used
-	lastCheck    time.Time      // last metadata check
-	joins        int            // JoinGroup requests sent (tests)
-	onJoin       func(n int)    // test hook, called after each JoinGroup response
+	joinedTopics []string         // subscription of the last join
+	partCounts   map[string]int   // leader: partition counts the assignment used
+	lastCheck    time.Time        // last metadata check
+	lastAssigned []TopicPartition // assignment of the last completed sync (sticky user data)
+	joins        int              // JoinGroup requests sent (tests)
+	onJoin       func(n int)      // test hook, called after each JoinGroup response
 	sleep        func(time.Duration, context.Context) error
 }
 
@@ -44,6 +46,8 @@ func newClassicMember(g *Group) *classicMember {
 	return &classicMember{g: g, key: g.cfg.GroupID, wake: make(chan struct{}, 1), generation: -1,
 		sleep: func(d time.Duration, ctx context.Context) error { return waitBackoff(ctx, d) }}
 }
+
+func (m *classicMember) protocol() GroupProtocol { return ProtocolClassic }
 
 func (m *classicMember) identity() (int32, string) {
 	m.mu.Lock()
@@ -193,6 +197,7 @@ func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
 		return false, err
 	}
 	m.joinedTopics = topics
+	m.lastAssigned = asg
 	m.mu.Lock()
 	m.generation = jresp.GenerationID
 	m.mu.Unlock()
@@ -214,14 +219,14 @@ func (m *classicMember) join(ctx context.Context, coord int32, topics []string) 
 	if m.g.cfg.Rack != "" {
 		sub.RackID = &m.g.cfg.Rack
 	}
-	meta := sub.AppendTo(nil)
 	req := &wire.JoinGroupRequest{GroupID: m.key, SessionTimeoutMs: ms(m.g.cfg.SessionTimeout),
 		RebalanceTimeoutMs: ms(m.g.cfg.RebalanceTimeout), MemberID: member, ProtocolType: wire.ConsumerProtocolType}
 	if m.g.cfg.InstanceID != "" {
 		req.GroupInstanceID = &m.g.cfg.InstanceID
 	}
 	for _, a := range m.g.cfg.Assignors {
-		req.Protocols = append(req.Protocols, wire.JoinGroupRequestProtocol{Name: a.Name(), Metadata: meta})
+		sub.UserData = m.userData(a.Name(), gen)
+		req.Protocols = append(req.Protocols, wire.JoinGroupRequestProtocol{Name: a.Name(), Metadata: sub.AppendTo(nil)})
 	}
 	resp, err := m.g.cl.Request(ctx, coord, req)
 	m.joins++
@@ -234,6 +239,26 @@ func (m *classicMember) join(ctx context.Context, coord int32, topics []string) 
 		m.onJoin(m.joins)
 	}
 	return jr, nil
+}
+
+// userData is the subscription user data Java's assignor of that name
+// sends: "sticky" its last assignment and generation (nothing before the
+// first assignment), "cooperative-sticky" the generation; others none.
+func (m *classicMember) userData(assignor string, gen int32) []byte {
+	switch assignor {
+	case "sticky":
+		if gen < 0 {
+			return nil
+		}
+		var tps []assign.TopicPartitions
+		for _, p := range toProtocolTPs(m.lastAssigned) {
+			tps = append(tps, assign.TopicPartitions{Topic: p.Topic, Partitions: p.Partitions})
+		}
+		return assign.StickyUserData(tps, gen)
+	case "cooperative-sticky":
+		return assign.CooperativeStickyUserData(gen)
+	}
+	return nil
 }
 
 // joinError handles a JoinGroup error code: again to rejoin at once, an

@@ -226,7 +226,8 @@ func (g *Group) commitRequest(ctx context.Context, send map[TopicPartition]int64
 
 // commitResult records accepted offsets and types the refusals. A
 // refusal saying the group moved on (REBALANCE_IN_PROGRESS,
-// ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) asks the membership to rejoin;
+// ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID; STALE_MEMBER_EPOCH,
+// FENCED_MEMBER_EPOCH of KIP-848) asks the membership to rejoin;
 // NOT_COORDINATOR forgets the coordinator.
 func (g *Group) commitResult(send map[TopicPartition]int64, ids map[string]wire.UUID, resp *wire.OffsetCommitResponse, gen int32, member string) error {
 	names := idNames(ids)
@@ -261,8 +262,9 @@ func (g *Group) commitResult(send map[TopicPartition]int64, ids map[string]wire.
 	}
 	for _, err := range failed {
 		switch {
-		case errors.Is(err, wire.ErrRebalanceInProgress), errors.Is(err, wire.ErrIllegalGeneration), errors.Is(err, wire.ErrUnknownMemberID):
-			g.m.rejoin()
+		case errors.Is(err, wire.ErrRebalanceInProgress), errors.Is(err, wire.ErrIllegalGeneration), errors.Is(err, wire.ErrUnknownMemberID),
+			errors.Is(err, wire.ErrStaleMemberEpoch), errors.Is(err, wire.ErrFencedMemberEpoch):
+			g.m.rejoin() // consumer protocol: heartbeat now for the current epoch
 		case errors.Is(err, wire.ErrNotCoordinator), errors.Is(err, wire.ErrCoordinatorNotAvailable):
 			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 		}

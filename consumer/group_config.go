@@ -17,9 +17,10 @@ const (
 	// ProtocolClassic is the classic protocol: JoinGroup, SyncGroup and
 	// Heartbeat, with client-side assignors run by the group leader.
 	ProtocolClassic GroupProtocol = "classic"
-	// ProtocolConsumer is the KIP-848 consumer group protocol (broker-side
-	// assignment). Not implemented yet: NewGroup fails with
-	// ErrProtocolUnsupported.
+	// ProtocolConsumer is the KIP-848 consumer group protocol:
+	// ConsumerGroupHeartbeat only, with the assignment computed by the
+	// coordinator (GroupConfig.ServerAssignor) and member epochs in
+	// place of generations.
 	ProtocolConsumer GroupProtocol = "consumer"
 )
 
@@ -55,12 +56,23 @@ type GroupConfig struct {
 	// matches this RE2 expression (Java's subscribe(Pattern)); topics
 	// created later that match are picked up at the next metadata check.
 	TopicRegex string
-	// Protocol is the membership protocol (group.protocol). Default
-	// ProtocolClassic.
+	// Protocol is the membership protocol (group.protocol). Default ""
+	// picks it when the member starts: ProtocolConsumer when the cluster's
+	// finalized group.version feature is 1 or more (ApiVersions of the
+	// group coordinator; Kafka 4.0+ enables it by default), else
+	// ProtocolClassic. Java's default is classic; set ProtocolClassic to
+	// join a classic group of Java members with client-side assignors.
 	Protocol GroupProtocol
+	// ServerAssignor names the coordinator's assignor for ProtocolConsumer
+	// (group.remote.assignor): "uniform" or "range" on Apache Kafka; ""
+	// lets the broker choose (its group.consumer.assignors' first,
+	// uniform by default). Ignored by ProtocolClassic.
+	ServerAssignor string
 	// SessionTimeout is how long the coordinator keeps a member without
 	// heartbeats (session.timeout.ms). Default 45s; the broker bounds it by
-	// group.min/max.session.timeout.ms.
+	// group.min/max.session.timeout.ms. ProtocolClassic only: the consumer
+	// protocol's session timeout is the broker's
+	// group.consumer.session.timeout.ms.
 	SessionTimeout time.Duration
 	// RebalanceTimeout is how long the coordinator waits for members to
 	// rejoin in a rebalance, and bounds the revoking event's chance to
@@ -68,6 +80,8 @@ type GroupConfig struct {
 	RebalanceTimeout time.Duration
 	// HeartbeatInterval is the time between heartbeats
 	// (heartbeat.interval.ms). Default 3s; must be below SessionTimeout.
+	// ProtocolConsumer uses it only until the coordinator gives its own
+	// (group.consumer.heartbeat.interval.ms).
 	HeartbeatInterval time.Duration
 	// InstanceID makes the member static (group.instance.id, KIP-345): it
 	// keeps its assignment across restarts within SessionTimeout and does
@@ -76,8 +90,9 @@ type GroupConfig struct {
 	// Assignors are the partition assignors in order of preference
 	// (partition.assignment.strategy); the group uses the first one every
 	// member lists. The rebalance is cooperative (KIP-429) when every
-	// listed assignor is cooperative, otherwise eager. Required (Java's
-	// default is range then cooperative-sticky, see package assign).
+	// listed assignor is cooperative, otherwise eager. Default Java's:
+	// range, then cooperative-sticky (an eager group that can be moved to
+	// cooperative-sticky by a rolling restart). Classic protocol only.
 	Assignors []assign.Assignor
 	// DisableAutoCommit turns off automatic commits (the inverse of
 	// enable.auto.commit, which defaults to true). With auto-commit, the
@@ -108,9 +123,6 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 	if cfg.Config, err = cfg.Config.withDefaults(); err != nil {
 		return cfg, nil, err
 	}
-	if cfg.Protocol == "" {
-		cfg.Protocol = ProtocolClassic
-	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
 			*d = v
@@ -120,15 +132,16 @@ func (cfg GroupConfig) withDefaults() (GroupConfig, *regexp.Regexp, error) {
 	def(&cfg.RebalanceTimeout, DefaultRebalanceTimeout)
 	def(&cfg.HeartbeatInterval, DefaultHeartbeatInterval)
 	def(&cfg.AutoCommitInterval, DefaultAutoCommitInterval)
+	if len(cfg.Assignors) == 0 {
+		cfg.Assignors = []assign.Assignor{assign.Range(), assign.CooperativeSticky()}
+	}
 	switch {
-	case cfg.Protocol != ProtocolClassic:
+	case cfg.Protocol != "" && cfg.Protocol != ProtocolClassic && cfg.Protocol != ProtocolConsumer:
 		return cfg, nil, fmt.Errorf("%w: %q", ErrProtocolUnsupported, cfg.Protocol)
 	case cfg.GroupID == "":
 		return cfg, nil, errors.New("consumer: empty GroupID")
 	case (len(cfg.Topics) == 0) == (cfg.TopicRegex == ""):
 		return cfg, nil, errors.New("consumer: set exactly one of Topics and TopicRegex")
-	case len(cfg.Assignors) == 0:
-		return cfg, nil, errors.New("consumer: no Assignors")
 	case cfg.SessionTimeout < time.Millisecond || cfg.RebalanceTimeout < time.Millisecond || cfg.HeartbeatInterval < time.Millisecond:
 		return cfg, nil, errors.New("consumer: SessionTimeout, RebalanceTimeout and HeartbeatInterval must be at least 1ms")
 	case cfg.HeartbeatInterval >= cfg.SessionTimeout:

@@ -20,18 +20,23 @@ type fakeCoord struct {
 	f  *fakeBroker
 	mu sync.Mutex
 
-	gen        int32
-	joins      []wire.JoinGroupRequest
-	syncs      int
-	heartbeats int
-	assigned   []byte // the leader's assignment of the last sync
-	committed  map[TopicPartition]int64
-	commits    []wire.OffsetCommitRequest
-	lookups    int // Coordinator calls that found the cache empty
-	known      bool
-	leaves     int
-	errs       map[wire.APIKey][]int16 // queued error codes, first first
-	dead       bool                    // requests hang until their context ends
+	gen          int32
+	joins        []wire.JoinGroupRequest
+	syncs        int
+	heartbeats   int
+	assigned     []byte // the leader's assignment of the last sync
+	committed    map[TopicPartition]int64
+	commits      []wire.OffsetCommitRequest
+	lookups      int // Coordinator calls that found the cache empty
+	known        bool
+	leaves       int
+	errs         map[wire.APIKey][]int16 // queued error codes, first first
+	cghbs        []wire.ConsumerGroupHeartbeatRequest
+	groupVersion int16   // finalized group.version in ApiVersions
+	cgAssign     []int32 // consumer protocol: partitions of "t" assigned; nil: both
+	cgChanged    bool    // cgAssign changed: the next heartbeat bumps the epoch
+	fetches      []wire.OffsetFetchRequest
+	dead         bool // requests hang until their context ends
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
@@ -111,7 +116,15 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 	case *wire.LeaveGroupRequest:
 		c.leaves++
 		return &wire.LeaveGroupResponse{}, nil
+	case *wire.ApiVersionsRequest:
+		return &wire.ApiVersionsResponse{FinalizedFeatures: []wire.ApiVersionsFinalizedFeature{{Name: "group.version", MaxVersionLevel: c.groupVersion}}}, nil
+	case *wire.ConsumerGroupHeartbeatRequest:
+		return c.consumerHeartbeat(r), nil
 	case *wire.OffsetFetchRequest:
+		c.fetches = append(c.fetches, *r)
+		if code := c.next(wire.KeyOffsetFetch); code != 0 {
+			return &wire.OffsetFetchResponse{Groups: []wire.OffsetFetchGroupResult{{GroupID: r.GroupID, ErrorCode: code}}}, nil
+		}
 		var ps []wire.OffsetFetchPartitionResult
 		for _, p := range r.Groups[0].Topics[0].PartitionIndexes {
 			o, ok := c.committed[TopicPartition{r.Groups[0].Topics[0].Name, p}]
@@ -150,13 +163,22 @@ func (c *fakeCoord) snapshot() (joins, syncs, heartbeats, lookups int, gen int32
 // newFakeGroup starts a Group on the fakes, subscribed to topic "t" (two
 // partitions with 5 records each), with events recorded in the member.
 func newFakeGroup(t *testing.T, mod func(*GroupConfig)) (*member, *fakeCoord, *fakeBroker) {
+	return newFakeGroupWith(t, mod, nil)
+}
+
+// newFakeGroupWith is newFakeGroup with pre run on the coordinator before
+// the member starts.
+func newFakeGroupWith(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)) (*member, *fakeCoord, *fakeBroker) {
 	t.Helper()
 	f := newFakeBroker(t)
 	f.append(tp0, dataBatch(0, 5))
 	f.append(TopicPartition{"t", 1}, dataBatch(0, 5))
 	fc := newFakeCoord(f)
+	if pre != nil {
+		pre(fc)
+	}
 	m := &member{owned: map[TopicPartition]bool{}}
-	cfg := GroupConfig{GroupID: "g", Topics: []string{"t"}, Assignors: []assign.Assignor{testRange{coop: true}},
+	cfg := GroupConfig{GroupID: "g", Topics: []string{"t"}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{coop: true}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent}
 	if mod != nil {
 		mod(&cfg)
@@ -412,7 +434,7 @@ func TestGroupResetNoneWithoutCommit(t *testing.T) {
 	fc := newFakeCoord(f)
 	fc.committed[TopicPartition{"t", 1}] = 3
 	m := &member{owned: map[TopicPartition]bool{}}
-	cfg, re, err := GroupConfig{GroupID: "g", Topics: []string{"t"}, Assignors: []assign.Assignor{testRange{}},
+	cfg, re, err := GroupConfig{GroupID: "g", Topics: []string{"t"}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent, Config: Config{OffsetReset: ResetNone}}.withDefaults()
 	if err != nil {
 		t.Fatal(err)

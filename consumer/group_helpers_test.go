@@ -167,7 +167,7 @@ func (m *member) ownedSet() map[TopicPartition]bool {
 func (e *groupEnv) join(group string, mod func(*GroupConfig)) *member {
 	e.t.Helper()
 	m := &member{owned: map[TopicPartition]bool{}}
-	cfg := GroupConfig{GroupID: group, Topics: []string{e.topic}, Assignors: []assign.Assignor{testRange{}},
+	cfg := GroupConfig{GroupID: group, Topics: []string{e.topic}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{}},
 		SessionTimeout: 6 * time.Second, HeartbeatInterval: 300 * time.Millisecond, RebalanceTimeout: 20 * time.Second,
 		OnAssignment: m.onEvent}
 	cfg.MaxWait = 100 * time.Millisecond

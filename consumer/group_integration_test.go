@@ -136,7 +136,7 @@ func TestGroupIntegrationRegexAndNewPartitions(t *testing.T) {
 	}
 	defer cl.Close()
 	m := &member{owned: map[TopicPartition]bool{}}
-	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?",
+	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?", Protocol: ProtocolClassic,
 		Assignors: []assign.Assignor{testRange{}}, SessionTimeout: 6 * time.Second, HeartbeatInterval: 200 * time.Millisecond, OnAssignment: m.onEvent})
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,3 @@
-//go:build assignors
-
 package consumer
 
 import (
@@ -8,16 +6,14 @@ import (
 	"github.com/gregor-kafka/gregor/consumer/assign"
 )
 
-// The mixed groups with package assign's Java-compatible assignors. Built
-// with -tags assignors until the assignors (assign.ByName) are merged; then
-// drop the build tag.
+// The mixed groups with package assign's Java-compatible assignors.
 
 // TestGroupIntegrationMixedJavaCooperativeSticky: gregor's
 // cooperative-sticky and Java's CooperativeStickyAssignor in one group.
 func TestGroupIntegrationMixedJavaCooperativeSticky(t *testing.T) {
-	a, err := assign.ByName("cooperative-sticky")
-	if err != nil {
-		t.Fatal(err)
+	a, ok := assign.ByName("cooperative-sticky")
+	if !ok {
+		t.Fatal("no cooperative-sticky assignor")
 	}
 	testMixedGroup(t, "org.apache.kafka.clients.consumer.CooperativeStickyAssignor", a)
 }
@@ -25,9 +21,9 @@ func TestGroupIntegrationMixedJavaCooperativeSticky(t *testing.T) {
 // TestGroupIntegrationMixedJavaRangeAssignor is the range case with
 // assign's range instead of the tests' testRange.
 func TestGroupIntegrationMixedJavaRangeAssignor(t *testing.T) {
-	a, err := assign.ByName("range")
-	if err != nil {
-		t.Fatal(err)
+	a, ok := assign.ByName("range")
+	if !ok {
+		t.Fatal("no range assignor")
 	}
 	testMixedGroup(t, "org.apache.kafka.clients.consumer.RangeAssignor", a)
 }

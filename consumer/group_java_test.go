@@ -43,14 +43,18 @@ type javaConsumer struct {
 }
 
 func (e *groupEnv) startJava(group, strategy string, maxMessages int) *javaConsumer {
+	return e.startJavaWith(group, maxMessages, "--group-protocol", "classic", "--session-timeout", "6000", "--assignment-strategy", strategy)
+}
+
+// startJavaWith runs VerifiableConsumer with the protocol arguments given.
+func (e *groupEnv) startJavaWith(group string, maxMessages int, protocolArgs ...string) *javaConsumer {
 	ctx, cancel := context.WithCancel(e.ctx)
 	j := &javaConsumer{cancel: cancel, done: make(chan struct{})}
+	args := append([]string{"--bootstrap-server", strings.Join(e.cluster.Bootstrap("PLAINTEXT"), ","), "--topic", e.topic, "--group-id", group,
+		"--verbose", "--reset-policy", "earliest", "--max-messages", fmt.Sprint(maxMessages)}, protocolArgs...)
 	go func() {
 		defer close(j.done)
-		j.out, j.err = e.cluster.RunTool(ctx, "org.apache.kafka.tools.VerifiableConsumer",
-			"--bootstrap-server", strings.Join(e.cluster.Bootstrap("PLAINTEXT"), ","), "--topic", e.topic, "--group-id", group,
-			"--group-protocol", "classic", "--session-timeout", "6000", "--verbose", "--reset-policy", "earliest",
-			"--assignment-strategy", strategy, "--max-messages", fmt.Sprint(maxMessages))
+		j.out, j.err = e.cluster.RunTool(ctx, "org.apache.kafka.tools.VerifiableConsumer", args...)
 	}()
 	return j
 }

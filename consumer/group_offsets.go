@@ -52,9 +52,16 @@ func (g *Group) offsetFetchOnce(ctx context.Context, tps []TopicPartition) (map[
 		topics = append(topics, wire.OffsetFetchRequestTopic{Name: t, TopicID: ids[t], PartitionIndexes: byTopic[t]})
 	}
 	// v1-7 name the group and topics at the top level, v8+ per group; the
-	// classic protocol sends no member ID and epoch -1 (v9+).
+	// classic protocol sends no member ID and epoch -1 (v9+), the consumer
+	// protocol its member ID and epoch (the coordinator answers
+	// STALE_MEMBER_EPOCH or FENCED_MEMBER_EPOCH if they are not current).
+	grp := wire.OffsetFetchRequestGroup{GroupID: g.cfg.GroupID, MemberEpoch: -1, Topics: topics}
+	if g.m.protocol() == ProtocolConsumer {
+		epoch, member := g.m.identity()
+		grp.MemberID, grp.MemberEpoch = &member, epoch
+	}
 	req := &wire.OffsetFetchRequest{GroupID: g.cfg.GroupID, Topics: topics, RequireStable: true,
-		Groups: []wire.OffsetFetchRequestGroup{{GroupID: g.cfg.GroupID, MemberEpoch: -1, Topics: topics}}}
+		Groups: []wire.OffsetFetchRequestGroup{grp}}
 	coord, err := g.cl.Coordinator(ctx, client.CoordinatorGroup, g.cfg.GroupID)
 	if err != nil {
 		return nil, err

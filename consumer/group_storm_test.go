@@ -65,7 +65,7 @@ func storm(t *testing.T, d time.Duration, coop bool) {
 		}
 	}
 	start := func(id int) (*Group, func()) {
-		g, err := NewGroup(newTestClient(t, e.cluster), GroupConfig{GroupID: group, Topics: []string{e.topic},
+		g, err := NewGroup(newTestClient(t, e.cluster), GroupConfig{GroupID: group, Topics: []string{e.topic}, Protocol: ProtocolClassic,
 			Assignors: []assign.Assignor{testRange{coop: coop}}, SessionTimeout: 6 * time.Second, HeartbeatInterval: 200 * time.Millisecond,
 			RebalanceTimeout: 10 * time.Second, AutoCommitInterval: 100 * time.Millisecond, OnAssignment: event(id),
 			Config: Config{MaxWait: 100 * time.Millisecond}})

@@ -165,7 +165,11 @@ func checkGroupObserved(ev *Event) string {
 		if json.Unmarshal(a["group_epoch"], &ge) != nil {
 			return fmt.Sprintf("assignments[%d].group_epoch is not an object", i)
 		}
-		if e := exactKeys(fmt.Sprintf("assignments[%d].group_epoch", i), ge, []string{"kind", "generation_id"}); e != "" {
+		keys := []string{"kind", "generation_id"}
+		if string(ge["kind"]) == `"consumer"` {
+			keys = []string{"kind", "member_epoch"}
+		}
+		if e := exactKeys(fmt.Sprintf("assignments[%d].group_epoch", i), ge, keys); e != "" {
 			return e
 		}
 	}

@@ -350,8 +350,37 @@ func (o *Observer) Produce(ctx context.Context, recs []*kgo.Record) error {
 // GroupMember is one member of a classic consumer group as the coordinator
 // describes it: its member ID and the partitions the leader assigned it.
 type GroupMember struct {
-	MemberID   string
-	Partitions map[string][]int32 // topic -> partitions
+	MemberID    string
+	MemberEpoch int32              // KIP-848 member epoch; 0 for a classic group
+	Partitions  map[string][]int32 // topic -> partitions
+}
+
+// ConsumerGroupMembers describes a KIP-848 consumer group
+// (ConsumerGroupDescribe): its state and members with their member epochs
+// and current assignments.
+func (o *Observer) ConsumerGroupMembers(ctx context.Context, group string) (string, []GroupMember, error) {
+	gs, err := o.adm.DescribeConsumerGroups(ctx, group)
+	if err != nil {
+		return "", nil, err
+	}
+	g, ok := gs[group]
+	if !ok {
+		return "", nil, fmt.Errorf("consumer group %s not described", group)
+	}
+	if g.Err != nil {
+		return "", nil, g.Err
+	}
+	var out []GroupMember
+	for _, m := range g.Members {
+		gm := GroupMember{MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, Partitions: map[string][]int32{}}
+		for t, ps := range m.Assignment {
+			for p := range ps {
+				gm.Partitions[t] = append(gm.Partitions[t], p)
+			}
+		}
+		out = append(out, gm)
+	}
+	return g.State, out, nil
 }
 
 // GroupMembers describes a classic group (DescribeGroups): its state and

@@ -37,6 +37,7 @@ type groupAssignment struct {
 	GroupEpoch struct {
 		Kind         string `json:"kind"`
 		GenerationID int32  `json:"generation_id"`
+		MemberEpoch  int32  `json:"member_epoch"`
 	} `json:"group_epoch"`
 	AssignmentEpoch uint64  `json:"assignment_epoch"`
 	Partitions      []tpKey `json:"partitions"`
@@ -97,8 +98,8 @@ func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) err
 		if a.ConsumerID != str(ids[i]) {
 			return fmt.Errorf("assignments[%d] is %s, want %s (caller order)", i, a.ConsumerID, ids[i])
 		}
-		if a.GroupEpoch.Kind != "classic" || a.GroupEpoch.GenerationID <= 0 || a.GroupEpoch.GenerationID != as[0].GroupEpoch.GenerationID {
-			return fmt.Errorf("%s group_epoch %+v: want one positive classic generation", a.ConsumerID, a.GroupEpoch)
+		if err := checkGroupEpoch(a, as[0]); err != nil {
+			return err
 		}
 		v := views[a.ConsumerID]
 		if v == nil {
@@ -123,22 +124,51 @@ func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) err
 	return nil
 }
 
+// checkGroupEpoch: a classic member reports the group's one positive
+// generation; a consumer-protocol member (KIP-848) a positive member epoch
+// (compared with the coordinator's in checkGroupOnBroker). All members of
+// one report use the same protocol.
+func checkGroupEpoch(a, first groupAssignment) error {
+	e := a.GroupEpoch
+	switch {
+	case e.Kind != first.GroupEpoch.Kind:
+		return fmt.Errorf("%s group_epoch kind %q, %s's is %q", a.ConsumerID, e.Kind, first.ConsumerID, first.GroupEpoch.Kind)
+	case e.Kind == "classic" && (e.GenerationID <= 0 || e.GenerationID != first.GroupEpoch.GenerationID):
+		return fmt.Errorf("%s group_epoch %+v: want one positive classic generation", a.ConsumerID, e)
+	case e.Kind == "consumer" && e.MemberEpoch <= 0:
+		return fmt.Errorf("%s group_epoch %+v: want a positive member epoch", a.ConsumerID, e)
+	case e.Kind != "classic" && e.Kind != "consumer":
+		return fmt.Errorf("%s group_epoch kind %q", a.ConsumerID, e.Kind)
+	}
+	return nil
+}
+
 // checkGroupOnBroker compares the reported assignments with the
 // coordinator's description of the group.
 func (r *run) checkGroupOnBroker(ctx context.Context, cmd *judge.Command, as []groupAssignment, seen map[tpKey]string) error {
 	group := as[0].GroupID
 	topic := r.topicOfGroupConsumer(as[0].ConsumerID)
-	state, members, err := r.obs.GroupMembers(ctx, group)
+	describe := r.obs.GroupMembers
+	if as[0].GroupEpoch.Kind == "consumer" {
+		describe = r.obs.ConsumerGroupMembers // ConsumerGroupDescribe: member epochs too
+	}
+	state, members, err := describe(ctx, group)
 	if err != nil {
 		return err
 	}
 	byID := map[string][]int32{}
+	epochs := map[string]int32{}
 	for _, m := range members {
 		ps := slices.Clone(m.Partitions[topic])
 		slices.Sort(ps)
 		byID[m.MemberID] = ps
+		epochs[m.MemberID] = m.MemberEpoch
 	}
 	for _, a := range as {
+		if e := a.GroupEpoch; e.Kind == "consumer" && epochs[a.MemberID] != e.MemberEpoch {
+			r.fact(cmd.ID, fmt.Sprintf("member %s of %s is at member epoch %d", a.MemberID, group, e.MemberEpoch), fmt.Sprintf("coordinator says %d", epochs[a.MemberID]), false)
+			return fmt.Errorf("%s claims member %s is at member epoch %d; the coordinator says %d", a.ConsumerID, a.MemberID, e.MemberEpoch, epochs[a.MemberID])
+		}
 		ps, ok := byID[a.MemberID]
 		var want []int32
 		for _, tp := range a.Partitions {

@@ -294,84 +294,92 @@ S.append(scenario("acl-denied-then-granted", "alice (SASL PLAIN) holds Write on 
         send("op-2", rec(T, 2, "op-2", u("k"), u("granted")))] + close_producer(),
     [(T, 1)], {"security": "sasl_plaintext", "mechanism": "plain", "user": "alice"}))
 
-# Consumer groups (§4.5), protocol classic. The group id is per run.
+# Consumer groups (§4.5), for each group protocol: the same scenario families
+# with protocol classic (ids group-...) and consumer, KIP-848 (ids
+# group-consumer-..., needing consumer_protocol_groups). The group id is per run.
 G = "${group:g}"
-GREQ = ["producer", "producer_batch", "consumer_groups"]
+PROTO = {}
 
-def gcreate(cid, client="c1", configuration=None):
-    kw = dict(client_id=client, consumer_id=cid, group_id=G, topic=T, protocol="classic")
-    if configuration: kw["configuration"] = configuration
-    return cmd("create_group_consumer", **kw)
+def group_scenarios(proto):
+    PROTO["name"] = proto
+    pre = "group-" if proto == "classic" else "group-consumer-"
+    GREQ = ["producer", "producer_batch", "consumer_groups"] + ([] if proto == "classic" else ["consumer_protocol_groups"])
+    CAPS = ["consumer_groups"] + ([] if proto == "classic" else ["consumer_protocol_groups"])
+    def gcreate(cid, client="c1", configuration=None):
+        kw = dict(client_id=client, consumer_id=cid, group_id=G, topic=T, protocol=PROTO["name"])
+        if configuration: kw["configuration"] = configuration
+        return cmd("create_group_consumer", **kw)
 
-def gobserve(op, ids, expect=None):
-    return cmd("observe_group_assignments", expect, operation_id=op, consumer_ids=ids, timeout_ms=30000)
+    def gobserve(op, ids, expect=None):
+        return cmd("observe_group_assignments", expect, operation_id=op, consumer_ids=ids, timeout_ms=30000)
 
-def gparts(*ps): return [{"topic": T, "partition": p} for p in ps]
+    def gparts(*ps): return [{"topic": T, "partition": p} for p in ps]
 
-def gbatch(prefix, parts, per=1, seq=100):
-    ops = []
-    for p in range(parts):
-        for i in range(per):
-            op = "%s%d-%d" % (prefix, p, i)
-            ops.append({"operation_id": op, "record": rec(T, seq + len(ops), op, u(prefix), u(op), partition=p)})
-    return cmd("send_batch", producer_id="p1", operations=ops)
+    def gbatch(prefix, parts, per=1, seq=100):
+        ops = []
+        for p in range(parts):
+            for i in range(per):
+                op = "%s%d-%d" % (prefix, p, i)
+                ops.append({"operation_id": op, "record": rec(T, seq + len(ops), op, u(prefix), u(op), partition=p)})
+        return cmd("send_batch", producer_id="p1", operations=ops)
 
-def gclose(*ids): return [cmd("close_group_consumer", consumer_id=i) for i in ids]
+    def gclose(*ids): return [cmd("close_group_consumer", consumer_id=i) for i in ids]
 
-for n, parts in [(2, 4), (3, 6)]:
-    ids = ["g%d" % (i + 1) for i in range(n)]
-    S.append(scenario("group-%d-members" % n, "%d classic members of one group on a %d-partition topic: the observer finds the coordinator's assignments equal to the reported ones, disjoint and covering; round-robin receives get all %d records and commit them." % (n, parts, 2 * parts),
-        GREQ, open_producer() + [gcreate(i) for i in ids] + [gobserve("obs-1", ids), gbatch("a", parts, 2),
-            cmd("group_receive_set", {"record_count": 2 * parts}, receive_id="rs-1", consumer_ids=ids, record_count=2 * parts, timeout_ms=30000)]
-            + gclose(*ids) + close_producer(), [(T, parts)], timeout=120))
+    for n, parts in [(2, 4), (3, 6)]:
+        ids = ["g%d" % (i + 1) for i in range(n)]
+        S.append(scenario(pre + "%d-members" % n, "%d %s members of one group on a %d-partition topic: the observer finds the coordinator's assignments equal to the reported ones, disjoint and covering; round-robin receives get all %d records and commit them." % (n, proto, parts, 2 * parts),
+            GREQ, open_producer() + [gcreate(i) for i in ids] + [gobserve("obs-1", ids), gbatch("a", parts, 2),
+                cmd("group_receive_set", {"record_count": 2 * parts}, receive_id="rs-1", consumer_ids=ids, record_count=2 * parts, timeout_ms=30000)]
+                + gclose(*ids) + close_producer(), [(T, parts)], timeout=120))
 
-S.append(scenario("group-member-close", "Seed case cooperativeRebalance: two members split a 2-partition topic; one closes (leaving the group) and the survivor owns partitions 0 and 1, as the coordinator confirms.",
-    GREQ, open_producer() + [gcreate("g1"), gcreate("g2"), gobserve("obs-1", ["g1", "g2"])] + gclose("g2") +
-        [gobserve("obs-2", ["g1"], {"event": {"assignments": [{"partitions": gparts(0, 1)}]}}),
-         gbatch("a", 2), cmd("group_receive_set", {"record_count": 2}, receive_id="rs-1", consumer_ids=["g1"], record_count=2, timeout_ms=20000)]
-        + gclose("g1") + close_producer(), [(T, 2)], timeout=120))
+    S.append(scenario(pre + "member-close", "Seed case cooperativeRebalance: two members split a 2-partition topic; one closes (leaving the group) and the survivor owns partitions 0 and 1, as the coordinator confirms.",
+        GREQ, open_producer() + [gcreate("g1"), gcreate("g2"), gobserve("obs-1", ["g1", "g2"])] + gclose("g2") +
+            [gobserve("obs-2", ["g1"], {"event": {"assignments": [{"partitions": gparts(0, 1)}]}}),
+             gbatch("a", 2), cmd("group_receive_set", {"record_count": 2}, receive_id="rs-1", consumer_ids=["g1"], record_count=2, timeout_ms=20000)]
+            + gclose("g1") + close_producer(), [(T, 2)], timeout=120))
 
-S.append(scenario("group-offset-replay", "Seed case offsetReplay: a member receives and commits three records and closes; three more are written; a new member of the group starts at the committed offset and receives exactly the three uncommitted records.",
-    GREQ, open_producer() + [gbatch("a", 1, 3), gcreate("g1"), gobserve("obs-1", ["g1"]),
-        cmd("group_receive", {"records": ["a0-0", "a0-1", "a0-2"]}, consumer_id="g1", receive_id="r1", timeout_ms=20000)] + gclose("g1") +
-        [gbatch("b", 1, 3, seq=200), gcreate("g2"), gobserve("obs-2", ["g2"]),
-         cmd("group_receive", {"records": ["b0-0", "b0-1", "b0-2"]}, consumer_id="g2", receive_id="r2", timeout_ms=20000)]
-        + gclose("g2") + close_producer(), [(T, 1)], timeout=120))
+    S.append(scenario(pre + "offset-replay", "Seed case offsetReplay: a member receives and commits three records and closes; three more are written; a new member of the group starts at the committed offset and receives exactly the three uncommitted records.",
+        GREQ, open_producer() + [gbatch("a", 1, 3), gcreate("g1"), gobserve("obs-1", ["g1"]),
+            cmd("group_receive", {"records": ["a0-0", "a0-1", "a0-2"]}, consumer_id="g1", receive_id="r1", timeout_ms=20000)] + gclose("g1") +
+            [gbatch("b", 1, 3, seq=200), gcreate("g2"), gobserve("obs-2", ["g2"]),
+             cmd("group_receive", {"records": ["b0-0", "b0-1", "b0-2"]}, consumer_id="g2", receive_id="r2", timeout_ms=20000)]
+            + gclose("g2") + close_producer(), [(T, 1)], timeout=120))
 
-def gctl(op, control, expect=None):
-    return cmd("control_group_consumer", expect, operation_id=op, consumer_id="g1", control=control, timeout_ms=10000)
+    def gctl(op, control, expect=None):
+        return cmd("control_group_consumer", expect, operation_id=op, consumer_id="g1", control=control, timeout_ms=10000)
 
-S.append(scenario("group-controls", "pause, resume and seek on a group member: a paused partition delivers nothing until resumed; a seek to offset 0 delivers the record again.",
-    GREQ + ["group_consumer_controls"], open_producer() + [gbatch("a", 2), gcreate("g1"), gobserve("obs-1", ["g1"]),
-        gctl("ctl-1", {"kind": "pause", "partitions": gparts(0)}),
-        cmd("group_receive", {"records": ["a1-0"]}, consumer_id="g1", receive_id="r1", timeout_ms=20000),
-        cmd("group_receive", {"record_count": 0}, consumer_id="g1", receive_id="r2", timeout_ms=1000),
-        gctl("ctl-2", {"kind": "resume", "partitions": gparts(0)}),
-        cmd("group_receive", {"records": ["a0-0"]}, consumer_id="g1", receive_id="r3", timeout_ms=20000),
-        gctl("ctl-3", {"kind": "seek", "partition": {"topic": T, "partition": 0}, "position": {"kind": "offset", "offset": 0}}),
-        cmd("group_receive", {"records": ["a0-0"]}, consumer_id="g1", receive_id="r4", timeout_ms=20000)]
-        + gclose("g1") + close_producer(), [(T, 2)], timeout=120))
+    S.append(scenario(pre + "controls", "pause, resume and seek on a group member: a paused partition delivers nothing until resumed; a seek to offset 0 delivers the record again.",
+        GREQ + ["group_consumer_controls"], open_producer() + [gbatch("a", 2), gcreate("g1"), gobserve("obs-1", ["g1"]),
+            gctl("ctl-1", {"kind": "pause", "partitions": gparts(0)}),
+            cmd("group_receive", {"records": ["a1-0"]}, consumer_id="g1", receive_id="r1", timeout_ms=20000),
+            cmd("group_receive", {"record_count": 0}, consumer_id="g1", receive_id="r2", timeout_ms=1000),
+            gctl("ctl-2", {"kind": "resume", "partitions": gparts(0)}),
+            cmd("group_receive", {"records": ["a0-0"]}, consumer_id="g1", receive_id="r3", timeout_ms=20000),
+            gctl("ctl-3", {"kind": "seek", "partition": {"topic": T, "partition": 0}, "position": {"kind": "offset", "offset": 0}}),
+            cmd("group_receive", {"records": ["a0-0"]}, consumer_id="g1", receive_id="r4", timeout_ms=20000)]
+            + gclose("g1") + close_producer(), [(T, 2)], timeout=120))
 
-for n in (1, 3, 8):
-    S.append(scenario("group-shutdown-%d" % n, "shutdown_group_consumer with %d concurrent requests: one shutdown, completed once; a later close of the same consumer is answered with group_consumer_closed." % n,
-        ["consumer_groups", "group_consumer_shutdown"],
-        [cmd("create_client", client_id="c1"), gcreate("g1"), gobserve("obs-1", ["g1"]),
-         cmd("shutdown_group_consumer", operation_id="sd-1", consumer_id="g1", request_count=n, timeout_ms=30000),
-         cmd("close_group_consumer", consumer_id="g1"), cmd("shutdown_client", client_id="c1")], [(T, 1)], timeout=90))
+    for n in (1, 3, 8):
+        S.append(scenario(pre + "shutdown-%d" % n, "shutdown_group_consumer with %d concurrent requests: one shutdown, completed once; a later close of the same consumer is answered with group_consumer_closed." % n,
+            CAPS + ["group_consumer_shutdown"],
+            [cmd("create_client", client_id="c1"), gcreate("g1"), gobserve("obs-1", ["g1"]),
+             cmd("shutdown_group_consumer", operation_id="sd-1", consumer_id="g1", request_count=n, timeout_ms=30000),
+             cmd("close_group_consumer", consumer_id="g1"), cmd("shutdown_client", client_id="c1")], [(T, 1)], timeout=90))
 
-for reset, first in (("earliest", ["a0-0", "b0-0"]), ("latest", ["b0-0"])):
-    S.append(scenario("group-offset-reset-%s" % reset, "A new group with offset_reset %s on a partition that already holds a record: the member starts %s." % (reset, "at the beginning" if reset == "earliest" else "at the end, so only the record written after it joined arrives"),
-        GREQ + ["group_consumer_configuration"], open_producer() + [gbatch("a", 1),
-            gcreate("g1", configuration={"offset_reset": reset, "read_isolation": "read_uncommitted"}), gobserve("obs-1", ["g1"]),
-            gbatch("b", 1, seq=200),
-            cmd("group_receive_set", {"record_count": len(first)}, receive_id="rs-1", consumer_ids=["g1"], record_count=len(first), timeout_ms=20000)]
+    for reset, first in (("earliest", ["a0-0", "b0-0"]), ("latest", ["b0-0"])):
+        S.append(scenario(pre + "offset-reset-%s" % reset, "A new group with offset_reset %s on a partition that already holds a record: the member starts %s." % (reset, "at the beginning" if reset == "earliest" else "at the end, so only the record written after it joined arrives"),
+            GREQ + ["group_consumer_configuration"], open_producer() + [gbatch("a", 1),
+                gcreate("g1", configuration={"offset_reset": reset, "read_isolation": "read_uncommitted"}), gobserve("obs-1", ["g1"]),
+                gbatch("b", 1, seq=200),
+                cmd("group_receive_set", {"record_count": len(first)}, receive_id="rs-1", consumer_ids=["g1"], record_count=len(first), timeout_ms=20000)]
+                + gclose("g1") + close_producer(), [(T, 1)], timeout=90))
+
+    S.append(scenario(pre + "read-committed", "read_isolation read_committed on a group member: non-transactional records are delivered (up to the last stable offset).",
+        GREQ + ["group_consumer_configuration"], open_producer() + [gbatch("a", 1, 2),
+            gcreate("g1", configuration={"offset_reset": "earliest", "read_isolation": "read_committed"}), gobserve("obs-1", ["g1"]),
+            cmd("group_receive_set", {"record_count": 2}, receive_id="rs-1", consumer_ids=["g1"], record_count=2, timeout_ms=20000)]
             + gclose("g1") + close_producer(), [(T, 1)], timeout=90))
 
-S.append(scenario("group-read-committed", "read_isolation read_committed on a group member: non-transactional records are delivered (up to the last stable offset).",
-    GREQ + ["group_consumer_configuration"], open_producer() + [gbatch("a", 1, 2),
-        gcreate("g1", configuration={"offset_reset": "earliest", "read_isolation": "read_committed"}), gobserve("obs-1", ["g1"]),
-        cmd("group_receive_set", {"record_count": 2}, receive_id="rs-1", consumer_ids=["g1"], record_count=2, timeout_ms=20000)]
-        + gclose("g1") + close_producer(), [(T, 1)], timeout=90))
 # --- share groups (KIP-932, §4.6/§5.5) ---
 G = "${group:g}"
 
@@ -546,6 +554,9 @@ faulted("fault-blackhole-then-cut",
 faulted("fault-delay-acknowledged",
     "Requests and responses each delayed 300 ms: slower, never failed; op-2 is acknowledged.",
     [("slow-req", "delay", {"dir": "to_broker", "delay_ms": 300}), ("slow-resp", "delay", {"dir": "to_client", "delay_ms": 300})], "acknowledged")
+
+for proto in ("classic", "consumer"):
+    group_scenarios(proto)
 
 for s in S:
     if not s["setup"]["topics"]:
