@@ -60,5 +60,15 @@
 // Receive returns every record buffered for unpaused partitions, partition
 // by partition in offset order, waiting for the first when none is
 // buffered. Null and empty keys, values and header values stay distinct
-// (nil vs non-nil empty).
+// (nil vs non-nil empty). The records of one Fetch response are decoded
+// into one slice, so records that arrived together are delivered without
+// a copy; their keys and values alias the response (or, for compressed
+// batches, one decompression buffer per response).
+//
+// An application that is done with a delivered slice may hand it back with
+// Recycle: the slice and the decompression buffer are then reused by later
+// fetches, and a steady consumer allocates almost nothing per record
+// (BenchmarkDeliverRecycle: 0 allocs per record for every codec). Without
+// Recycle the garbage collector reclaims them. The consumer keeps at most
+// 8 recycled blocks, within MaxBufferedBytes.
 package consumer
