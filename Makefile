@@ -6,7 +6,9 @@
 #                scenarios, against a real Kafka it starts
 #   make lab     the reliability lab: eight cases on a 1+3 cluster it starts itself,
 #                evidence in testlab/evidence/lab-<date>.json (LAB_CASES=a,b selects)
-#   make bench | fuzz | lint | fmt-check | kafka-up | kafka-down | clean
+#   make bench   every client's benchmarks (gregor, franz-go, sarama, kafka-go, librdkafka):
+#                bench/results/ and charts, against a Kafka it starts
+#   make fuzz | lint | fmt-check | kafka-up | kafka-down | clean
 #
 # Needs Go, a JDK >= 17 and Maven; as root on Debian/Ubuntu, missing JDK/Maven are
 # installed with apt-get. The Kafka jars are cached in
@@ -30,7 +32,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 .PHONY: help run test lab bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
 
 # deps checks for (and, as root with apt-get, installs) a JDK >= 17 and Maven.
 deps:
@@ -137,8 +139,24 @@ test: deps kafka-local
 	if [ $$rc -ne 0 ]; then echo "FAIL: some tests or scenarios failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
 	exit $$rc
 
-bench:
-	@for m in $(MODULES); do ( cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... ); done
+# bench: the offline benchmarks of the root and testlab modules, then the
+# bench module's end-to-end suite (bench/run.sh: gregor, franz-go, sarama,
+# kafka-go and confluent-kafka-go, produce and consume, interleaved runs,
+# gregor's profiles, charts) against a single-node Kafka it starts and stops.
+# BENCH_COUNT (default 6) sets the interleaved runs.
+BENCH_COUNT ?= 6
+bench: deps kafka-local
+	@for m in . testlab; do ( cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... ); done
+	@run=$$(mktemp -d -t gregor-bench-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
+	cleanup() { \
+	  $(KAFKA_LOCAL) down -state "$$state" || true; \
+	  left=$$(pgrep -f -- "-Djava.io.tmpdir=$$run/" || true); \
+	  if [ -n "$$left" ]; then echo "ERROR: leftover JVMs of this run: $$left; killing them" >&2; kill -9 $$left || true; fi; \
+	  rm -rf "$$run"; \
+	}; \
+	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; \
+	GREGOR_KAFKA_STATE="$$state" COUNT=$(BENCH_COUNT) ./bench/run.sh
 
 # fuzz: every Fuzz target of every package for $(FUZZTIME) each
 # (FUZZPKG=./wire/ MODULES=. narrows it).

@@ -48,7 +48,6 @@ func BenchmarkPeerProduce(b *testing.B) {
 			b.Run("client="+peer+"/"+c.name(), func(b *testing.B) {
 				topic := topicFor(b, owner, "produce/"+peer+"/"+c.name(), c.partitions)
 				peerProduceFns[peer](b, topic, c)
-				reportPeakRSS(b)
 			})
 		}
 	}
@@ -66,7 +65,6 @@ func BenchmarkPeerConsume(b *testing.B) {
 					filled.Store(topic, true)
 				}
 				peerConsumeFns[peer](b, topic, c)
-				reportPeakRSS(b)
 			})
 		}
 	}
