@@ -47,6 +47,7 @@ type blockPool struct {
 	free  []*recBlock // guarded by mu
 	bytes int64       // memory of free, guarded by mu
 	limit int64       // bound on bytes; set once by newConsumer
+	made int // blocks allocated (not taken from free), guarded by mu
 	// arenaWant is the arena capacity the last compressed response needed
 	// (its decompressed bytes), guarded by mu.
 	arenaWant int
@@ -68,6 +69,9 @@ func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
 		bp.free[k-1] = nil
 		bp.free = bp.free[:k-1]
 		bp.bytes -= b.size()
+	}
+	if b == nil {
+		bp.made++
 	}
 	want := 0
 	if compressed {
