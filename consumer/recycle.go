@@ -47,7 +47,7 @@ type blockPool struct {
 	free  []*recBlock // guarded by mu
 	bytes int64       // memory of free, guarded by mu
 	limit int64       // bound on bytes; set once by newConsumer
-	made int // blocks allocated (not taken from free), guarded by mu
+	made  int         // blocks allocated (not taken from free), guarded by mu
 	// arenaWant is the arena capacity the last compressed response needed
 	// (its decompressed bytes), guarded by mu.
 	arenaWant int
