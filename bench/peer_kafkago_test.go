@@ -26,8 +26,13 @@ func benchKafkaGoProduce(b *testing.B, topic string, c produceCase) {
 	acked, target := 0, 0
 	var firstErr error
 	done := make(chan struct{})
+	// A Transport of its own: the shared default one caches metadata for
+	// 6 s, so a topic created since is "unknown" to it.
+	tr := &kafka.Transport{}
+	defer tr.CloseIdleConnections()
 	w := &kafka.Writer{
 		Addr:         kafka.TCP(bootstrap(b)...),
+		Transport:    tr,
 		Topic:        topic,
 		Balancer:     &kafka.RoundRobin{},
 		RequiredAcks: kafka.RequireAll,

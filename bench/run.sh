@@ -48,6 +48,7 @@ pattern() {
 benchtime() { [ "$1" = produce ] && echo "$PRODUCE_BENCHTIME" || echo 3x; }
 
 for suite in "${SUITES[@]}"; do : > "results/$suite.txt"; done
+: > results/failures.txt
 echo "load at start: $(uptime)" | tee results/load.txt
 n=${#CLIENTS[@]}
 for run in $(seq "$COUNT"); do
@@ -56,7 +57,8 @@ for run in $(seq "$COUNT"); do
 			client=${CLIENTS[$(((run - 1 + k) % n))]}
 			echo "=== run $run/$COUNT $suite $client"
 			./results/bench.test -test.run '^$' -test.bench "$(pattern "$suite" "$client")" -test.benchmem \
-				-test.benchtime "$(benchtime "$suite")" -test.timeout 60m | tee -a "results/$suite.txt"
+				-test.benchtime "$(benchtime "$suite")" -test.timeout 60m | tee -a "results/$suite.txt" ||
+				echo "run.sh: $suite $client failed (see above); going on" | tee -a results/failures.txt
 		done
 	done
 	echo "load after run $run: $(uptime)" | tee -a results/load.txt
@@ -69,7 +71,8 @@ if [ "$PROFILES" = 1 ]; then
 		for c in $cases; do
 			f=results/profiles/$(echo "${c#Benchmark}" | sed 's|client=gregor/||; s|/|_|g; s|=|-|g')
 			./results/bench.test -test.run '^$' -test.bench "^$(echo "$c" | sed 's|/|$/^|g')\$" -test.benchmem -test.benchtime "$(benchtime "$suite")" \
-				-test.cpuprofile "$f.cpu" -test.memprofile "$f.mem" -test.memprofilerate 65536 -test.timeout 30m >/dev/null
+				-test.cpuprofile "$f.cpu" -test.memprofile "$f.mem" -test.memprofilerate 65536 -test.timeout 30m >/dev/null ||
+				echo "run.sh: profile of $c failed" | tee -a results/failures.txt
 		done
 	done
 fi
