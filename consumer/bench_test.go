@@ -116,7 +116,7 @@ func BenchmarkDeliverRecycle(b *testing.B) {
 					b.Fatal(err)
 				}
 				if codec != wire.CompressionNone {
-					c.blocks.noteArena(len(blk.arena))
+					c.blocks.noteArena(len(blk.arena), len(part.Records))
 				}
 				st.buf, st.offset = ch, 0
 				recs, err := c.takeLocked()

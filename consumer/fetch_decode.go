@@ -28,6 +28,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 		blk := c.blocks.get(n, compressed, raw)
 		budget := int64(req.maxBytes)
 		progress := false
+		inflated := 0 // decompressed bytes charged
 		for i := range res.resp.Parts {
 			p := &res.resp.Parts[i]
 			sp, ok := req.want[p.TopicPartition]
@@ -45,10 +46,13 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 				progress = true
 			}
 			budget -= ch.bytes
+			inflated += int(ch.bytes) - len(p.Records)
 			res.chunks[p.TopicPartition] = ch
 		}
 		if compressed {
-			c.blocks.noteArena(len(blk.arena))
+			// All decompressed bytes, also those of batches that did not
+			// fit the arena, so the next arena is sized to hold them.
+			c.blocks.noteArena(inflated, raw)
 		}
 	}
 	results <- res

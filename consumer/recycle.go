@@ -48,9 +48,9 @@ type blockPool struct {
 	bytes int64       // memory of free, guarded by mu
 	limit int64       // bound on bytes; set once by newConsumer
 	made  int         // blocks allocated (not taken from free), guarded by mu
-	// arenaWant is the arena capacity the last compressed response needed
-	// (its decompressed bytes), guarded by mu.
-	arenaWant int
+	// ratio is the last compressed response's decompressed bytes per
+	// records-field byte (0: none yet), guarded by mu.
+	ratio float64
 }
 
 const (
@@ -59,8 +59,9 @@ const (
 )
 
 // get returns an empty block whose records slice holds n records and, when
-// compressed, whose arena has room for about what the last compressed
-// response decompressed to (at least 2× raw bytes).
+// compressed, whose arena has room for raw compressed bytes at the
+// decompression ratio the last compressed response had (2 before any),
+// plus a tenth and 64 KiB.
 func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
 	bp.mu.Lock()
 	var b *recBlock
@@ -75,7 +76,11 @@ func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
 	}
 	want := 0
 	if compressed {
-		want = max(bp.arenaWant, 2*raw) + 64<<10
+		ratio := bp.ratio
+		if ratio == 0 {
+			ratio = 2
+		}
+		want = int(float64(raw)*ratio*1.1) + 64<<10
 	}
 	bp.mu.Unlock()
 	if b == nil {
@@ -90,10 +95,14 @@ func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
 	return b
 }
 
-// noteArena records how many decompressed bytes a response needed.
-func (bp *blockPool) noteArena(need int) {
+// noteArena records the decompression ratio of a response: need
+// decompressed bytes from raw compressed (records field) bytes.
+func (bp *blockPool) noteArena(need, raw int) {
+	if need == 0 || raw == 0 {
+		return
+	}
 	bp.mu.Lock()
-	bp.arenaWant = need + need/4
+	bp.ratio = float64(need) / float64(raw)
 	bp.mu.Unlock()
 }
 
