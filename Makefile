@@ -8,7 +8,9 @@
 #                evidence in testlab/evidence/lab-<date>.json (LAB_CASES=a,b selects)
 #   make soak    kills under load: idempotent producers through the fault proxy on a 1+3
 #                cluster while brokers are killed, paused and restarted (SOAK_DURATION, 15m)
-#   make bench | fuzz | lint | fmt-check | kafka-up | kafka-down | clean
+#   make bench   every client's benchmarks (gregor, franz-go, sarama, kafka-go, librdkafka):
+#                bench/results/ and charts, against a Kafka it starts
+#   make fuzz | lint | fmt-check | kafka-up | kafka-down | clean
 #
 # Needs Go, a JDK >= 17 and Maven; as root on Debian/Ubuntu, missing JDK/Maven are
 # installed with apt-get. The Kafka jars are cached in
@@ -32,7 +34,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 .PHONY: help run test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 # deps checks for (and, as root with apt-get, installs) a JDK >= 17 and Maven.
 deps:
@@ -136,6 +138,8 @@ test: deps kafka-local
 	done; \
 	echo "=== allocation targets without -race (the race detector allocates)"; \
 	$(GO) test -count=1 -run 'SteadyStateAllocations|ProduceCallAllocatesNothing' ./client/ || rc=1; \
+	echo "=== offline produce and consume paths: 0 allocs/op for every codec (-benchmem)"; \
+	$(ALLOC_GUARD) || rc=1; \
 	echo "=== testlab scenarios through the adapter (make run's suite)"; \
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
 	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \
@@ -147,8 +151,24 @@ test: deps kafka-local
 	if [ $$rc -ne 0 ]; then echo "FAIL: some tests or scenarios failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
 	exit $$rc
 
-bench:
-	@for m in $(MODULES); do ( cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... ); done
+# bench: the offline benchmarks of the root and testlab modules, then the
+# bench module's end-to-end suite (bench/run.sh: gregor, franz-go, sarama,
+# kafka-go and confluent-kafka-go, produce and consume, interleaved runs,
+# gregor's profiles, charts) against a single-node Kafka it starts and stops.
+# BENCH_COUNT (default 6) sets the interleaved runs.
+BENCH_COUNT ?= 6
+bench: deps kafka-local
+	@for m in . testlab; do ( cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... ); done
+	@run=$$(mktemp -d -t gregor-bench-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
+	cleanup() { \
+	  $(KAFKA_LOCAL) down -state "$$state" || true; \
+	  left=$$(pgrep -f -- "-Djava.io.tmpdir=$$run/" || true); \
+	  if [ -n "$$left" ]; then echo "ERROR: leftover JVMs of this run: $$left; killing them" >&2; kill -9 $$left || true; fi; \
+	  rm -rf "$$run"; \
+	}; \
+	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; \
+	GREGOR_KAFKA_STATE="$$state" COUNT=$(BENCH_COUNT) ./bench/run.sh
 
 # fuzz: every Fuzz target of every package for $(FUZZTIME) each
 # (FUZZPKG=./wire/ MODULES=. narrows it).
@@ -169,6 +189,14 @@ GOFMT_CHECK = ( files=$$(git ls-files --cached --others --exclude-standard -- '*
 	if [ -z "$$files" ]; then echo "ERROR: fmt-check found no .go files (not a git work tree?)" >&2; exit 1; fi; \
 	if ! out=$$(gofmt -l $$files </dev/null); then echo "ERROR: gofmt failed" >&2; exit 1; fi; \
 	if [ -n "$$out" ]; then echo "gofmt needed (gofmt -w FILE):"; echo "$$out"; exit 1; fi )
+
+# ALLOC_GUARD runs the offline produce (BenchmarkAdmitEncode) and consume
+# (BenchmarkDeliverRecycle) benchmarks, one op = one record, for every codec
+# and fails unless each reports 0 allocs/op.
+ALLOC_GUARD = ( out=$$($(GO) test -count=1 -run '^$$' -bench '^(BenchmarkAdmitEncode|BenchmarkDeliverRecycle)$$' -benchmem -benchtime=20000x ./producer/ ./consumer/) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | grep '^Benchmark'; \
+	echo "$$out" | awk '/^Benchmark/ { n++; for (i = 2; i < NF; i++) if ($$(i+1) == "allocs/op" && $$i != 0) { print "ERROR: " $$1 " allocates " $$i " allocs/op" > "/dev/stderr"; bad = 1 } } \
+	  END { if (n < 10) { print "ERROR: expected 10 guarded benchmarks, saw " n > "/dev/stderr"; bad = 1 }; exit bad }' )
 
 fmt-check:
 	@$(GOFMT_CHECK)

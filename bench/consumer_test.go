@@ -57,7 +57,10 @@ func BenchmarkConsume(b *testing.B) {
 			return topic
 		}
 		b.Run("client=gregor/"+c.name(), func(b *testing.B) {
-			benchGregorConsume(b, topicFn(b), c)
+			benchGregorConsume(b, topicFn(b), c, true)
+		})
+		b.Run("client=gregor-norecycle/"+c.name(), func(b *testing.B) {
+			benchGregorConsume(b, topicFn(b), c, false)
 		})
 		b.Run("client=franz/"+c.name(), func(b *testing.B) {
 			benchFranzConsume(b, topicFn(b), c)
@@ -110,7 +113,9 @@ func prefill(b *testing.B, topic string, c consumeCase) {
 	}
 }
 
-func benchGregorConsume(b *testing.B, topic string, c consumeCase) {
+// benchGregorConsume reads the topic with gregor's consumer; with recycle
+// every delivered slice is handed back (Consumer.Recycle) once counted.
+func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool) {
 	boot := bootstrap(b)
 	ps := make([]consumer.PartitionPosition, c.partitions)
 	for i := range ps {
@@ -144,6 +149,9 @@ func benchGregorConsume(b *testing.B, topic string, c consumeCase) {
 				bytes += len(rs[i].Value)
 			}
 			n += len(rs)
+			if recycle {
+				cons.Recycle(rs)
+			}
 		}
 		if n != consumeRecords || bytes != consumeRecords*consumeValueSize {
 			b.Fatalf("read %d records, %d value bytes; want %d, %d", n, bytes, consumeRecords, consumeRecords*consumeValueSize)

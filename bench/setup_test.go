@@ -200,6 +200,7 @@ func report(b *testing.B, start usage, records int) {
 	b.ReportMetric(float64(end.faults-start.faults)*1000/n, "faults/krec")
 	b.ReportMetric(float64(end.bytes-start.bytes)/n, "B/rec")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/n, "allocs/rec")
+	reportPeakRSS(b)
 }
 
 // payload returns a value of n bytes of varied (compressible like typical

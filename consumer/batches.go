@@ -17,7 +17,10 @@ import (
 //
 // pool (nil: none) supplies a reusable reader and batch, whose Records
 // slice grows to the largest batch seen; fn copies what it keeps.
-func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, fn func(b *wire.RecordBatch, extra int64) bool) error {
+// Compressed batches decompress into arena's spare capacity while they fit
+// (wire.BatchReader.SetArena); decodeBatches returns arena extended over
+// what it wrote.
+func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, arena []byte, fn func(b *wire.RecordBatch, extra int64) bool) ([]byte, error) {
 	var s *batchScratch
 	if pool != nil {
 		s, _ = pool.Get().(*batchScratch)
@@ -28,6 +31,7 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, fn func(
 	defer func() {
 		clear(s.b.Records) // drop references to this response's bytes
 		s.b.Records = s.b.Records[:0]
+		s.br.SetArena(nil)
 		s.br.Reset(nil, wire.DecodeOptions{Decompressor: dec})
 		if pool != nil {
 			pool.Put(s)
@@ -35,6 +39,7 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, fn func(
 	}()
 	br, b := &s.br, &s.b
 	br.Reset(raw, wire.DecodeOptions{Decompressor: dec})
+	br.SetArena(arena)
 	for br.Next(b) {
 		var extra int64
 		if b.Compression() != wire.CompressionNone {
@@ -47,10 +52,10 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, fn func(
 			}
 		}
 		if !fn(b, extra) {
-			return nil
+			return br.Arena(), nil
 		}
 	}
-	return br.Err()
+	return br.Arena(), br.Err()
 }
 
 // batchScratch is a reusable BatchReader and RecordBatch.

@@ -49,6 +49,9 @@ type Consumer struct {
 
 	dec     *wire.Decompressor // shared by the fetch goroutines
 	scratch sync.Pool          // *batchScratch for the fetch goroutines
+	blocks  blockPool          // recycled record blocks (Recycle)
+	pins    pinRing            // delivered slices not handed back yet, guarded by mu
+	take    []*partState       // takeLocked's scratch, guarded by mu
 	m       Metrics            // counters, guarded by mu
 }
 
@@ -81,6 +84,7 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		inflight: map[int32]bool{},
 		dec:      wire.NewDecompressor(0),
 	}
+	c.blocks.limit = cfg.MaxBufferedBytes
 	c.wg.Add(1)
 	go c.fetchLoop()
 	return c, nil

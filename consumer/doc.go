@@ -61,7 +61,17 @@
 // Receive returns every record buffered for unpaused partitions, partition
 // by partition in offset order, waiting for the first when none is
 // buffered. Null and empty keys, values and header values stay distinct
-// (nil vs non-nil empty).
+// (nil vs non-nil empty). The records of one Fetch response are decoded
+// into one slice, so records that arrived together are delivered without
+// a copy; their keys and values alias the response (or, for compressed
+// batches, one decompression buffer per response).
+//
+// An application that is done with a delivered slice may hand it back with
+// Recycle: the slice and the decompression buffer are then reused by later
+// fetches, and a steady consumer allocates almost nothing per record
+// (BenchmarkDeliverRecycle: 0 allocs per record for every codec). Without
+// Recycle the garbage collector reclaims them. The consumer keeps at most
+// 8 recycled blocks, within MaxBufferedBytes.
 //
 // # Consumer groups
 //
@@ -122,7 +132,8 @@
 // GroupConfig.InstanceID, KIP-345) and returns within its context. Give each
 // Group its own client.Client: the coordinator holds a JoinGroup for a
 // whole rebalance and a broker answers one connection's requests in order,
-// so other requests to that broker on the same connection wait behind it.
+// so other group requests (the group lane) to that broker from the same client
+// wait behind it.
 // JoinGroup is bounded by the client's RequestTimeout and retried when it
 // expires.
 package consumer

@@ -35,8 +35,8 @@ type deliveryFilter struct {
 	lastEpoch     int32 // partition leader epoch of the last batch consumed, -1 none
 }
 
-func newDeliveryFilter(tp TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) *deliveryFilter {
-	f := &deliveryFilter{tp: tp, readCommitted: readCommitted, next: position, lastEpoch: -1}
+func newDeliveryFilter(tp TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) deliveryFilter {
+	f := deliveryFilter{tp: tp, readCommitted: readCommitted, next: position, lastEpoch: -1}
 	if readCommitted && len(aborted) > 0 {
 		f.aborted = slices.Clone(aborted)
 		slices.SortFunc(f.aborted, func(a, b abortedTxn) int {

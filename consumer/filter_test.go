@@ -14,9 +14,10 @@ var testTP = TopicPartition{"t", 0}
 // decodeFiltered runs raw through decodeBatches and the delivery filter.
 func decodeFiltered(t *testing.T, raw []byte, fetchOffset int64, readCommitted bool, aborted []abortedTxn) ([]Record, *deliveryFilter) {
 	t.Helper()
-	f := newDeliveryFilter(testTP, readCommitted, fetchOffset, aborted)
+	f := new(deliveryFilter)
+	*f = newDeliveryFilter(testTP, readCommitted, fetchOffset, aborted)
 	var recs []Record
-	if err := decodeBatches(raw, wire.NewDecompressor(0), nil, func(b *wire.RecordBatch, _ int64) bool { recs = f.add(b, recs); return true }); err != nil {
+	if _, err := decodeBatches(raw, wire.NewDecompressor(0), nil, nil, func(b *wire.RecordBatch, _ int64) bool { recs = f.add(b, recs); return true }); err != nil {
 		t.Fatalf("decodeBatches: %v", err)
 	}
 	return recs, f
@@ -156,7 +157,7 @@ func TestFilterNullAndEmptyKept(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	raw := encodeAll(t, dataBatch(0, 3))
 	raw[len(raw)-1] ^= 0xff // breaks the CRC
-	err := decodeBatches(raw, wire.NewDecompressor(0), nil, func(*wire.RecordBatch, int64) bool { return true })
+	_, err := decodeBatches(raw, wire.NewDecompressor(0), nil, nil, func(*wire.RecordBatch, int64) bool { return true })
 	if !errors.Is(err, wire.ErrCorruptMessage) {
 		t.Fatalf("err %v, want CORRUPT_MESSAGE", err)
 	}

@@ -8,8 +8,12 @@ import (
 
 // Receive waits for the next records and returns every record buffered for
 // unpaused partitions at that moment, partition by partition in offset
-// order (partitions rotate between calls for fairness). Delivered records
-// advance each partition's position past the batches they came from.
+// order (records that arrived in one Fetch response keep the response's
+// partition order; otherwise partitions rotate between calls for
+// fairness). Delivered records advance each partition's position past the
+// batches they came from. The application owns the returned slice and the
+// bytes its records point to; it may hand them back with Recycle when done
+// with them, so that later fetches reuse their memory.
 //
 // Errors: a partition that stopped (*OffsetOutOfRangeError or
 // *LogTruncationError under ResetNone, *PartitionError) is reported once,
@@ -55,27 +59,40 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 			return nil, err
 		}
 	}
-	// Size the result once: with several partitions buffered, growing it by
-	// append copied every record about twice (bench/RESULTS.md, consumer
-	// hot spot 1). A single partition's records are returned as they are.
-	total, parts := 0, 0
-	for _, tp := range c.order {
-		if st := c.parts[tp]; !st.paused && st.buf != nil {
-			total += len(st.buf.records)
-			parts++
-		}
-	}
-	var out []Record
-	if parts > 1 {
-		out = make([]Record, 0, total)
-	}
+	// The chunks to deliver, in rotation order. Records of one Fetch
+	// response sit one partition after the other in one block: when the
+	// chunks to deliver form one run of memory they are delivered as that
+	// run, without a copy (in the response's partition order); otherwise
+	// they are copied into one slice of the right size.
+	take := c.take[:0]
+	total := 0
 	for i := range n {
 		st := c.parts[c.order[(c.rotate+i)%n]]
 		if st.paused || st.buf == nil {
 			continue
 		}
+		take = append(take, st)
+		total += len(st.buf.records)
+	}
+	c.take = take
+	if n > 0 {
+		c.rotate = (c.rotate + 1) % n
+	}
+	if len(take) == 0 {
+		return nil, nil
+	}
+	var out []Record
+	var p pin
+	if first, ok := contiguous(take); ok {
+		out = first.records[:total:total]
+	} else {
+		p.merged = c.blocks.get(total, false, 0)
+		out = p.merged.recs[:0:total]
+	}
+	for i, st := range take {
 		b := st.buf
 		st.buf = nil
+		take[i] = nil
 		c.buffered -= b.bytes
 		c.m.RecordsDelivered += uint64(len(b.records))
 		c.m.BytesDelivered += uint64(b.bytes)
@@ -83,14 +100,72 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 		if b.lastEpoch >= 0 {
 			st.lastEpoch = b.lastEpoch
 		}
-		if parts == 1 {
-			out = b.records
-		} else {
+		if p.merged != nil {
 			out = append(out, b.records...)
 		}
+		if b.blk != nil {
+			p.add(b.blk)
+		}
 	}
-	if n > 0 {
-		c.rotate = (c.rotate + 1) % n
-	}
+	p.first = &out[0]
+	c.pins.put(p)
 	return out, nil
+}
+
+// contiguous reports whether the chunks of take lie one after the other in
+// one run of memory (in some order), and returns the first of them.
+func contiguous(take []*partState) (*chunk, bool) {
+	if len(take) == 1 {
+		return take[0].buf, true
+	}
+	blk := take[0].buf.blk
+	// Find the chunk no other chunk ends at, then follow the run.
+	var first *chunk
+	for _, a := range take {
+		if a.buf.blk != blk {
+			return nil, false
+		}
+		if precededBy(a.buf, take) == nil {
+			if first != nil {
+				return nil, false
+			}
+			first = a.buf
+		}
+	}
+	if first == nil {
+		return nil, false
+	}
+	cur, seen := first, 1
+	for seen < len(take) {
+		next := followedBy(cur, take)
+		if next == nil {
+			return nil, false
+		}
+		cur, seen = next, seen+1
+	}
+	return first, true
+}
+
+// follows reports whether b starts where a ends in memory.
+func follows(a, b *chunk) bool {
+	l := len(a.records)
+	return cap(a.records) > l && &a.records[:l+1][l] == &b.records[0]
+}
+
+func precededBy(b *chunk, take []*partState) *chunk {
+	for _, st := range take {
+		if a := st.buf; a != b && follows(a, b) {
+			return a
+		}
+	}
+	return nil
+}
+
+func followedBy(a *chunk, take []*partState) *chunk {
+	for _, st := range take {
+		if b := st.buf; b != a && follows(a, b) {
+			return b
+		}
+	}
+	return nil
 }

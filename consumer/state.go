@@ -54,6 +54,10 @@ type chunk struct {
 	next      int64 // position after delivery (past the last batch header)
 	lastEpoch int32 // leader epoch of the last batch, -1 none
 	bytes     int64 // bytes charged against MaxBufferedBytes
+	// blk is the block records were cut from (nil when empty); records
+	// keeps the block's capacity beyond it, which tells Receive whether
+	// the next chunk follows in memory.
+	blk *recBlock
 }
 
 // fetchable reports whether the fetch loop may list the partition now.

@@ -121,7 +121,9 @@ func codecError(codec string, err error) error {
 func readBounded(dst []byte, r io.Reader, max, srcLen int) ([]byte, error) {
 	start := len(dst)
 	limit := start + max + 1 // one extra byte detects overflow
-	if want := start + min(4*srcLen+512, max+1); cap(dst) < want {
+	// Spare capacity of at least the compressed size is used as it is (an
+	// arena, wire.BatchReader.SetArena); less gets the guess.
+	if want := start + min(4*srcLen+512, max+1); cap(dst)-start < min(srcLen+512, max+1) {
 		nb := make([]byte, start, want)
 		copy(nb, dst)
 		dst = nb

@@ -67,6 +67,7 @@ type BatchReader struct {
 	hdrGuess  int
 	inflated  int
 	keys      map[string]string // interned header keys, at most maxInternedKeys
+	arena     []byte            // SetArena: decompressed batches go to its spare capacity
 }
 
 // Header keys repeat across records (trace ids, content types); interning
@@ -116,7 +117,31 @@ func (br *BatchReader) init(records []byte, opts DecodeOptions) {
 			dec = NewDecompressor(max)
 		}
 	}
-	*br = BatchReader{buf: records, max: max, dec: dec, hdrGuess: br.hdrGuess, keys: br.keys}
+	*br = BatchReader{buf: records, max: max, dec: dec, hdrGuess: br.hdrGuess, keys: br.keys, arena: br.arena}
+}
+
+// SetArena makes br decompress the batches it decodes into the spare
+// capacity of buf (buf[len(buf):cap(buf)]), one after the other, while
+// they fit; a batch that does not fit gets a buffer of its own, as without
+// an arena. Decoded keys, values and header values of compressed batches
+// then alias buf's backing array, so the caller must not reuse it while
+// they are in use. Arena returns buf extended over what was written. The
+// arena survives Reset; SetArena(nil) drops it.
+func (br *BatchReader) SetArena(buf []byte) { br.arena = buf }
+
+// Arena returns the arena set by SetArena, its length extended over the
+// decompressed bytes written into it since.
+func (br *BatchReader) Arena() []byte { return br.arena }
+
+// decompress decompresses one batch payload, into the arena when it fits.
+func (br *BatchReader) decompress(c Compression, payload []byte) ([]byte, error) {
+	spare := br.arena[len(br.arena):cap(br.arena)]
+	out, err := br.dec.Decompress(spare[:0], c, payload, br.max)
+	if err == nil && len(out) > 0 && len(spare) > 0 && &out[0] == &spare[0] {
+		br.arena = br.arena[:len(br.arena)+len(out)]
+		out = out[:len(out):len(out)] // an append by the caller must not reach the next batch
+	}
+	return out, err
 }
 
 // Reset points br at new records bytes with new options, keeping its
@@ -233,7 +258,7 @@ func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
 	}
 	payload := data[batchHeaderLen:]
 	if c := b.Compression(); c != CompressionNone && b.NumRecords > 0 {
-		out, err := br.dec.Decompress(nil, c, payload, br.max)
+		out, err := br.decompress(c, payload)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,202 @@
+package consumer
+
+import "sync"
+
+// Recycle hands back a slice that Receive returned, once the application is
+// done with it and with every Key, Value and header of its records: the
+// consumer then reuses that memory (the slice itself and the decompressed
+// record bytes it points into) for later fetches instead of allocating it
+// again. After Recycle the caller must not read recs or anything its records
+// point to. Recycling is optional: a slice never handed back is garbage
+// collected as usual. A slice Receive did not return, one handed back
+// twice, or one of the oldest of more than 64 slices not yet handed back is
+// ignored (its memory is left to the garbage collector).
+func (c *Consumer) Recycle(recs []Record) {
+	if len(recs) == 0 {
+		return
+	}
+	c.mu.Lock()
+	p, ok := c.pins.take(&recs[0])
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	c.blocks.release(p)
+}
+
+// recBlock is the memory of one Fetch response's deliverable records: the
+// records of all its partitions, one after the other, and the arena their
+// decompressed bytes were written to. It returns to the pool once every
+// chunk cut from it was delivered and handed back with Recycle.
+type recBlock struct {
+	recs  []Record
+	arena []byte
+	// chunks is a slab for the block's chunks (Receive is done with a
+	// chunk when it delivers it, before the block can be recycled).
+	chunks []chunk
+	// refs counts the non-empty chunks cut from the block that were not
+	// handed back yet; guarded by blockPool.mu once the block is shared.
+	refs int
+}
+
+// blockPool keeps recycled blocks, at most maxPooledBlocks of them and
+// their memory within a byte bound, so the memory the consumer holds stays
+// bounded whether or not the application recycles.
+type blockPool struct {
+	mu    sync.Mutex
+	free  []*recBlock // guarded by mu
+	bytes int64       // memory of free, guarded by mu
+	limit int64       // bound on bytes; set once by newConsumer
+	made  int         // blocks allocated (not taken from free), guarded by mu
+	// ratio is the last compressed response's decompressed bytes per
+	// records-field byte (0: none yet), guarded by mu.
+	ratio float64
+}
+
+const (
+	maxPooledBlocks = 8
+	recordSize      = 112 // unsafe.Sizeof(Record{}) on 64-bit platforms
+)
+
+// get returns an empty block whose records slice holds n records and, when
+// compressed, whose arena has room for raw compressed bytes at the
+// decompression ratio the last compressed response had (2 before any),
+// plus a tenth and 64 KiB.
+func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
+	bp.mu.Lock()
+	var b *recBlock
+	if k := len(bp.free); k > 0 {
+		b = bp.free[k-1]
+		bp.free[k-1] = nil
+		bp.free = bp.free[:k-1]
+		bp.bytes -= b.size()
+	}
+	if b == nil {
+		bp.made++
+	}
+	want := 0
+	if compressed {
+		ratio := bp.ratio
+		if ratio == 0 {
+			ratio = 2
+		}
+		want = int(float64(raw)*ratio*1.1) + 64<<10
+	}
+	bp.mu.Unlock()
+	if b == nil {
+		b = &recBlock{}
+	}
+	if cap(b.recs) < n {
+		b.recs = make([]Record, 0, n)
+	}
+	if cap(b.arena) < want {
+		b.arena = make([]byte, 0, want)
+	}
+	return b
+}
+
+// noteArena records the decompression ratio of a response: need
+// decompressed bytes from raw compressed (records field) bytes.
+func (bp *blockPool) noteArena(need, raw int) {
+	if need == 0 || raw == 0 {
+		return
+	}
+	bp.mu.Lock()
+	bp.ratio = float64(need) / float64(raw)
+	bp.mu.Unlock()
+}
+
+// newChunk returns a zeroed chunk from the block's slab. (Growing the slab
+// leaves earlier chunks where they are.)
+func (b *recBlock) newChunk() *chunk {
+	if len(b.chunks) == cap(b.chunks) {
+		b.chunks = make([]chunk, 0, max(4, 2*cap(b.chunks)))
+	}
+	b.chunks = b.chunks[:len(b.chunks)+1]
+	return &b.chunks[len(b.chunks)-1]
+}
+
+func (b *recBlock) size() int64 { return int64(cap(b.recs))*recordSize + int64(cap(b.arena)) }
+
+// release drops one reference per chunk a delivered slice held, pooling the
+// blocks that no chunk references any more, and pools a merged slice.
+func (bp *blockPool) release(p pin) {
+	bp.mu.Lock()
+	defer bp.mu.Unlock()
+	for _, b := range p.blocks() {
+		if b.refs--; b.refs == 0 {
+			bp.putLocked(b)
+		}
+	}
+	if p.merged != nil {
+		bp.putLocked(p.merged)
+	}
+}
+
+func (bp *blockPool) putLocked(b *recBlock) {
+	if len(bp.free) >= maxPooledBlocks || bp.bytes+b.size() > bp.limit {
+		return
+	}
+	clear(b.recs[:cap(b.recs)]) // drop references to response bytes
+	b.recs = b.recs[:0]
+	b.arena = b.arena[:0]
+	clear(b.chunks)
+	b.chunks = b.chunks[:0]
+	b.refs = 0
+	bp.bytes += b.size()
+	bp.free = append(bp.free, b)
+}
+
+// pin is what one delivered slice holds: one block reference per chunk it
+// contains, and the block of the merged slice when chunks were copied into
+// one.
+type pin struct {
+	first  *Record
+	n      int
+	inline [4]*recBlock
+	more   []*recBlock
+	merged *recBlock
+}
+
+func (p *pin) add(b *recBlock) {
+	if p.n < len(p.inline) {
+		p.inline[p.n] = b
+	} else {
+		p.more = append(p.more, b)
+	}
+	p.n++
+}
+
+func (p *pin) blocks() []*recBlock {
+	if p.n <= len(p.inline) {
+		return p.inline[:p.n]
+	}
+	return append(p.inline[:], p.more...)
+}
+
+// pinRing remembers the delivered slices not yet handed back, the newest
+// maxPins of them. Guarded by Consumer.mu.
+type pinRing struct {
+	ring [maxPins]pin
+	next int
+}
+
+const maxPins = 64
+
+// put remembers p, forgetting the oldest slice when the ring is full.
+func (r *pinRing) put(p pin) {
+	r.ring[r.next] = p
+	r.next = (r.next + 1) % maxPins
+}
+
+// take finds and forgets the slice starting at first.
+func (r *pinRing) take(first *Record) (pin, bool) {
+	for i := range r.ring {
+		if p := &r.ring[i]; p.first == first {
+			out := *p
+			*p = pin{}
+			return out, true
+		}
+	}
+	return pin{}, false
+}
