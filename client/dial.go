@@ -69,10 +69,10 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane)
 }
 
 func (c *Client) saslMechanism() string {
-	if c.cfg.SASL == nil {
+	if c.cfg.Mechanism == nil {
 		return ""
 	}
-	return string(c.cfg.SASL.Mechanism)
+	return c.cfg.Mechanism.Name()
 }
 
 // dialError classifies a failed TCP connect.
@@ -146,7 +146,7 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 		versions[k.ApiKey] = [2]int16{k.MinVersion, k.MaxVersion}
 	}
 	cn.versions = versions
-	if c.cfg.SASL != nil {
+	if c.cfg.Mechanism != nil {
 		if err := c.authenticate(ctx, cn, cn.roundTrip); err != nil {
 			return err
 		}
