@@ -1,12 +1,16 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +19,7 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/internal/secretscan"
 	"github.com/gregor-kafka/gregor/producer"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -256,4 +261,59 @@ func TestIntegrationOAuthBearer(t *testing.T) {
 	if !errors.Is(err, client.ErrAuthentication) {
 		t.Fatalf("expired token: want ErrAuthentication, got %v", err)
 	}
+}
+
+// TestIntegrationSecretsNotLogged: clients authenticating with SCRAM,
+// PLAIN (a wrong password: refused), OAUTHBEARER and a client certificate
+// log at Debug into one buffer; neither the log, nor their errors, configs
+// and metrics formatted with %+v and %#v, hold a password, token or key.
+func TestIntegrationSecretsNotLogged(t *testing.T) {
+	cl := kafkatest.Shared(t)
+	var buf syncBuffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	const wrong = "wrong-secret-5f1c"
+	token := kafkatest.UnsecuredJWS(kafkatest.AdminUser, time.Now().Add(time.Hour))
+	cfgs := []client.Config{
+		{Bootstrap: cl.Bootstrap(kafkatest.SASLPlaintext), SASL: &client.SASL{Mechanism: client.SASLScramSHA512, Username: kafkatest.AliceUser, Password: kafkatest.AlicePassword}},
+		{Bootstrap: cl.Bootstrap(kafkatest.SASLPlaintext), Mechanism: client.Plain(kafkatest.AdminUser, wrong)},
+		{Bootstrap: cl.Bootstrap(kafkatest.OAuth), Mechanism: client.OAuthBearer(client.StaticToken(client.Token{Value: token}))},
+		{Bootstrap: cl.Bootstrap(kafkatest.MTLS), TLS: mtlsConfig(t, cl, kafkatest.AliceUser)},
+	}
+	for _, cfg := range cfgs {
+		cfg.Logger = log
+		c := newClient(t, cfg)
+		err := c.Ready(secCtx(t, 20*time.Second))
+		fmt.Fprintf(&buf, "%+v %#v %+v %#v %v\n", err, err, c.Metrics(), cfg, cfg.SASL)
+		_ = c.Close()
+	}
+	if !strings.Contains(buf.String(), "SASL_AUTHENTICATION_FAILED") {
+		t.Fatalf("the wrong password was not refused:\n%s", buf.String())
+	}
+	keys, err := secretscan.KeySecrets(cl.ClientCertFile(kafkatest.AliceUser))
+	if err != nil || len(keys) != 1 {
+		t.Fatal(keys, err)
+	}
+	for _, s := range []string{kafkatest.AlicePassword, wrong, token, secretscan.UnsecuredJWSHeader, string(keys[0].Value)} {
+		if strings.Contains(buf.String(), s) {
+			t.Errorf("a secret (%d bytes) appears in the output", len(s))
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the client's goroutines' logging.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
