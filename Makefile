@@ -31,7 +31,7 @@ MODULES     := . testlab bench
 # STATICCHECK is pinned so that a new release cannot change lint's verdict.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help run test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local
+.PHONY: help run test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local secret-scan
 
 help:
 	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
@@ -211,6 +211,18 @@ lint:
 	echo "=== gofmt -l"; $(GOFMT_CHECK) || rc=1; \
 	if [ $$rc -ne 0 ]; then echo "FAIL: lint" >&2; else echo "PASS: lint (vet, staticcheck, gofmt) in $(MODULES)"; fi; \
 	exit $$rc
+
+# secret-scan (issue 21): runs the security tests (mTLS, OAUTHBEARER,
+# authorization, re-authentication, adapter SASL/TLS) against the shared bed
+# and the security scenarios through `make run`, capturing all their output in
+# .kafka/secret-scan/, then scans that, the bed's logs and testlab/evidence
+# for the test users' passwords, unsecured JWS tokens and the bed's private
+# keys (internal/secretscan): it fails on any hit.
+secret-scan: kafka-up
+	@mkdir -p .kafka/secret-scan; \
+	GREGOR_KAFKA_STATE=$(STATE) $(GO) test -count=1 -v -run 'Integration(MTLS|OAuth|Authorization|Reauth)|SASL|TLS|Security' ./client/ ./adapter/ > .kafka/secret-scan/go-test.log 2>&1; \
+	$(MAKE) --no-print-directory run RUN='security' > .kafka/secret-scan/make-run.log 2>&1; \
+	GREGOR_KAFKA_STATE=$(STATE) GREGOR_SECRET_SCAN=$(CURDIR)/.kafka/secret-scan $(GO) test -count=1 -v ./internal/secretscan/
 
 clean:
 	@if [ -f $(STATE) ] && [ -x $(KAFKA_LOCAL) ]; then $(KAFKA_LOCAL) down -state $(STATE) || true; fi

@@ -75,6 +75,10 @@ func (cfg Config) withDefaults() (Config, error) {
 		}
 		sasl := *cfg.SASL // the caller may reuse its struct
 		cfg.SASL = &sasl
+		if cfg.Mechanism != nil {
+			return bad("Mechanism", "set together with SASL; set one")
+		}
+		cfg.Mechanism = sasl.mechanism()
 	}
 	durations := []struct {
 		name string

@@ -7,6 +7,7 @@ package client
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"log/slog"
 	"net"
 	"time"
@@ -27,6 +28,11 @@ type Config struct {
 	// re-authenticate before the session lifetime the broker sets ends
 	// (KIP-368; see the package documentation).
 	SASL *SASL
+	// Mechanism enables SASL authentication with this mechanism when
+	// non-nil: Plain, ScramSHA256, ScramSHA512, OAuthBearer or the
+	// caller's own. Exclusive with SASL (which New turns into the
+	// corresponding Mechanism).
+	Mechanism Mechanism
 	// DialTimeout bounds one TCP (and TLS) connect. Default 10s.
 	DialTimeout time.Duration
 	// RequestTimeout bounds one request round trip when the caller's context
@@ -97,11 +103,18 @@ const (
 )
 
 // SASL holds SASL credentials. They are used only for authentication and
-// never logged or included in errors.
+// never logged or included in errors; String and Format never print the
+// password.
 type SASL struct {
 	Mechanism SASLMechanism
 	Username  string
 	Password  string
+}
+
+// Format prints the mechanism and user, never the password, for every verb
+// (%v, %+v, %#v, %s).
+func (s SASL) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "SASL{Mechanism:%s Username:%q Password:<redacted>}", s.Mechanism, s.Username)
 }
 
 // AnyBroker routes a request to any live broker (the least loaded known one).

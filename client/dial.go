@@ -44,6 +44,7 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane)
 	}
 	cn := newConn(c, nc, addr, broker, lane)
 	if err := c.negotiate(ctx, cn); err != nil {
+		err = tlsRefusal(addr, err)
 		cn.fail(err)
 		// The reader may have failed the connection first (the broker
 		// hangs up after refusing authentication); wait until it has
@@ -69,10 +70,10 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane)
 }
 
 func (c *Client) saslMechanism() string {
-	if c.cfg.SASL == nil {
+	if c.cfg.Mechanism == nil {
 		return ""
 	}
-	return string(c.cfg.SASL.Mechanism)
+	return c.cfg.Mechanism.Name()
 }
 
 // dialError classifies a failed TCP connect.
@@ -103,11 +104,31 @@ func tlsError(ctx, dctx context.Context, addr string, err error) error {
 		hnErr x509.HostnameError
 		ciErr x509.CertificateInvalidError
 		alert tls.AlertError
+		op    *net.OpError
 	)
+	if errors.As(err, &op) && op.Op == "remote error" { // an alert received (e.g. client certificate refused under TLS 1.2)
+		return fmt.Errorf("%w: TLS handshake with %s: %w", ErrAuthentication, addr, err)
+	}
 	if errors.As(err, &verr) || errors.As(err, &uaErr) || errors.As(err, &hnErr) || errors.As(err, &ciErr) || errors.As(err, &alert) {
 		return fmt.Errorf("%w: TLS handshake with %s: %w", ErrAuthentication, addr, err)
 	}
 	return withClass(classConnect, fmt.Errorf("%w: TLS handshake with %s: %w", ErrTransport, addr, err))
+}
+
+// tlsRefusal types a TLS alert the broker sends after the handshake as
+// ErrAuthentication: with TLS 1.3 a broker requiring a client certificate
+// (ssl.client.auth=required) that gets none, or one it does not trust,
+// answers the client's first read with an alert ("bad certificate",
+// "certificate required"), not the handshake. Only the alert is kept in
+// the chain: the refusal is not a retriable transport failure.
+func tlsRefusal(addr string, err error) error {
+	// crypto/tls reports a received alert as a *net.OpError with Op
+	// "remote error" (the alert type itself is unexported).
+	var op *net.OpError
+	if errors.Is(err, ErrAuthentication) || !errors.As(err, &op) || op.Op != "remote error" {
+		return err
+	}
+	return fmt.Errorf("%w: %s refused the TLS client certificate (ssl.client.auth): %w", ErrAuthentication, addr, op)
 }
 
 // negotiate runs ApiVersions (falling back to the broker's advertised
@@ -146,7 +167,7 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 		versions[k.ApiKey] = [2]int16{k.MinVersion, k.MaxVersion}
 	}
 	cn.versions = versions
-	if c.cfg.SASL != nil {
+	if c.cfg.Mechanism != nil {
 		if err := c.authenticate(ctx, cn, cn.roundTrip); err != nil {
 			return err
 		}

@@ -1,5 +1,6 @@
 // Package client owns every socket gregor opens. It connects to brokers (TCP,
-// TLS, SASL PLAIN and SCRAM-SHA-256/512), negotiates API versions with
+// TLS with optional client certificates, SASL PLAIN, SCRAM-SHA-256/512,
+// OAUTHBEARER or a caller's Mechanism), negotiates API versions with
 // ApiVersions, pipelines requests with correlation IDs over one connection
 // per broker and workload lane, keeps a metadata cache (brokers, controller, cluster ID, topics
 // with IDs and partitions with leaders and epochs), finds coordinators with
@@ -66,7 +67,22 @@
 // (it then fails NotSent with it, and the next request tries again). A
 // failed re-authentication closes the connection (nothing is in flight
 // then) and fails the waiting request NotSent. MetricsSnapshot.Conns counts
-// connections opened, closed and re-authenticated.
+// connections opened, closed and re-authenticated. A Mechanism whose
+// session has credentials that expire (OAUTHBEARER tokens: SessionExpirer)
+// also re-authenticates at 85–95% of their remaining life, when that comes
+// first, taking a fresh token from its TokenSource.
+//
+// # Security
+//
+// Mutual TLS: put the client certificate in Config.TLS.Certificates; the
+// broker's principal is then the certificate's (subject DN as mapped by
+// ssl.principal.mapping.rules). A broker that refuses the certificate
+// (ssl.client.auth=required: none given, or another CA's) fails the
+// connection with ErrAuthentication, as do refused SASL exchanges and
+// certificates the client cannot verify; these are not retried.
+// Credentials (passwords, tokens) are never logged or put in errors: SASL,
+// Token and the provided Mechanisms print themselves redacted for every fmt
+// verb, and Config holds them behind pointers and interfaces.
 //
 // # Deadlines and certainty
 //

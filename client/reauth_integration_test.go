@@ -19,8 +19,8 @@ const reauthLifetime = 5 * time.Second
 // TestIntegrationReauthentication runs on its own broker whose SASL sessions
 // last 5s (connections.max.reauth.ms, KIP-368). Clients keep their
 // connections busy for 11s (pipelined Metadata and ApiVersions requests from
-// eight goroutines) with PLAIN over SASL_PLAINTEXT and SCRAM-SHA-256 over
-// SASL_SSL: every request succeeds, no connection closes and each client
+// eight goroutines) with PLAIN over SASL_PLAINTEXT, SCRAM-SHA-256 over
+// SASL_SSL and OAUTHBEARER on the OAUTH listener: every request succeeds, no connection closes and each client
 // re-authenticates at least twice. A control connection that
 // skips re-authentication, as a client without KIP-368 would, is closed by
 // the broker when used after its session ends: the broker does enforce the
@@ -40,14 +40,21 @@ func TestIntegrationReauthentication(t *testing.T) {
 		name     string
 		listener kafkatest.Listener
 		sasl     *SASL
+		mech     Mechanism
 	}{
-		{"plain", kafkatest.SASLPlaintext, &SASL{SASLPlain, kafkatest.AdminUser, kafkatest.AdminPassword}},
-		{"ssl-scram-sha-256", kafkatest.SASLSSL, &SASL{SASLScramSHA256, kafkatest.AdminUser, kafkatest.AdminPassword}},
+		{"plain", kafkatest.SASLPlaintext, &SASL{SASLPlain, kafkatest.AdminUser, kafkatest.AdminPassword}, nil},
+		{"ssl-scram-sha-256", kafkatest.SASLSSL, &SASL{SASLScramSHA256, kafkatest.AdminUser, kafkatest.AdminPassword}, nil},
+		// Hour-long tokens: the broker's 5s session lifetime alone drives
+		// re-authentication, each with the source's (cached) token.
+		{"oauthbearer", kafkatest.OAuth, nil, OAuthBearer(RefreshingToken(func(context.Context) (Token, error) {
+			exp := time.Now().Add(time.Hour)
+			return Token{Value: kafkatest.UnsecuredJWS(kafkatest.AdminUser, exp), Expiry: exp}, nil
+		}))},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := Config{Bootstrap: cluster.Bootstrap(tc.listener), SASL: tc.sasl, ExpectedClusterID: cluster.ClusterID()}
+			cfg := Config{Bootstrap: cluster.Bootstrap(tc.listener), SASL: tc.sasl, Mechanism: tc.mech, ExpectedClusterID: cluster.ClusterID()}
 			if tc.listener == kafkatest.SASLSSL {
 				cfg.TLS = tlsConfig(t, cluster.CAPEM())
 			}

@@ -2,12 +2,10 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
-	"github.com/xdg-go/scram"
 )
 
 // roundTripper sends one connection-setup request on a connection and waits
@@ -17,15 +15,15 @@ type roundTripper func(ctx context.Context, req wire.Request, info wire.APIInfo,
 
 // authenticate runs SASL on a freshly negotiated connection, or again on an
 // open one (KIP-368): SaslHandshake v1 naming the mechanism, then
-// SaslAuthenticate rounds (KIP-152) carrying PLAIN (RFC 4616) or
-// SCRAM-SHA-256/512 (RFC 5802, KIP-84) messages, each sent with rt.
+// SaslAuthenticate rounds (KIP-152) carrying the messages of the configured
+// Mechanism (PLAIN, SCRAM, OAUTHBEARER or the caller's), each sent with rt.
 // Credentials go only into the SaslAuthenticate bytes; errors and logs never
 // hold them. A refusal is ErrAuthentication. When the broker's last
 // SaslAuthenticate response (v1+) gives the session a lifetime, cn.reauthAt
 // is set to re-authenticate before it ends (see reauthTime).
 func (c *Client) authenticate(ctx context.Context, cn *conn, rt roundTripper) error {
-	s := c.cfg.SASL
-	mech := string(s.Mechanism)
+	m := c.cfg.Mechanism
+	mech := m.Name()
 	hinfo, err := cn.checkVersion(wire.KeySaslHandshake, 1)
 	if err != nil {
 		return withClass(classNegotiation, fmt.Errorf("SASL needs SaslHandshake v1: %w", err))
@@ -61,41 +59,32 @@ func (c *Client) authenticate(ctx context.Context, cn *conn, rt roundTripper) er
 		return ar.AuthBytes, nil
 	}
 
-	switch s.Mechanism {
-	case SASLPlain:
-		msg := make([]byte, 0, 2+len(s.Username)+len(s.Password))
-		msg = append(msg, 0)
-		msg = append(msg, s.Username...)
-		msg = append(msg, 0)
-		msg = append(msg, s.Password...)
-		_, err := round(msg)
-		return err
-	case SASLScramSHA256, SASLScramSHA512:
-		hash := scram.SHA256
-		if s.Mechanism == SASLScramSHA512 {
-			hash = scram.SHA512
-		}
-		sc, err := hash.NewClient(s.Username, s.Password, "")
+	sess, out, err := m.Start(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrAuthentication, mech, err)
+	}
+	for {
+		in, err := round(out)
 		if err != nil {
-			// Only stringprep failures land here; they do not quote the input.
-			return fmt.Errorf("%w: %s: preparing credentials: %w", ErrAuthentication, mech, err)
+			return err
 		}
-		conv := sc.NewConversation()
-		out, err := conv.Step("")
-		for err == nil && !conv.Done() {
-			var in []byte
-			if in, err = round([]byte(out)); err != nil {
-				return err
-			}
-			out, err = conv.Step(string(in))
-		}
-		if err != nil {
+		var done bool
+		if out, done, err = sess.Step(in); err != nil {
 			return fmt.Errorf("%w: %s with %s: %w", ErrAuthentication, mech, cn.addr, err)
 		}
-		if !conv.Valid() {
-			return fmt.Errorf("%w: %s with %s: server signature not verified", ErrAuthentication, mech, cn.addr)
+		if done {
+			break
 		}
-		return nil
 	}
-	return errors.New("unreachable: mechanism validated by New")
+	if se, ok := sess.(SessionExpirer); ok {
+		if exp := se.Expiry(); !exp.IsZero() {
+			// The credentials end the session too: re-authenticate at
+			// 85-95% of their remaining life if that comes first.
+			at := reauthTime(time.Now(), max(1, time.Until(exp).Milliseconds()))
+			if cn.reauthAt == 0 || at < cn.reauthAt {
+				cn.reauthAt = at
+			}
+		}
+	}
+	return nil
 }

@@ -166,6 +166,9 @@ func (m *classicMember) rebalance(ctx context.Context) error {
 func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
 	coord, err := m.coordinator(ctx)
 	if err != nil {
+		if fatalCode(err) { // FindCoordinator: GROUP_AUTHORIZATION_FAILED stops the group, as JoinGroup's does
+			return false, errFatal{err}
+		}
 		return false, err
 	}
 	topics, err := m.g.subscription(ctx)

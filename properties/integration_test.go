@@ -21,6 +21,7 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 		{kafkatest.SSL, ""},
 		{kafkatest.SASLPlaintext, "PLAIN"},
 		{kafkatest.SASLSSL, "SCRAM-SHA-512"},
+		{kafkatest.MTLS, ""}, // ssl.keystore.location: alice's client certificate
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.l)+tc.mech, func(t *testing.T) {
@@ -37,7 +38,8 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (cfg.TLS != nil) != (tc.l == kafkatest.SSL || tc.l == kafkatest.SASLSSL) || (cfg.SASL != nil) != (tc.mech != "") {
+			tls := tc.l == kafkatest.SSL || tc.l == kafkatest.SASLSSL || tc.l == kafkatest.MTLS
+			if (cfg.TLS != nil) != tls || (cfg.SASL != nil) != (tc.mech != "") || (tc.l == kafkatest.MTLS) != (cfg.TLS != nil && len(cfg.TLS.Certificates) == 1) {
 				t.Fatalf("TLS %v SASL %v for %s", cfg.TLS != nil, cfg.SASL != nil, tc.l)
 			}
 			c, err := client.New(cfg)

@@ -402,6 +402,15 @@ func (c *Cluster) BrokerAddr(id int32, l Listener) string {
 // self-signed, so it is also the CA to trust).
 func (c *Cluster) CAFile() string { return c.caFile }
 
+// ClientCertFile is the path of user's client certificate for the MTLS
+// listener (AdminUser or AliceUser): an unencrypted PKCS#8 key followed by
+// the certificate (CN=<user>, signed by the cluster's CA), for
+// tls.LoadX509KeyPair(f, f) or Java's ssl.keystore.type=PEM. SECRET: the
+// file holds a private key; never print its content.
+func (c *Cluster) ClientCertFile(user string) string {
+	return clientCertFile(filepath.Dir(c.caFile), user)
+}
+
 // CAPEM is the content of CAFile.
 func (c *Cluster) CAPEM() []byte { return append([]byte(nil), c.caPEM...) }
 

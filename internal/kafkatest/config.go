@@ -11,7 +11,7 @@ import (
 
 // clientListeners are the client-facing listeners every broker has, in the
 // order they appear in listeners=.
-var clientListeners = []Listener{Plaintext, SASLPlaintext, SSL, SASLSSL}
+var clientListeners = []Listener{Plaintext, SASLPlaintext, SSL, SASLSSL, OAuth, MTLS}
 
 // props is an ordered list of Java properties.
 type props [][2]string
@@ -66,7 +66,7 @@ func (c *Cluster) nodeConfig(n *node) props {
 	}
 	p.set("listeners", strings.Join(ls, ","))
 	p.set("advertised.listeners", strings.Join(adv, ","))
-	p.set("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,PROXIED:PLAINTEXT")
+	p.set("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,OAUTH:SASL_PLAINTEXT,MTLS:SSL,PROXIED:PLAINTEXT")
 	p.set("log.dirs", filepath.Join(n.dir, "data"))
 
 	// ACLs: ANONYMOUS (PLAINTEXT, CONTROLLER, SSL without client auth) and
@@ -127,6 +127,19 @@ func (c *Cluster) nodeConfig(n *node) props {
 		p.set("ssl.keystore.type", "PEM")
 		p.set("ssl.keystore.location", c.keystore)
 		p.set("ssl.client.auth", "none")
+		// OAUTH: OAUTHBEARER with the unsecured JWS validator, TEST ONLY
+		// (see the OAuth listener's doc).
+		p.set("listener.name.oauth.sasl.enabled.mechanisms", "OAUTHBEARER")
+		p.set("listener.name.oauth.oauthbearer.sasl.jaas.config",
+			`org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="`+AdminUser+`";`)
+		p.set("listener.name.oauth.oauthbearer.sasl.server.callback.handler.class",
+			"org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredValidatorCallbackHandler")
+		// MTLS: client certificates of the cluster's CA required; the
+		// principal is the certificate's CN.
+		p.set("listener.name.mtls.ssl.client.auth", "required")
+		p.set("listener.name.mtls.ssl.truststore.type", "PEM")
+		p.set("listener.name.mtls.ssl.truststore.location", c.caFile)
+		p.set("ssl.principal.mapping.rules", "RULE:^CN=([^,]+),.*$/$1/,DEFAULT")
 		keys := make([]string, 0, len(c.brokerConfig))
 		for k := range c.brokerConfig {
 			keys = append(keys, k)
@@ -170,19 +183,29 @@ func (c *Cluster) minISR() int {
 // ClientProperties returns Java client properties (as for --command-config)
 // that connect to listener l. For SASL listeners mechanism is "PLAIN",
 // "SCRAM-SHA-256" or "SCRAM-SHA-512" and user/password are the credentials;
-// they are ignored otherwise. SSL listeners trust the cluster's CA.
+// they are ignored otherwise. SSL listeners trust the cluster's CA. MTLS
+// presents user's client certificate (ClientCertFile); OAuth logs in as user
+// with an unsecured JWS (test only).
 func (c *Cluster) ClientProperties(l Listener, mechanism, user, password string) map[string]string {
 	m := map[string]string{
-		"security.protocol":                  string(l),
+		"security.protocol":                  l.Protocol(),
 		"request.timeout.ms":                 "10000",
 		"default.api.timeout.ms":             "20000",
 		"reconnect.backoff.ms":               "200",
 		"retry.backoff.max.ms":               "1000",
 		"socket.connection.setup.timeout.ms": "5000",
 	}
-	if l == SSL || l == SASLSSL {
+	if l == SSL || l == SASLSSL || l == MTLS {
 		m["ssl.truststore.type"] = "PEM"
 		m["ssl.truststore.location"] = c.CAFile()
+	}
+	if l == MTLS {
+		m["ssl.keystore.type"] = "PEM"
+		m["ssl.keystore.location"] = c.ClientCertFile(user)
+	}
+	if l == OAuth {
+		m["sasl.mechanism"] = "OAUTHBEARER"
+		m["sasl.jaas.config"] = fmt.Sprintf(`org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="%s";`, user)
 	}
 	if l == SASLPlaintext || l == SASLSSL {
 		m["sasl.mechanism"] = mechanism

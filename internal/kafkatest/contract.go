@@ -47,7 +47,34 @@ const (
 	// broker. Bootstrap(Proxied) and BrokerAddr(id, Proxied) return the front
 	// addresses. Inter-broker traffic uses Plaintext and never passes the proxy.
 	Proxied Listener = "PROXIED"
+	// OAuth authenticates with SASL OAUTHBEARER only (KIP-255), over an
+	// unencrypted connection (security protocol SASL_PLAINTEXT). TEST ONLY:
+	// the broker validates tokens with Kafka's unsecured JWS validator
+	// (OAuthBearerUnsecuredValidatorCallbackHandler), which accepts any
+	// unsigned ("alg":"none") JWS whose "sub" claim names the principal
+	// and whose "exp" is in the future; see UnsecuredJWS. Never use that
+	// validator outside tests.
+	OAuth Listener = "OAUTH"
+	// MTLS is TLS with ssl.client.auth=required (security protocol SSL):
+	// the client must present a certificate signed by the cluster's CA
+	// (Cluster.ClientCert gives one per test user) and its principal is the
+	// certificate's CN (User:alice for alice's certificate; User:admin is
+	// a super user).
+	MTLS Listener = "MTLS"
 )
+
+// Protocol is the listener's security.protocol.
+func (l Listener) Protocol() string {
+	switch l {
+	case OAuth:
+		return string(SASLPlaintext)
+	case MTLS:
+		return string(SSL)
+	case Proxied:
+		return string(Plaintext)
+	}
+	return string(l)
+}
 
 // Credentials of the users the test bed creates at format time. "admin" is a
 // super user; "alice" has no ACLs until a test grants them. Both exist for

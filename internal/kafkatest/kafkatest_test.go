@@ -366,3 +366,29 @@ func TestSASLScramWithKafkaCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestSecureListenersWithJavaClient: Kafka's own client lists topics on the
+// MTLS listener with admin's client certificate and on the OAUTH listener
+// with an unsecured JWS for admin (ClientProperties), and is refused on
+// MTLS without a certificate.
+func TestSecureListenersWithJavaClient(t *testing.T) {
+	c := Shared(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, l := range []Listener{MTLS, OAuth} {
+		props, err := c.WriteClientProperties(l, "", AdminUser, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := c.RunTool(ctx, "org.apache.kafka.tools.TopicCommand", "--bootstrap-server", c.Bootstrap(l)[0], "--list", "--command-config", props); err != nil {
+			t.Fatalf("TopicCommand over %s: %v\n%s", l, err, out)
+		}
+	}
+	props, err := c.WriteClientProperties(SSL, "", "", "") // trusts the CA, presents no certificate
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RunTool(ctx, "org.apache.kafka.tools.TopicCommand", "--bootstrap-server", c.Bootstrap(MTLS)[0], "--list", "--command-config", props); err == nil {
+		t.Fatal("TopicCommand over MTLS without a certificate succeeded")
+	}
+}

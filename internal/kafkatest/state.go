@@ -24,6 +24,7 @@ type State struct {
 	JavaVersion    int                   `json:"java_version"`
 	CAFile         string                `json:"ca_file"`
 	Keystore       string                `json:"keystore"`
+	ClientCerts    map[string]string     `json:"client_certs"`
 	ServerLog4j    string                `json:"server_log4j"`
 	ToolsLog4j     string                `json:"tools_log4j"`
 	Controller     string                `json:"controller"`
@@ -58,7 +59,8 @@ func (c *Cluster) State() State {
 		Dir: c.dir, JarDir: c.libDir, Java: c.java.Path, JavaVersion: c.java.Version,
 		CAFile: c.caFile, Keystore: c.keystore, ServerLog4j: c.serverLog4j, ToolsLog4j: c.toolsLog4j,
 		Controller: c.ControllerAddr(), ControllerPort: c.controllerPort,
-		Bootstrap: map[Listener][]string{}, StartedAt: time.Now().UTC(), StartupMillis: c.StartupTime.Milliseconds(),
+		ClientCerts: map[string]string{AdminUser: c.ClientCertFile(AdminUser), AliceUser: c.ClientCertFile(AliceUser)},
+		Bootstrap:   map[Listener][]string{}, StartedAt: time.Now().UTC(), StartupMillis: c.StartupTime.Milliseconds(),
 	}
 	for _, l := range clientListeners {
 		for _, id := range c.BrokerIDs() {

@@ -95,7 +95,7 @@ func up(ctx context.Context, path string, shape kafkatest.Shape, dir string, fea
 func printCluster(c *kafkatest.Cluster, path string) {
 	s := c.State()
 	fmt.Printf("Kafka %s %s cluster %s, started in %s\n", s.KafkaVersion, s.Shape, s.ClusterID, time.Duration(s.StartupMillis)*time.Millisecond)
-	for _, l := range []kafkatest.Listener{kafkatest.Plaintext, kafkatest.SASLPlaintext, kafkatest.SSL, kafkatest.SASLSSL} {
+	for _, l := range []kafkatest.Listener{kafkatest.Plaintext, kafkatest.SASLPlaintext, kafkatest.SSL, kafkatest.SASLSSL, kafkatest.OAuth, kafkatest.MTLS} {
 		fmt.Printf("  %-15s %v\n", l, s.Bootstrap[l])
 	}
 	var fronts, backs []string
@@ -105,8 +105,10 @@ func printCluster(c *kafkatest.Cluster, path string) {
 	fmt.Printf("  %-15s %v (advertised for a fault proxy; the broker binds %v)\n", kafkatest.Proxied, fronts, backs)
 	fmt.Printf("  %-15s %s\n", "CONTROLLER", s.Controller)
 	fmt.Printf("  CA file         %s\n", s.CAFile)
-	fmt.Printf("  users           %s/%s (super user), %s/%s (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)\n",
-		kafkatest.AdminUser, kafkatest.AdminPassword, kafkatest.AliceUser, kafkatest.AlicePassword)
+	fmt.Printf("  users           %s (super user), %s (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; passwords: kafkatest.AdminPassword, kafkatest.AlicePassword)\n",
+		kafkatest.AdminUser, kafkatest.AliceUser)
+	fmt.Printf("  OAUTH           OAUTHBEARER, unsecured JWS validator (TEST ONLY): any unsigned JWS with sub=<user>, exp (kafkatest.UnsecuredJWS)\n")
+	fmt.Printf("  MTLS            ssl.client.auth=required, principal = certificate CN; client certificates %v\n", s.ClientCerts)
 	fmt.Printf("  state           %s (export %s=%s)\n", path, kafkatest.EnvState, path)
 }
 
