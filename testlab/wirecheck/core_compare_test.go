@@ -16,12 +16,15 @@ var (
 	coreKTagsType = reflect.TypeFor[kmsg.Tags]()
 )
 
-// coreKmsgOnly lists kmsg struct fields (by "Type.Field") that exist only in
-// versions below gregor's baseline (KIP-896); they are skipped when fields
-// are matched by position.
+// coreKmsgOnly lists struct fields (by "Type.Field") that take no part in
+// the positional match: kmsg's that exist only in versions below gregor's
+// baseline (KIP-896), and gregor's that are not on the wire.
 var coreKmsgOnly = map[string]bool{
 	"ListOffsetsRequestTopicPartition.MaxNumOffsets":    true, // v0
 	"ListOffsetsResponseTopicPartition.OldStyleOffsets": true, // v0
+	// gregor-only, not on the wire: the version cap a transactions v1
+	// producer sets (wire.VersionCapper).
+	"ProduceRequest.VersionCap": true,
 }
 
 // fields returns the struct's fields that take part in the positional match:
