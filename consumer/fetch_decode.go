@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -35,6 +36,9 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			}
 			budget -= ch.bytes
 			res.chunks[p.TopicPartition] = ch
+			if c.hooks.Fetch() && len(ch.records) > 0 {
+				c.hooks.FetchBatch(client.BatchEvent{Topic: p.Topic, Partition: p.Partition, Broker: req.node, Records: len(ch.records), Bytes: int(ch.bytes), BaseOffset: ch.records[0].Offset})
+			}
 		}
 	}
 	results <- res
