@@ -23,6 +23,7 @@ type Client struct {
 	m     counters
 	pool  pool
 	hooks *Hooks // set in New, read-only after
+	hists histograms
 
 	// pendings recycles the request records of Request and connection
 	// setup (see pending); watchIn hands Enqueue'd requests to an idle

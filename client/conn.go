@@ -73,6 +73,7 @@ type conn struct {
 	lastUsed   atomic.Int64 // unix nanoseconds of the last write or read
 	opened     bool         // guarded by mu: negotiation finished (counted in ConnMetrics.Opened)
 	openedAt   time.Time    // when the socket connected; set in newConn (ConnClosedHook's Dur)
+	hist       *histogram   // this broker's lane's latency histogram; set in newConn
 }
 
 func newConn(cl *Client, nc net.Conn, addr string, broker int32, lane Lane) *conn {
@@ -88,6 +89,7 @@ func newConn(cl *Client, nc net.Conn, addr string, broker int32, lane Lane) *con
 		dead:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
+	cn.hist = cl.hists.get(broker, lane)
 	cn.openedAt = time.Now()
 	cn.lastUsed.Store(cn.openedAt.UnixNano())
 	go cn.readLoop()
@@ -231,6 +233,7 @@ func (cn *conn) write(p *pending, t1 time.Time) error {
 		_ = cn.nc.SetWriteDeadline(time.Time{})
 	}
 	n, err := cn.writeFrame(buf, splices)
+	cn.hist.bytesWritten.Add(uint64(n))
 	if h := cn.cl.hooks; h.requestAny {
 		cn.hookWritten(p, n, err)
 	}
@@ -463,8 +466,10 @@ func (cn *conn) readLoop() {
 			cn.fail(err)
 			return
 		}
+		inFlight := time.Since(p.written)
+		cn.hist.observe(inFlight, int(size)+4)
 		if !p.internal {
-			cn.cl.m.lat[stageInFlight].observe(time.Since(p.written))
+			cn.cl.m.lat[stageInFlight].observe(inFlight)
 		}
 		if h := cn.cl.hooks; h.requestAny {
 			cn.hookRead(p, resp, int(size)+4)
