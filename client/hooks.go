@@ -99,6 +99,13 @@ type BatchEvent struct {
 	// BaseOffset is the batch's first offset (-1 when unknown: not yet
 	// acknowledged, or failed).
 	BaseOffset int64
+	// HighWatermark is the partition's high watermark the Fetch response
+	// reported (FetchBatchHook of a Fetch; -1 otherwise): the consumer's
+	// lag is HighWatermark minus the offset after the batch's last record.
+	HighWatermark int64
+	// LastOffset is the offset of the batch's last record (FetchBatchHook;
+	// -1 otherwise).
+	LastOffset int64
 	// Err is the batch's failure (ProduceBatchAckedHook), nil on success;
 	// Certainty then says whether its records may have been written.
 	Err       error

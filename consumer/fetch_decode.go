@@ -37,7 +37,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			budget -= ch.bytes
 			res.chunks[p.TopicPartition] = ch
 			if c.hooks.Fetch() && len(ch.records) > 0 {
-				c.hooks.FetchBatch(client.BatchEvent{Topic: p.Topic, Partition: p.Partition, Broker: req.node, Records: len(ch.records), Bytes: int(ch.bytes), BaseOffset: ch.records[0].Offset})
+				c.hooks.FetchBatch(client.BatchEvent{Topic: p.Topic, Partition: p.Partition, Broker: req.node, Records: len(ch.records), Bytes: int(ch.bytes), BaseOffset: ch.records[0].Offset, LastOffset: ch.records[len(ch.records)-1].Offset, HighWatermark: p.HighWatermark})
 			}
 		}
 	}

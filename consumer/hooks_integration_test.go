@@ -187,6 +187,11 @@ func TestIntegrationHooks(t *testing.T) {
 	if r, off := sum(h.fetched); r < n || off != 0 {
 		t.Errorf("fetched %d records from offset %d, want %d from 0", r, off, n)
 	}
+	for _, ev := range h.fetched {
+		if ev.HighWatermark != n || ev.LastOffset < ev.BaseOffset || ev.LastOffset >= n {
+			t.Errorf("fetch event %+v: want high watermark %d and offsets below it", ev, n)
+		}
+	}
 	var ok, failed int
 	for _, ev := range h.outcomes {
 		switch {

@@ -174,7 +174,7 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 	}
 	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}
 	if p.hooks.Produce() && b.live > 0 {
-		p.hooks.ProduceBatchAcked(client.BatchEvent{Topic: topic, Partition: partition, Broker: -1, Records: b.live, Bytes: len(b.out), BaseOffset: -1, Err: err, Certainty: cert})
+		p.hooks.ProduceBatchAcked(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: topic, Partition: partition, Broker: -1, Records: b.live, Bytes: len(b.out), BaseOffset: -1, Err: err, Certainty: cert})
 	}
 	for i := range b.recs {
 		p.finishRecord(&b.recs[i], o, -1, -1)

@@ -432,7 +432,7 @@ func (p *Producer) send(r *inflightReq) {
 		records += int(b.numSeq)
 		addPartition(req, b)
 		if p.hooks.Produce() {
-			p.hooks.ProduceBatchWritten(client.BatchEvent{Topic: b.topic.name, Partition: b.part.partition, Broker: r.broker, Records: int(b.numSeq), Bytes: len(b.out), BaseOffset: -1})
+			p.hooks.ProduceBatchWritten(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: b.topic.name, Partition: b.part.partition, Broker: r.broker, Records: int(b.numSeq), Bytes: len(b.out), BaseOffset: -1})
 		}
 	}
 	if len(req.TopicData) == 0 {
