@@ -60,7 +60,7 @@ func (a *Admin) Lag(ctx context.Context, group string, opts LagOptions) (GroupLa
 	}
 	ends := map[TopicPartition]ListedOffset{}
 	if len(queries) > 0 {
-		listed, err := a.ListOffsets(ctx, queries, ListOffsetsOptions{ReadCommitted: opts.ReadCommitted})
+		listed, err := a.ListOffsets(ctx, queries, ListOffsetsOptions(opts))
 		if err != nil {
 			return out, err
 		}
