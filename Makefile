@@ -27,7 +27,7 @@ FUZZTIME    ?= 10s
 FUZZPKG     ?= ./...
 RACE        ?= -race
 TEST_TIMEOUT ?= 20m
-MODULES     := . testlab bench
+MODULES     := . testlab bench plugin/prom plugin/otel
 # STATICCHECK is pinned so that a new release cannot change lint's verdict.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

@@ -40,6 +40,8 @@
 //	      CommittedOffset.Committed=false means no commit (never offset 0)
 //	  AlterOffsets(ctx, group, []OffsetToCommit) ([]PartitionResult, error)
 //	  DeleteOffsets(ctx, group, []TopicPartition) ([]PartitionResult, error)
+//	  Lag(ctx, group, LagOptions) (GroupLag, error)
+//	      committed offsets vs end offsets per partition (as kadm's Lag), Total
 //
 //	Partitions and replicas (async: verify with the Wait helpers, bounded by ctx)
 //	  AlterPartitionReassignments(ctx, []Reassignment) ([]PartitionResult, error)   // nil Replicas cancels

@@ -20,8 +20,10 @@ type Client struct {
 	cfg    Config
 	dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	m    counters
-	pool pool
+	m     counters
+	pool  pool
+	hooks *Hooks // set in New, read-only after
+	hists histograms
 
 	// pendings recycles the request records of Request and connection
 	// setup (see pending); watchIn hands Enqueue'd requests to an idle
@@ -54,6 +56,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, stop: make(chan struct{}), watchIn: make(chan *pending), closedCh: make(chan struct{})}
 	close(c.closedCh)
+	c.hooks = newHooks(cfg.Hooks)
 	c.pool.cl = c
 	c.meta.cl = c
 	c.coord.cl = c
@@ -231,8 +234,11 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 		if !ctxFail {
 			prev = err
 		}
-		if !ctxFail && c.retriable(err, req.Key()) && c.backoff(ctx, ob.deadline, try) {
-			continue
+		if !ctxFail && c.retriable(err, req.Key()) {
+			c.logRetry(apiName(req.Key()), broker, try, err)
+			if c.backoff(ctx, ob.deadline, try) {
+				continue
+			}
 		}
 		switch {
 		case ctxFail && prev != nil:

@@ -72,6 +72,8 @@ type conn struct {
 	readerDone chan struct{}
 	lastUsed   atomic.Int64 // unix nanoseconds of the last write or read
 	opened     bool         // guarded by mu: negotiation finished (counted in ConnMetrics.Opened)
+	openedAt   time.Time    // when the socket connected; set in newConn (ConnClosedHook's Dur)
+	hist       *histogram   // this broker's lane's latency histogram; set in newConn
 }
 
 func newConn(cl *Client, nc net.Conn, addr string, broker int32, lane Lane) *conn {
@@ -87,7 +89,9 @@ func newConn(cl *Client, nc net.Conn, addr string, broker int32, lane Lane) *con
 		dead:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
-	cn.lastUsed.Store(time.Now().UnixNano())
+	cn.hist = cl.hists.get(broker, lane)
+	cn.openedAt = time.Now()
+	cn.lastUsed.Store(cn.openedAt.UnixNano())
 	go cn.readLoop()
 	return cn
 }
@@ -229,6 +233,10 @@ func (cn *conn) write(p *pending, t1 time.Time) error {
 		_ = cn.nc.SetWriteDeadline(time.Time{})
 	}
 	n, err := cn.writeFrame(buf, splices)
+	cn.hist.bytesWritten.Add(uint64(n))
+	if h := cn.cl.hooks; h.requestAny {
+		cn.hookWritten(p, n, err)
+	}
 	if err != nil {
 		cause := fmt.Errorf("%w: write to %s: %w", ErrTransport, cn.addr, err)
 		if isTimeout(err) {
@@ -450,13 +458,21 @@ func (cn *conn) readLoop() {
 		resp, err := decodeResponse(p, buf, &rd)
 		if err != nil {
 			err = fmt.Errorf("%w: decoding %s v%d response from %s: %w", ErrProtocol, p.info.Name, p.version, cn.addr, err)
+			if h := cn.cl.hooks; h.requestAny {
+				h.ResponseRead(RequestEvent{Broker: cn.broker, Lane: cn.lane, Key: p.info.Key, Version: p.version, Bytes: int(size) + 4, Latency: time.Since(p.written), Err: err})
+			}
 			p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, err))
 			p.unref()
 			cn.fail(err)
 			return
 		}
+		inFlight := time.Since(p.written)
+		cn.hist.observe(inFlight, int(size)+4)
 		if !p.internal {
-			cn.cl.m.lat[stageInFlight].observe(time.Since(p.written))
+			cn.cl.m.lat[stageInFlight].observe(inFlight)
+		}
+		if h := cn.cl.hooks; h.requestAny {
+			cn.hookRead(p, resp, int(size)+4)
 		}
 		p.complete(resp, nil) // false when the caller abandoned it: discarded
 		p.unref()
@@ -505,7 +521,7 @@ func (cn *conn) fail(cause error) {
 	}
 	cn.closed = true
 	cn.closeErr = cause
-	wasOpen := cn.opened
+	wasOpen, openedAt := cn.opened, cn.openedAt
 	q := cn.queue.drain()
 	for _, p := range q {
 		p.inQueue, p.answered = false, true
@@ -516,10 +532,9 @@ func (cn *conn) fail(cause error) {
 	if wasOpen {
 		cn.cl.m.connsClosed.Add(1)
 		cn.cl.m.laneClosed[cn.lane].Add(1)
+		cn.cl.hooks.ConnClosed(ConnEvent{Addr: cn.addr, Broker: cn.broker, Lane: cn.lane, Dur: time.Since(openedAt), Err: closeCause(cause)})
 	}
-	if !errors.Is(cause, ErrClosed) {
-		cn.cl.cfg.Logger.Debug("gregor: connection closed", "addr", cn.addr, "broker", cn.broker, "lane", cn.lane.String(), "cause", cause, "outstanding", len(q))
-	}
+	cn.logConnClosed(cause, len(q))
 	for _, p := range q { // fail holds the connection's references to q
 		p.complete(nil, reqErr(p.broker, p.info.Name, PossiblySent, cause))
 		p.unref()

@@ -75,6 +75,10 @@ type Config struct {
 	RebootstrapTrigger time.Duration
 	// Logger receives diagnostics. Default: discard. Secrets are never logged.
 	Logger *slog.Logger
+	// Hooks receive the client's events (connections, requests, produced
+	// and fetched batches, record outcomes, assignments); each implements
+	// some of the Hook* interfaces (see Hook for the contract). Default: none.
+	Hooks []Hook
 	// Dialer, when set, replaces net.Dialer (tests use it for fault injection).
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 }

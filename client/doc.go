@@ -117,4 +117,22 @@
 // reused buffer, so the producer's Produce round trips allocate nothing. See
 // TestSteadyStateAllocations, TestProduceCallAllocatesNothing and the
 // overhead-allocs/op benchmark metric.
+//
+// # Observability
+//
+// Config.Hooks takes values implementing any of the Hook* interfaces
+// (ConnOpenedHook, ConnClosedHook, RequestWrittenHook, ResponseReadHook,
+// ThrottleHook, ProduceBatchWrittenHook, ProduceBatchAckedHook,
+// FetchBatchHook, RecordOutcomeHook, AssignmentHook, TxnOutcomeHook); the
+// producer and consumers built on the client report through the same
+// hooks (Client.Hooks). Hooks run synchronously on the client's goroutines
+// and must return quickly (see Hook). With no hook registered a call site
+// costs a nil or length check: TestProduceCallAllocatesNothing stays at 0.
+// Config.Logger receives the lines listed in logs.go's comment (Warn
+// "gregor: connection lost", Info "gregor: retrying", "gregor: leader
+// moved", ...): Info is quiet in steady state, every line is guarded by
+// Logger.Enabled, and no line carries credentials. MetricsSnapshot.Requests
+// holds request latency histograms (LatencyBuckets) and byte counts per
+// broker and lane. The nested modules plugin/prom and plugin/otel turn
+// hooks and snapshots into Prometheus and OpenTelemetry signals.
 package client

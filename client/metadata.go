@@ -185,6 +185,7 @@ func (mc *metaCache) get(ctx context.Context, topics []string, force bool) (*Met
 
 		mc.mu.Lock()
 		mc.inflight = nil
+		old := mc.snap.Load()
 		if f.err == nil {
 			mc.snap.Store(f.md)
 			mc.snapGen = gen
@@ -197,6 +198,9 @@ func (mc *metaCache) get(ctx context.Context, topics []string, force bool) (*Met
 		}
 		mc.mu.Unlock()
 		close(f.done)
+		if f.err == nil {
+			mc.cl.logMetadataChanges(old, f.md)
+		}
 		return f.md, f.err
 	}
 }

@@ -12,6 +12,10 @@ type MetricsSnapshot struct {
 	Conns    ConnMetrics
 	// Lanes holds connection metrics per workload lane, indexed by Lane.
 	Lanes [NumLanes]LaneMetrics
+	// Requests holds a request latency histogram and byte counts per
+	// broker and lane that had a connection (connection setup requests
+	// included).
+	Requests map[BrokerLane]RequestLatency
 }
 
 // LaneMetrics describes one workload lane's connections, summed over

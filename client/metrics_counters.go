@@ -125,6 +125,7 @@ func (c *Client) Metrics() MetricsSnapshot {
 	for l := range NumLanes {
 		s.Lanes[l].Opened, s.Lanes[l].Closed = m.laneOpened[l].Load(), m.laneClosed[l].Load()
 	}
+	s.Requests = c.hists.snapshot()
 	for _, cn := range c.pool.live() {
 		s.Lanes[cn.lane].Connections++
 		s.Lanes[cn.lane].InFlight += cn.inFlight()

@@ -77,7 +77,9 @@ func (pl *pool) get(ctx context.Context, addr string, broker int32, lane Lane) (
 		s.dialing = ch
 		pl.mu.Unlock()
 
+		t0 := time.Now()
 		cn, err := pl.cl.dial(ctx, addr, broker, lane)
+		pl.cl.hooks.ConnOpened(ConnEvent{Addr: addr, Broker: broker, Lane: lane, Dur: time.Since(t0), Err: err})
 
 		pl.mu.Lock()
 		s.dialing, s.err = nil, err

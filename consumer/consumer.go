@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -24,9 +25,11 @@ type cluster interface {
 // one in flight per leader, each in a fetch session, KIP-227) while the
 // application calls Receive.
 type Consumer struct {
-	cl  cluster
-	tr  transport
-	cfg Config
+	cl    cluster
+	tr    transport
+	cfg   Config
+	hooks *client.Hooks // the client's; nil with a test cluster
+	log   *slog.Logger  // the client's; nil with a test cluster (see logger)
 
 	ctx    context.Context // lifetime of background work; cancelled by Close
 	cancel context.CancelFunc
@@ -85,6 +88,12 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		dec:      wire.NewDecompressor(0),
 	}
 	c.blocks.limit = cfg.MaxBufferedBytes
+	if hc, ok := cl.(interface{ Hooks() *client.Hooks }); ok {
+		c.hooks = hc.Hooks()
+	}
+	if lc, ok := cl.(interface{ Logger() *slog.Logger }); ok {
+		c.log = lc.Logger()
+	}
 	c.wg.Add(1)
 	go c.fetchLoop()
 	return c, nil

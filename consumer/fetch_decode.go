@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -48,6 +49,9 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			budget -= ch.bytes
 			inflated += int(ch.bytes) - len(p.Records)
 			res.chunks[p.TopicPartition] = ch
+			if c.hooks.Fetch() && len(ch.records) > 0 {
+				c.hooks.FetchBatch(client.BatchEvent{Topic: p.Topic, Partition: p.Partition, Broker: req.node, Records: len(ch.records), Bytes: int(ch.bytes), BaseOffset: ch.records[0].Offset, LastOffset: ch.records[len(ch.records)-1].Offset, HighWatermark: p.HighWatermark})
+			}
 		}
 		if compressed {
 			// All decompressed bytes, also those of batches that did not

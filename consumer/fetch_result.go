@@ -67,6 +67,7 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 					// same hint twice: it did not help; refresh.)
 					st.hint = h
 					c.m.LeaderHints++
+					c.logger().Info("gregor: leader hint", "topic", p.Topic, "partition", p.Partition, "leader", h.Leader, "epoch", h.Epoch, "reason", p.Err)
 					c.poke()
 					continue
 				}

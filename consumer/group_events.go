@@ -3,7 +3,10 @@ package consumer
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
+
+	"github.com/gregor-kafka/gregor/client"
 )
 
 // AssignmentEventKind is what happened to a set of partitions.
@@ -50,7 +53,21 @@ type AssignmentEvent struct {
 
 // emit delivers ev to the configured listener, on the membership goroutine.
 func (g *Group) emit(ctx context.Context, kind AssignmentEventKind, tps []TopicPartition) {
-	if len(tps) == 0 || g.cfg.OnAssignment == nil {
+	if len(tps) == 0 {
+		return
+	}
+	if l := g.c.logger(); l.Enabled(ctx, slog.LevelInfo) {
+		l.Info("gregor: assignment changed", "group", g.cfg.GroupID, "change", kind.String(), "partitions", len(tps), "generation", g.GroupMetadata().GenerationID)
+	}
+	if h := g.c.hooks; h.Assignments() {
+		id := g.GroupMetadata()
+		m := client.TopicPartitions{}
+		for _, tp := range tps {
+			m[tp.Topic] = append(m[tp.Topic], tp.Partition)
+		}
+		h.Assignment(client.AssignmentEvent{Group: g.cfg.GroupID, MemberID: id.MemberID, Generation: id.GenerationID, Assigned: kind == Assigned, Lost: kind == Lost, Partitions: m})
+	}
+	if g.cfg.OnAssignment == nil {
 		return
 	}
 	id := g.GroupMetadata()

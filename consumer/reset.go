@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"log/slog"
 	"time"
 )
 
@@ -67,6 +68,16 @@ func (c *Consumer) runResets() {
 		c.m.OffsetResets++
 		st.gen = c.gen
 		st.offset = offsets[p.TopicPartition]
+		c.logger().Info("gregor: offset reset", "topic", p.Topic, "partition", p.Partition, "from", seen[p.TopicPartition], "to", st.offset, "policy", c.cfg.OffsetReset.String())
 		st.lastEpoch = -1
 	}
+}
+
+// logger returns the client's logger, or a discarding one for a consumer
+// on a test cluster.
+func (c *Consumer) logger() *slog.Logger {
+	if c.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.log
 }

@@ -16,6 +16,9 @@ func (p *Producer) finishRecord(r *rec, o *outcome, off, appendTime int64) {
 		return
 	}
 	r.d = nil
+	if p.hooks.Produce() {
+		p.hooks.RecordOutcome(client.RecordEvent{Topic: o.topic, Partition: o.partition, Offset: off, Err: o.err, Certainty: o.cert})
+	}
 	p.backlog.Add(1) // before the terminal is visible, so observe never runs first
 	d.finish(o, off, appendTime)
 	p.activeRecords--
@@ -175,6 +178,9 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 		p.txn.Failed(err)
 	}
 	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}
+	if p.hooks.Produce() && b.live > 0 {
+		p.hooks.ProduceBatchAcked(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: topic, Partition: partition, Broker: -1, Records: b.live, Bytes: len(b.out), BaseOffset: -1, Err: err, Certainty: cert})
+	}
 	if cert == client.PossiblySent && b.sequenced && b.part != nil {
 		o.sent = b.sentBatch()
 	}

@@ -3,6 +3,7 @@ package producer
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,9 +45,11 @@ type Message struct {
 
 // Producer is gregor's idempotent, acks=all producer. Safe for concurrent use.
 type Producer struct {
-	cfg settings
-	cl  kafkaClient
-	enc *wire.BatchEncoder
+	cfg   settings
+	cl    kafkaClient
+	enc   *wire.BatchEncoder
+	hooks *client.Hooks // the client's; nil with a test client
+	log   *slog.Logger  // the client's; nil with a test client (see logger)
 
 	ctx  context.Context // cancelled when Close gives up
 	stop context.CancelFunc
@@ -199,6 +202,12 @@ func newProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	p, err := buildProducer(c, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if hc, ok := c.(interface{ Hooks() *client.Hooks }); ok {
+		p.hooks = hc.Hooks()
+	}
+	if lc, ok := c.(interface{ Logger() *slog.Logger }); ok {
+		p.log = lc.Logger()
 	}
 	p.unregister = c.RegisterProducerMetrics(p.fillMetrics)
 	go p.run()

@@ -181,6 +181,9 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 	if res.baseOffset >= 0 {
 		off = res.baseOffset
 	}
+	if p.hooks.Produce() {
+		p.hooks.ProduceBatchAcked(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: b.topic.name, Partition: part.partition, Broker: part.leader, Records: b.live, Bytes: len(b.out), BaseOffset: off})
+	}
 	for k := range b.recs {
 		r := &b.recs[k]
 		if r.cancelled {

@@ -442,6 +442,9 @@ func (p *Producer) send(r *inflightReq) {
 		encoded += len(b.out)
 		records += int(b.numSeq)
 		addPartition(req, b)
+		if p.hooks.Produce() {
+			p.hooks.ProduceBatchWritten(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: b.topic.name, Partition: b.part.partition, Broker: r.broker, Records: int(b.numSeq), Bytes: len(b.out), BaseOffset: -1})
+		}
 	}
 	if len(req.TopicData) == 0 {
 		r.err = errNothingEncoded

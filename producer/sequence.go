@@ -1,6 +1,7 @@
 package producer
 
 import (
+	"log/slog"
 	"math"
 
 	"github.com/gregor-kafka/gregor/wire"
@@ -45,6 +46,7 @@ func (p *Producer) resetPartition(part *partState) {
 		b.encodedOK = false
 	}
 	part.gap, part.gapUnknown, part.retry = false, false, false
+	p.logger().Info("gregor: partition sequence reset", "topic", part.topic.name, "partition", part.partition)
 	if part.hasID && part.pid == p.pid && part.epoch >= p.epoch && p.haveID && p.txn == nil {
 		p.bumpEpoch()
 	}
@@ -56,9 +58,11 @@ func (p *Producer) resetPartition(part *partState) {
 func (p *Producer) bumpEpoch() {
 	if p.epoch == math.MaxInt16 {
 		p.haveID = false
+		p.logger().Info("gregor: producer epoch exhausted, requesting a new producer ID", "producer_id", p.pid, "epoch", p.epoch)
 		return
 	}
 	p.epoch++
+	p.logger().Info("gregor: producer epoch bumped", "producer_id", p.pid, "epoch", p.epoch)
 }
 
 // assignSequence gives b its sequence range on first send. An idle
@@ -111,4 +115,13 @@ func encodedRoom(part *partState, n int) int {
 		room = min(room, est+est/4+4096)
 	}
 	return room
+}
+
+// logger returns the client's logger, or a discarding one for a producer
+// built on a test client.
+func (p *Producer) logger() *slog.Logger {
+	if p.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return p.log
 }

@@ -49,6 +49,7 @@ type AckResult struct {
 type Consumer struct {
 	t        transport
 	cfg      Config
+	hooks    *client.Hooks // the client's; nil with a test transport
 	memberID string
 	dec      *wire.Decompressor // shared by every decode (safe for concurrent use)
 
@@ -137,6 +138,9 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 		held:          map[consumer.TopicPartition]map[int64]*heldRecord{},
 		hbDone:        make(chan struct{}),
 		joined:        make(chan struct{}),
+	}
+	if w, ok := t.(wireTransport); ok {
+		c.hooks = w.cl.Hooks()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.hbCancel = cancel

@@ -168,6 +168,9 @@ func (c *Consumer) setAssignment(assigned map[consumer.TopicPartition]struct{}, 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.hooks.Assignments() {
+		c.hookAssignmentLocked(assigned, epoch)
+	}
 	c.memberEpoch = epoch
 	c.assigned = assigned
 	close(c.assignChanged)

@@ -388,6 +388,9 @@ func (c *Consumer) acquireLocked(node int32, tp consumer.TopicPartition, pr *wir
 		return
 	}
 	recs, next := c.decodeAcquiredLocked(tp, pr)
+	if c.hooks.Fetch() && len(recs) > 0 {
+		c.hooks.FetchBatch(client.BatchEvent{Topic: tp.Topic, Partition: tp.Partition, Broker: node, Records: len(recs), Bytes: len(pr.Records), BaseOffset: recs[0].Offset, LastOffset: recs[len(recs)-1].Offset, HighWatermark: -1})
+	}
 	at := func(off int64) (int, bool) {
 		return slices.BinarySearchFunc(recs, off, func(r consumer.Record, o int64) int { return cmp.Compare(r.Offset, o) })
 	}

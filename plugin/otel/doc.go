@@ -1,0 +1,26 @@
+// Package otel connects gregor to OpenTelemetry (a nested module, so
+// gregor's own module depends on no OpenTelemetry code).
+//
+// Tracing: Send starts a producer span ("publish TOPIC", kind Producer) as
+// a child of its context's span, injects that span's context into the
+// record's headers as W3C traceparent (and tracestate), sends the record
+// and ends the span when the record's outcome is known; a failed record's
+// span has status Error and the attribute gregor.certainty ("not_sent" or
+// "possibly_sent": whether the record may have been written). Extract
+// returns a context carrying the span context from a consumed record's
+// headers; StartProcess starts a consumer span ("process TOPIC", kind
+// Consumer) whose parent is the producer's span.
+//
+// Metrics (OpenTelemetry messaging semantic conventions): a Meter is a
+// client.Hook (pass it in client.Config.Hooks) that records
+//
+//	messaging.client.sent.messages      counter   records acknowledged or failed
+//	messaging.client.consumed.messages  counter   records fetched
+//	messaging.client.operation.duration histogram (s) request latency, per Kafka API
+//	messaging.kafka.consumer.lag        gauge-like up/down counter, records
+//
+// with attributes messaging.system="kafka", messaging.destination.name
+// (topic), messaging.destination.partition.id, messaging.operation.name
+// ("send", "receive" or the Kafka API name), error.type and
+// gregor.certainty on failures.
+package otel
