@@ -123,7 +123,7 @@ func sendWait(ctx context.Context, send func(context.Context, *producer.Message)
 type members struct {
 	group   string
 	logf    func(format string, args ...any) // logs each event
-	changed chan struct{} // one pending wake-up, buffered 1
+	changed chan struct{}                    // one pending wake-up, buffered 1
 
 	mu   sync.Mutex                      // guards the fields below
 	open map[string]map[invariant.TP]int // member name → partition → index in done
