@@ -23,13 +23,16 @@ func init() { register(Case{Name: "cooperativeRebalance", Order: 5, Run: coopera
 func cooperativeRebalance(ctx context.Context, e *Env) error {
 	topic := e.Bed.Topic(ctx, "lab-coop", 2, 3, nil)
 	group := topic + "-g"
-	cl := e.Bed.Client(ctx, client.Config{RetryBackoff: 50 * time.Millisecond})
+	// A client per member: the coordinator holds a member's JoinGroup for
+	// the whole rebalance and a broker answers one connection's requests in
+	// order, so members sharing a client would wait on each other.
+	ccfg := client.Config{RetryBackoff: 50 * time.Millisecond}
 	ms := newMembers(group, e.T.Logf)
 	coop := []assign.Assignor{assign.CooperativeSticky()}
 	h := &invariant.History{}
 	both := []invariant.TP{{Topic: topic, Partition: 0}, {Topic: topic, Partition: 1}}
 	stable := func() { h.Stable = append(h.Stable, invariant.Stable{Group: group, At: time.Now(), Partitions: both}) }
-	a, err := newMember(cl, ms, "a", group, topic, consumer.ProtocolClassic, coop)
+	a, err := newMember(e.Bed.Client(ctx, ccfg), ms, "a", group, topic, consumer.ProtocolClassic, coop)
 	if err != nil {
 		return err
 	}
@@ -38,7 +41,7 @@ func cooperativeRebalance(ctx context.Context, e *Env) error {
 		return err
 	}
 	stable()
-	b, err := newMember(cl, ms, "b", group, topic, consumer.ProtocolClassic, coop)
+	b, err := newMember(e.Bed.Client(ctx, ccfg), ms, "b", group, topic, consumer.ProtocolClassic, coop)
 	if err != nil {
 		return err
 	}

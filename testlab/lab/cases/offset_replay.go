@@ -103,7 +103,7 @@ func produceInputs(ctx context.Context, e *Env, cl *client.Client, h *invariant.
 }
 
 // newMember starts a group member called name (auto-commit off, short
-// session and heartbeat) subscribed to topic, its events recorded in ms.
+// session, heartbeat and rebalance timeouts) subscribed to topic, its events recorded in ms.
 // assignors nil: the default.
 func newMember(cl *client.Client, ms *members, name, group, topic string, proto consumer.GroupProtocol, assignors []assign.Assignor) (*consumer.Group, error) {
 	return consumer.NewGroup(cl, consumer.GroupConfig{
@@ -113,6 +113,7 @@ func newMember(cl *client.Client, ms *members, name, group, topic string, proto 
 		Protocol:          proto,
 		Assignors:         assignors,
 		SessionTimeout:    10 * time.Second,
+		RebalanceTimeout:  20 * time.Second,
 		HeartbeatInterval: 500 * time.Millisecond,
 		DisableAutoCommit: true,
 		OnAssignment:      ms.hook(name),
