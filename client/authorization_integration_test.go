@@ -130,21 +130,26 @@ func TestIntegrationAuthorizationGroup(t *testing.T) {
 	allowAlice(t, cl, admin.ACLResourceTopic, b, admin.ACLOperationDescribe)
 	ctx := secCtx(t, 60*time.Second)
 
-	denied := kafkatest.UniqueName(t, "authz-grp-denied")
-	g, err := consumer.NewGroup(aliceClient(t, cl), consumer.GroupConfig{GroupID: denied, Topics: []string{a}, Assignors: []assign.Assignor{assign.Range()}})
-	if err != nil {
-		t.Fatal(err)
+	// Each protocol, and the default choice (which asks the coordinator
+	// first), stops at the refused FindCoordinator.
+	for _, proto := range []consumer.GroupProtocol{"", consumer.ProtocolClassic, consumer.ProtocolConsumer} {
+		denied := kafkatest.UniqueName(t, "authz-grp-denied")
+		g, err := consumer.NewGroup(aliceClient(t, cl), consumer.GroupConfig{GroupID: denied, Topics: []string{a},
+			Protocol: proto, Assignors: []assign.Assignor{assign.Range()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Receive(ctx)
+		t.Logf("protocol %q, join without group ACL: %v", proto, err)
+		if !errors.Is(err, wire.ErrGroupAuthorizationFailed) {
+			t.Fatalf("protocol %q: want GROUP_AUTHORIZATION_FAILED, got %v", proto, err)
+		}
+		_ = g.Close(ctx)
 	}
-	_, err = g.Receive(ctx)
-	t.Logf("join without group ACL: %v", err)
-	if !errors.Is(err, wire.ErrGroupAuthorizationFailed) {
-		t.Fatalf("want GROUP_AUTHORIZATION_FAILED, got %v", err)
-	}
-	_ = g.Close(ctx)
 
 	group := kafkatest.UniqueName(t, "authz-grp")
 	allowAlice(t, cl, admin.ACLResourceGroup, group, admin.ACLOperationRead)
-	g, err = consumer.NewGroup(aliceClient(t, cl), consumer.GroupConfig{GroupID: group, Topics: []string{a, b}, Assignors: []assign.Assignor{assign.Range()}})
+	g, err := consumer.NewGroup(aliceClient(t, cl), consumer.GroupConfig{GroupID: group, Topics: []string{a, b}, Assignors: []assign.Assignor{assign.Range()}})
 	if err != nil {
 		t.Fatal(err)
 	}

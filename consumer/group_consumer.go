@@ -121,6 +121,12 @@ func (m *consumerMember) run(ctx context.Context) {
 // wait before the next one (0: at once, to acknowledge a reconciliation).
 func (m *consumerMember) step(ctx context.Context) (time.Duration, error) {
 	resp, err := m.heartbeat(ctx, 0)
+	var kerr *wire.KafkaError
+	if errors.As(err, &kerr) && !kerr.Retriable {
+		// FindCoordinator refused for good (GROUP_AUTHORIZATION_FAILED,
+		// INVALID_GROUP_ID): stop the group, as the classic member does.
+		return 0, errFatal{err}
+	}
 	if err != nil {
 		m.forgetCoordinator()
 		return retryBackoff, nil

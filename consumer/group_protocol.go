@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -33,6 +34,14 @@ func (a *autoMember) member() membership {
 func (a *autoMember) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		proto, err := a.g.clusterProtocol(ctx)
+		var kerr *wire.KafkaError
+		if errors.As(err, &kerr) && !kerr.Retriable {
+			// The coordinator lookup refused for good
+			// (GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID): stop the
+			// group, as either member would.
+			a.g.fail(err)
+			return
+		}
 		if err != nil {
 			_ = waitBackoff(ctx, retryBackoff)
 			continue
