@@ -1,6 +1,10 @@
 package adapter
 
-import "context"
+import (
+	"context"
+
+	"github.com/gregor-kafka/gregor/consumer"
+)
 
 // GroupConsumerConfig is what create_group_consumer asks for (§4.5).
 type GroupConsumerConfig struct {
@@ -42,6 +46,9 @@ type GroupConsumer interface {
 	// order; an error when more than the retained capacity (256) piled up.
 	DrainTransitions() ([]GroupTransition, error)
 	Snapshot() GroupSnapshot
+	// GroupMetadata is the member's identity for a transactional producer's
+	// SendOffsets (KIP-447).
+	GroupMetadata() consumer.GroupMetadata
 	// PartitionCount is the subscribed topic's partition count.
 	PartitionCount(ctx context.Context) (int, error)
 	Pause(tps []TopicPartition) error

@@ -3,6 +3,8 @@ package adapter
 import (
 	"context"
 	"time"
+
+	"github.com/gregor-kafka/gregor/consumer"
 )
 
 // TransactionalClient is implemented by a KafkaClient that can make
@@ -27,6 +29,9 @@ type TransactionalProducer interface {
 	Begin() error
 	// TrySend admits rec into the open transaction or refuses it.
 	TrySend(rec *ProducerRecord) (Delivery, error)
+	// SendOffsets adds a group's checkpoint (per partition, the next offset
+	// to consume) to the open transaction, fenced by gm (KIP-447).
+	SendOffsets(ctx context.Context, offsets map[TopicPartition]int64, gm consumer.GroupMetadata) error
 	Commit(ctx context.Context) error
 	Abort(ctx context.Context) error
 	Close(ctx context.Context) error

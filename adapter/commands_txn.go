@@ -37,6 +37,19 @@ type FenceTransaction struct {
 	TimeoutMs               uint64      `json:"timeout_ms"`
 }
 
+// ExecuteTransactionalTransform receives one batch from the group consumer
+// ConsumerID, stages the output Operations in one transaction of
+// ProducerID, adds the batch's checkpoint to it (SendOffsets, KIP-447) and
+// commits or aborts it.
+type ExecuteTransactionalTransform struct {
+	ProducerID    ID            `json:"producer_id"`
+	ConsumerID    ID            `json:"consumer_id"`
+	TransactionID ID            `json:"transaction_id"`
+	Operations    []BatchRecord `json:"operations"`
+	Disposition   string        `json:"disposition"`
+	TimeoutMs     uint64        `json:"timeout_ms"`
+}
+
 // CloseTransactionalProducer closes a transactional producer.
 type CloseTransactionalProducer struct {
 	ProducerID ID `json:"producer_id"`

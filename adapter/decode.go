@@ -74,21 +74,20 @@ var commandPayloads = map[string]func() any{
 	"shutdown_client":                   func() any { return new(ShutdownClient) },
 	"create_transactional_producer":     func() any { return new(CreateTransactionalProducer) },
 	"execute_transaction":               func() any { return new(ExecuteTransaction) },
+	"execute_transactional_transform":   func() any { return new(ExecuteTransactionalTransform) },
 	"fence_transaction":                 func() any { return new(FenceTransaction) },
 	"close_transactional_producer":      func() any { return new(CloseTransactionalProducer) },
 	"finish":                            func() any { return new(Finish) },
 	"abort":                             func() any { return new(Abort) },
 }
 
-// unimplementedKinds are v34 commands that this adapter does not implement
-// yet (the transactional transform); they are answered with fatal. The
-// share-group commands are listed here too but served by their own
+// unimplementedKinds are v34 commands without a payload in
+// commandPayloads, answered with fatal adapter_unsupported. Only the
+// share-group commands are listed, and they are served by their own
 // registry (*_share.go) before this map is consulted.
 var unimplementedKinds = map[string]bool{
 	"create_share_consumer": true, "share_receive": true,
 	"share_acknowledge": true, "drop_share_batch": true, "close_share_consumer": true,
-	// execute_transactional_transform needs the group consumer.
-	"execute_transactional_transform": true,
 }
 
 // DecodeError is a line that cannot be turned into a command. When

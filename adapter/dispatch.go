@@ -76,6 +76,8 @@ func (s *Session) dispatch(cmd *Command) error {
 		return s.doCreateTxnProducer(p)
 	case *ExecuteTransaction:
 		return s.doExecuteTransaction(p)
+	case *ExecuteTransactionalTransform:
+		return s.doExecuteTransactionalTransform(p)
 	case *FenceTransaction:
 		return s.doFenceTransaction(p)
 	case *CloseTransactionalProducer:

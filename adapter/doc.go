@@ -8,8 +8,7 @@
 // exchanges with the test bed), the hello security block, error codes and
 // the failure rules (command_failed, fatal, exit statuses). Every v34
 // command is implemented (consumer groups with the classic protocol, share
-// groups, transactions) except execute_transactional_transform, which is
-// decoded far enough to name it and answered with fatal adapter_unsupported;
+// groups, transactions including execute_transactional_transform);
 // create_group_consumer with protocol "consumer" (KIP-848) fails with
 // command_failed internal.
 //

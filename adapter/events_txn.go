@@ -11,6 +11,21 @@ type (
 		TransactionID ID     `json:"transaction_id"`
 		Disposition   string `json:"disposition"`
 	}
+	// TransactionalTransformCompleted is the
+	// transactional_transform_completed event: Records is the input batch;
+	// Topic, Partition and NextOffset the checkpoint transferred for the
+	// partition of the batch's first record.
+	TransactionalTransformCompleted struct {
+		TransactionID ID               `json:"transaction_id"`
+		Disposition   string           `json:"disposition"`
+		ConsumerID    ID               `json:"consumer_id"`
+		Records       []ConsumedRecord `json:"records"`
+		GroupID       string           `json:"group_id"`
+		Topic         string           `json:"topic"`
+		Partition     int32            `json:"partition"`
+		NextOffset    int64            `json:"next_offset"`
+		GroupEpoch    GroupEpoch       `json:"group_epoch"`
+	}
 	// TransactionFenceCompleted is the transaction_fence_completed event;
 	// CommitErrorCode is nil when the old commit unexpectedly succeeded.
 	TransactionFenceCompleted struct {
@@ -28,6 +43,9 @@ func (TransactionalProducerCreated) EventKind() string { return "transactional_p
 
 // EventKind returns "transaction_completed": the "kind" its event line carries (§5).
 func (TransactionCompleted) EventKind() string { return "transaction_completed" }
+
+// EventKind returns "transactional_transform_completed": the "kind" its event line carries (§5).
+func (TransactionalTransformCompleted) EventKind() string { return "transactional_transform_completed" }
 
 // EventKind returns "transaction_fence_completed": the "kind" its event line carries (§5).
 func (TransactionFenceCompleted) EventKind() string { return "transaction_fence_completed" }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -58,6 +59,9 @@ func (g *fakeGroup) DrainTransitions() ([]GroupTransition, error) {
 }
 func (g *fakeGroup) Snapshot() GroupSnapshot {
 	return GroupSnapshot{GroupID: g.cfg.GroupID, MemberID: "m1", Generation: 3, AssignmentEpoch: 1, Partitions: []TopicPartition{{g.cfg.Topic, 0}}}
+}
+func (g *fakeGroup) GroupMetadata() consumer.GroupMetadata {
+	return consumer.GroupMetadata{GroupID: g.cfg.GroupID, GenerationID: 3, MemberID: "m1"}
 }
 func (g *fakeGroup) PartitionCount(context.Context) (int, error)               { return 1, nil }
 func (g *fakeGroup) Pause([]TopicPartition) error                              { return nil }

@@ -120,6 +120,8 @@ func (m *gregorGroup) Snapshot() GroupSnapshot {
 	return s
 }
 
+func (m *gregorGroup) GroupMetadata() consumer.GroupMetadata { return m.g.GroupMetadata() }
+
 func (m *gregorGroup) PartitionCount(ctx context.Context) (int, error) {
 	md, err := m.cl.Metadata(ctx, []string{m.topic})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/txn"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -27,6 +28,13 @@ func (g gregorTxn) Begin() error                     { return g.p.Begin() }
 func (g gregorTxn) Commit(ctx context.Context) error { return g.p.Commit(ctx) }
 func (g gregorTxn) Abort(ctx context.Context) error  { return g.p.Abort(ctx) }
 func (g gregorTxn) Close(ctx context.Context) error  { return g.p.Close(ctx) }
+func (g gregorTxn) SendOffsets(ctx context.Context, offsets map[TopicPartition]int64, gm consumer.GroupMetadata) error {
+	offs := make([]txn.Offset, 0, len(offsets))
+	for tp, o := range offsets {
+		offs = append(offs, txn.Offset{Topic: tp.Topic, Partition: tp.Partition, Offset: o})
+	}
+	return g.p.SendOffsets(ctx, offs, gm)
+}
 func (g gregorTxn) TrySend(r *ProducerRecord) (Delivery, error) {
 	m, err := messageOf(r)
 	if err != nil {

@@ -287,9 +287,9 @@ func TestProcessMisuse(t *testing.T) {
 				return p.until(p.send("await_client_ready", `"client_id":"c1"`), "client_ready")
 			},
 		}, ExitOK, "command_failed", ""},
-		{"transactional transform not implemented", []step{hello, func(p *proc) []event {
+		{"transactional transform of an unknown producer", []step{hello, func(p *proc) []event {
 			return p.until(p.send("execute_transactional_transform", `"producer_id":"p","consumer_id":"k","transaction_id":"t","operations":[],"disposition":"commit","timeout_ms":1000`))
-		}}, ExitFatal, "fatal", "adapter_unsupported"},
+		}}, ExitFatal, "fatal", "adapter_state"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

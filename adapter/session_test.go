@@ -311,7 +311,6 @@ func TestSessionMisuse(t *testing.T) {
 		{"empty batch", hello + line(2, "create_client", `"client_id":"c"`) + line(3, "create_producer", `"client_id":"c","producer_id":"p"`) + line(4, "send_batch", `"producer_id":"p","operations":[]`), ExitFatal, "fatal", "adapter_state", 4},
 		{"bad hex", hello + line(2, "create_client", `"client_id":"c"`) + line(3, "create_producer", `"client_id":"c","producer_id":"p"`) +
 			line(4, "send", `"producer_id":"p","operation_id":"o","record":{"topic":"t","partition":0,"sequence":1,"key":{"encoding":"hex","data":"0g"},"value":null}`), ExitFatal, "fatal", "adapter_record_bytes", 4},
-		{"unimplemented command", hello + line(2, "execute_transactional_transform", `"client_id":"c"`), ExitFatal, "fatal", "adapter_unsupported", 2},
 		{"missing env", line(1, "hello", `"run_id":"r","scenario_id":"s","broker_endpoints":[],"security":{"kind":"sasl_plaintext","mechanism":"plain","username_environment":"U","password_environment":"NOPE"}`), ExitFatal, "fatal", "adapter_state", 1},
 		{"eof after command_failed", hello + line(2, "create_client", `"client_id":"c"`) +
 			line(3, "create_topic", `"client_id":"c","operation_id":"o","topic":"t","partitions":1,"replication_factor":1,"validate_only":false,"timeout_ms":1000`) +

@@ -141,7 +141,17 @@ func (s *Session) doExecuteTransaction(p *ExecuteTransaction) error {
 		_ = tp.Abort(ctx)
 		return err
 	}
-	if p.Disposition == DispositionCommit {
+	if err := endTxn(ctx, tp, p.Disposition); err != nil {
+		return err
+	}
+	return s.emit(TransactionCompleted{TransactionID: p.TransactionID, Disposition: p.Disposition})
+}
+
+// endTxn commits or aborts the open transaction as disposition says; a
+// failure is command_failed (a commit that cannot complete is aborted).
+func endTxn(ctx context.Context, tp TransactionalProducer, disposition string) error {
+	var err error
+	if disposition == DispositionCommit {
 		err = tp.Commit(ctx)
 	} else {
 		err = tp.Abort(ctx)
@@ -151,7 +161,7 @@ func (s *Session) doExecuteTransaction(p *ExecuteTransaction) error {
 		_ = tp.Abort(ctx) // a commit that cannot complete leaves the transaction to abort
 		return &failedError{code: code, err: err}
 	}
-	return s.emit(TransactionCompleted{TransactionID: p.TransactionID, Disposition: p.Disposition})
+	return nil
 }
 
 func (s *Session) doFenceTransaction(p *FenceTransaction) error {

@@ -702,6 +702,8 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 		return r.checkGroupAssignments(ctx, cmd)
 	case "group_receive_set_completed":
 		return r.checkGroupReceiveSet(ctx, cmd)
+	case "transactional_transform_completed":
+		return r.checkTransformOffset(ctx, cmd)
 	case "group_receive_completed":
 		if ev.Fields["committed"] == nil || string(ev.Fields["committed"]) != "true" {
 			return nil

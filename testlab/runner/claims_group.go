@@ -245,3 +245,49 @@ func keysOf(m map[tpKey]bool) []tpKey {
 	}
 	return out
 }
+
+// checkTransformOffset: next_offset is one past the batch's last record of
+// the reported partition; after a commit the group's committed offset
+// there has reached next_offset (checkClaims re-checks for a while: the
+// coordinator materialises it with the commit marker), after an abort it
+// stays below next_offset.
+func (r *run) checkTransformOffset(ctx context.Context, cmd *judge.Command) error {
+	ev := cmd.Completion
+	var f struct {
+		Disposition string     `json:"disposition"`
+		GroupID     string     `json:"group_id"`
+		Topic       string     `json:"topic"`
+		Partition   int32      `json:"partition"`
+		NextOffset  int64      `json:"next_offset"`
+		Records     []consumed `json:"records"`
+	}
+	raw, err := json.Marshal(ev.Fields)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return err
+	}
+	want := int64(-1)
+	for _, c := range f.Records {
+		if c.Topic == f.Topic && c.Partition == f.Partition {
+			want = max(want, c.Offset+1)
+		}
+	}
+	if want < 0 || want != f.NextOffset {
+		return fmt.Errorf("transactional_transform_completed: next_offset %d, batch's last record of %s[%d] says %d", f.NextOffset, f.Topic, f.Partition, want)
+	}
+	if group := r.groupOf(str(cmd.Payload["consumer_id"])); group != f.GroupID {
+		return fmt.Errorf("transactional_transform_completed: group_id %q, consumer's group %q", f.GroupID, group)
+	}
+	off, ok, err := r.obs.Committed(ctx, f.GroupID, f.Topic, f.Partition)
+	if err != nil {
+		return err
+	}
+	if moved := ok && off >= f.NextOffset; moved != (f.Disposition == "commit") {
+		return fmt.Errorf("transactional transform %s: group %s has %d (exists=%v) for %s[%d], next_offset %d", f.Disposition, f.GroupID, off, ok, f.Topic, f.Partition, f.NextOffset)
+	}
+	r.fact(cmd.ID, fmt.Sprintf("group %s offset of %s[%d] after %s", f.GroupID, f.Topic, f.Partition, f.Disposition),
+		fmt.Sprintf("committed=%v offset=%d, next_offset=%d", ok, off, f.NextOffset), true)
+	return nil
+}

@@ -507,6 +507,38 @@ S.append(scenario("txn-with-plain-producer", "A plain producer and a transaction
      send("op-2", rec(T, 2, "op-2", u("k"), u("plain-after"))),
      execute("x2", txn_ops("c", 20, 3), "commit"),
      cmd("close_producer", producer_id="p1"), cmd("close_transactional_producer", producer_id="tp1"), cmd("shutdown_client", client_id="c1")], [(T, 1)]))
+# Consume-transform-produce (§4.8 execute_transactional_transform): a
+# classic group member receives the inputs of T; outputs go to O in the
+# transaction with the batch's checkpoint. The runner checks the outputs
+# under read_committed and the group's committed offset with the observer.
+O = "${topic:out}"
+def transform(tid, consumer, ops, disposition, inputs, next_offset):
+    return cmd("execute_transactional_transform",
+               {"terminals": {o["operation_id"]: "transaction_staged" for o in ops}, "records": inputs,
+                "event": {"disposition": disposition, "topic": T, "partition": 0, "next_offset": next_offset,
+                          "group_epoch": {"kind": "classic"}}},
+               producer_id="tp1", consumer_id=consumer, transaction_id=tid, operations=ops, disposition=disposition, timeout_ms=30000)
+def transform_setup():
+    ins = [{"operation_id": "in-%d" % i, "record": rec(T, 1 + i, "in-%d" % i, u("k"), u("in-%d" % i))} for i in range(3)]
+    return open_producer() + [cmd("send_batch", producer_id="p1", operations=ins), txn_producer(),
+        cmd("create_group_consumer", client_id="c1", consumer_id="g1", group_id="${group:g}", topic=T, protocol="classic"),
+        cmd("observe_group_assignments", operation_id="obs-1", consumer_ids=["g1"], timeout_ms=30000)]
+INS = ["in-0", "in-1", "in-2"]
+TREQ = ["transactions", "consumer_groups", "producer", "producer_batch"]
+def transform_close(*ids):
+    return [cmd("close_group_consumer", consumer_id=i) for i in ids] + [cmd("close_transactional_producer", producer_id="tp1")] + close_producer()
+
+S.append(scenario("txn-transform-commit", "Seed case eosOffsets (commit): a group member receives three records and a transactional transform stages two outputs with the batch's checkpoint and commits: the outputs are visible to read_committed and the group's committed offset is 3.",
+    TREQ, transform_setup() + [transform("x1", "g1", txn_ops("o", 10, 2, topic=O), "commit", INS, 3)] + transform_close("g1"),
+    [(T, 1), (O, 1)], timeout=120))
+
+S.append(scenario("txn-transform-abort", "Seed case eosOffsets (abort): the transform of three records is aborted: no output is visible to read_committed and the group's offset is not moved; a new member of the group receives the same three records again and commits its transform.",
+    TREQ, transform_setup() + [transform("x1", "g1", txn_ops("a", 10, 2, topic=O), "abort", INS, 3)] +
+        [cmd("close_group_consumer", consumer_id="g1"),
+         cmd("create_group_consumer", client_id="c1", consumer_id="g2", group_id="${group:g}", topic=T, protocol="classic"),
+         cmd("observe_group_assignments", operation_id="obs-2", consumer_ids=["g2"], timeout_ms=30000),
+         transform("x2", "g2", txn_ops("c", 20, 1, topic=O), "commit", INS, 3)] + transform_close("g2"),
+    [(T, 1), (O, 1)], timeout=120))
 # Faults on purpose (issue 23): the adapter reaches the broker through
 # testlab/faultproxy; each fault is applied and removed as a named pair.
 def fault(name, kind, **kw):
