@@ -16,6 +16,7 @@ import (
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/gregor-kafka/gregor/txn"
 	"github.com/gregor-kafka/gregor/wire"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -156,7 +157,21 @@ func eosRun(ctx context.Context, t *testing.T, cluster *kafkatest.Cluster, b *la
 	if int64(len(got)) != n {
 		t.Errorf("committed output has %d records, want %d", len(got), n)
 	}
-	offs, err := b.Adm.FetchOffsets(ctx, group)
+	// The observer's own connections may still point at a broker the test
+	// killed (EOF on first use): it retries a transport failure, a few
+	// times, before it gives up.
+	var offs kadm.OffsetResponses
+	for try := 0; ; try++ {
+		offs, err = b.Adm.FetchOffsets(ctx, group)
+		if err == nil || try == 5 || ctx.Err() != nil {
+			break
+		}
+		t.Logf("observer FetchOffsets: %v (retrying)", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
