@@ -166,7 +166,7 @@ func (a *Admin) applyFetched(res *GroupOffsets, q GroupOffsetsQuery, code int16,
 			if errors.Is(c.Err, wire.ErrUnstableOffsetCommit) {
 				return c.Err
 			}
-			if errors.Is(c.Err, wire.ErrNotCoordinator) || errors.Is(c.Err, wire.ErrCoordinatorNotAvailable) || errors.Is(c.Err, wire.ErrCoordinatorLoadInProgress) {
+			if wire.Classify(c.Err).Has(wire.ClassCoordinator) {
 				a.coordRetry(q.GroupID, c.Err)
 				return c.Err
 			}
