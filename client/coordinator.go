@@ -134,8 +134,8 @@ func (cc *coordCache) lookup(ctx context.Context, kind CoordinatorType, batch []
 			res := &coordLookup{id: co.NodeID}
 			if kerr := wire.ErrorForCode(co.ErrorCode); kerr != nil {
 				msg := ""
-				if co.ErrorMessage != nil {
-					msg = ": " + *co.ErrorMessage
+				if co.ErrorMessage != nil && *co.ErrorMessage != "" {
+					msg = " (" + *co.ErrorMessage + ")"
 				}
 				res.err = reqErr(AnyBroker, "FindCoordinator", NotSent, fmt.Errorf("coordinator for %q%s: %w", co.Key, msg, kerr))
 			} else {

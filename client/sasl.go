@@ -51,7 +51,7 @@ func (c *Client) authenticate(ctx context.Context, cn *conn, rt roundTripper) er
 		cn.reauthAt = reauthTime(sent, ar.SessionLifetimeMs)
 		if kerr := wire.ErrorForCode(ar.ErrorCode); kerr != nil {
 			detail := ""
-			if ar.ErrorMessage != nil {
+			if ar.ErrorMessage != nil && *ar.ErrorMessage != "" {
 				detail = ": " + *ar.ErrorMessage
 			}
 			return nil, fmt.Errorf("%w: %s with %s%s: %w", ErrAuthentication, mech, cn.addr, detail, kerr)

@@ -389,7 +389,7 @@ func (m *consumerMember) heartbeatError(ctx context.Context, r *wire.ConsumerGro
 		return nil
 	}
 	msg := ""
-	if r.ErrorMessage != nil {
+	if r.ErrorMessage != nil && *r.ErrorMessage != "" {
 		msg = ": " + *r.ErrorMessage
 	}
 	return errFatal{fmt.Errorf("consumer: ConsumerGroupHeartbeat: %w%s", kerr, msg)}
