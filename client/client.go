@@ -292,9 +292,13 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 	t0 := time.Now()
 	var err error
 	lane := LaneOf(req.Key())
-	cn := c.routeLive(broker, lane)
+	dedicated := ""
+	if lane == LaneGroup {
+		dedicated = groupConnName(ctx)
+	}
+	cn := c.routeLive(broker, lane, dedicated)
 	if cn == nil {
-		cn, err = c.route(ob.get(), broker, lane)
+		cn, err = c.route(ob.get(), broker, lane, dedicated)
 	}
 	c.m.lat[stageRouting].observe(time.Since(t0))
 	if err != nil {
@@ -403,7 +407,7 @@ func (c *Client) BrokerVersions(ctx context.Context, broker int32) (map[wire.API
 	if c.closed.Load() {
 		return nil, reqErr(broker, "ApiVersions", NotSent, ErrClosed)
 	}
-	cn, err := c.route(ctx, broker, LaneControl)
+	cn, err := c.route(ctx, broker, LaneControl, "")
 	if err != nil {
 		return nil, reqErr(broker, "ApiVersions", NotSent, err)
 	}

@@ -25,6 +25,8 @@ const (
 	// SyncGroup, Heartbeat, LeaveGroup, ConsumerGroupHeartbeat,
 	// ShareGroupHeartbeat, OffsetCommit, OffsetFetch, FindCoordinator,
 	// AddPartitionsToTxn, AddOffsetsToTxn, EndTxn and TxnOffsetCommit.
+	// A context from WithGroupConnection gives its requests in this lane
+	// connections of their own.
 	LaneGroup
 	// NumLanes is the number of lanes (the length of LaneMetrics arrays).
 	NumLanes

@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// pool holds at most one live connection per broker address and lane, and
-// coalesces concurrent dials to one address in one lane.
+// pool holds at most one live connection per broker address, lane and
+// dedicated-connection name (WithGroupConnection; "" for the shared one), and
+// coalesces concurrent dials to one slot.
 type pool struct {
 	cl     *Client
 	mu     sync.Mutex
@@ -17,10 +18,12 @@ type pool struct {
 	closed bool                  // guarded by mu
 }
 
-// poolKey names a slot: a broker address in a lane.
+// poolKey names a slot: a broker address in a lane, shared (name "") or
+// dedicated to a name.
 type poolKey struct {
 	addr string
 	lane Lane
+	name string
 }
 
 type poolSlot struct {
@@ -29,11 +32,11 @@ type poolSlot struct {
 	err     error         // result of the last dial
 }
 
-// get returns the live connection to addr in lane, dialing (and
+// get returns the live connection of slot (addr, lane, name), dialing (and
 // negotiating) one within ctx when there is none. Failures are
 // NotSent-worthy causes.
-func (pl *pool) get(ctx context.Context, addr string, broker int32, lane Lane) (*conn, error) {
-	key := poolKey{addr, lane}
+func (pl *pool) get(ctx context.Context, addr string, broker int32, lane Lane, name string) (*conn, error) {
+	key := poolKey{addr, lane, name}
 	for {
 		pl.mu.Lock()
 		if pl.closed {
@@ -97,25 +100,26 @@ func (pl *pool) get(ctx context.Context, addr string, broker int32, lane Lane) (
 	}
 }
 
-// liveConn returns the live connection to addr in lane, or nil; it never
-// waits or allocates.
-func (pl *pool) liveConn(addr string, lane Lane) *conn {
+// liveConn returns the live connection of slot (addr, lane, name), or nil;
+// it never waits or allocates.
+func (pl *pool) liveConn(addr string, lane Lane, name string) *conn {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	if s := pl.slots[poolKey{addr, lane}]; s != nil && s.conn != nil && !s.conn.isDead() {
+	if s := pl.slots[poolKey{addr, lane, name}]; s != nil && s.conn != nil && !s.conn.isDead() {
 		return s.conn
 	}
 	return nil
 }
 
-// leastLoaded returns the live connection in lane with the fewest requests
-// in flight, or nil when there is none; it never waits or allocates.
-func (pl *pool) leastLoaded(lane Lane) *conn {
+// leastLoaded returns the live connection in lane and of name with the
+// fewest requests in flight, or nil when there is none; it never waits or
+// allocates.
+func (pl *pool) leastLoaded(lane Lane, name string) *conn {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	var best *conn
 	for k, s := range pl.slots {
-		if cn := s.conn; k.lane == lane && cn != nil && !cn.isDead() && (best == nil || cn.inFlight() < best.inFlight()) {
+		if cn := s.conn; k.lane == lane && k.name == name && cn != nil && !cn.isDead() && (best == nil || cn.inFlight() < best.inFlight()) {
 			best = cn
 		}
 	}
@@ -153,8 +157,11 @@ func (pl *pool) liveAddrs() map[string]int32 {
 func (pl *pool) forget(cn *conn) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	if s := pl.slots[poolKey{cn.addr, cn.lane}]; s != nil && s.conn == cn {
-		s.conn = nil
+	for k, s := range pl.slots {
+		if k.addr == cn.addr && k.lane == cn.lane && s.conn == cn {
+			s.conn = nil
+			return
+		}
 	}
 }
 

@@ -7,12 +7,13 @@ import (
 	"math/rand/v2"
 )
 
-// route returns a live, negotiated connection in lane for broker: a node ID
-// (its address from metadata or FindCoordinator, refreshing metadata once
-// when the node is unknown) or AnyBroker.
-func (c *Client) route(ctx context.Context, broker int32, lane Lane) (*conn, error) {
+// route returns a live, negotiated connection in lane (shared, or dedicated
+// to name: WithGroupConnection) for broker: a node ID (its address from
+// metadata or FindCoordinator, refreshing metadata once when the node is
+// unknown) or AnyBroker.
+func (c *Client) route(ctx context.Context, broker int32, lane Lane, name string) (*conn, error) {
 	if broker == AnyBroker {
-		return c.routeAny(ctx, lane)
+		return c.routeAny(ctx, lane, name)
 	}
 	if broker < 0 {
 		return nil, fmt.Errorf("%w: node %d", ErrUnknownBroker, broker)
@@ -26,7 +27,7 @@ func (c *Client) route(ctx context.Context, broker int32, lane Lane) (*conn, err
 			return nil, fmt.Errorf("%w: node %d is not in metadata", ErrUnknownBroker, broker)
 		}
 	}
-	cn, err := c.pool.get(ctx, addr, broker, lane)
+	cn, err := c.pool.get(ctx, addr, broker, lane, name)
 	if err != nil && (errors.Is(err, ErrTransport) || errors.Is(err, ErrDNS)) {
 		// An unreachable broker may have left or moved: look again.
 		c.InvalidateMetadata()
@@ -35,13 +36,13 @@ func (c *Client) route(ctx context.Context, broker int32, lane Lane) (*conn, err
 }
 
 // routeLive returns the live connection route would return for broker in
-// lane without waiting (no dial, no metadata refresh), or nil.
-func (c *Client) routeLive(broker int32, lane Lane) *conn {
+// lane and name without waiting (no dial, no metadata refresh), or nil.
+func (c *Client) routeLive(broker int32, lane Lane, name string) *conn {
 	if broker == AnyBroker {
 		if c.meta.snap.Load() != nil && c.rebootstrapDue() {
 			return nil // routeAny dials the bootstrap addresses
 		}
-		return c.pool.leastLoaded(lane)
+		return c.pool.leastLoaded(lane, name)
 	}
 	if broker < 0 {
 		return nil
@@ -50,7 +51,7 @@ func (c *Client) routeLive(broker int32, lane Lane) *conn {
 	if !ok {
 		return nil
 	}
-	return c.pool.liveConn(addr, lane)
+	return c.pool.liveConn(addr, lane, name)
 }
 
 // routeAny picks the least loaded live connection in lane, or else dials,
@@ -58,11 +59,11 @@ func (c *Client) routeLive(broker int32, lane Lane) *conn {
 // (in random order) until one connects. The bootstrap addresses (in order)
 // are dialed before metadata names any broker, and instead of the known
 // brokers when a rebootstrap is due (KIP-899).
-func (c *Client) routeAny(ctx context.Context, lane Lane) (*conn, error) {
+func (c *Client) routeAny(ctx context.Context, lane Lane, name string) (*conn, error) {
 	md := c.meta.snap.Load()
 	rebootstrap := md != nil && c.rebootstrapDue()
 	if !rebootstrap {
-		if best := c.pool.leastLoaded(lane); best != nil {
+		if best := c.pool.leastLoaded(lane, name); best != nil {
 			return best, nil
 		}
 	}
@@ -91,7 +92,7 @@ func (c *Client) routeAny(ctx context.Context, lane Lane) (*conn, error) {
 			cands = append(cands, dialCand{a, -1})
 		}
 	}
-	cn, err := c.dialFirst(ctx, lane, cands)
+	cn, err := c.dialFirst(ctx, lane, name, cands)
 	if err != nil && knownOnly && ctx.Err() == nil && (errors.Is(err, ErrTransport) || errors.Is(err, ErrDNS)) {
 		c.knownUnreachable()
 	}
@@ -105,12 +106,12 @@ type dialCand struct {
 	id   int32
 }
 
-// dialFirst returns a connection in lane to the first of cands that
-// connects.
-func (c *Client) dialFirst(ctx context.Context, lane Lane, cands []dialCand) (*conn, error) {
+// dialFirst returns a connection in lane and name to the first of cands
+// that connects.
+func (c *Client) dialFirst(ctx context.Context, lane Lane, name string, cands []dialCand) (*conn, error) {
 	var firstErr error
 	for _, cd := range cands {
-		cn, err := c.pool.get(ctx, cd.addr, cd.id, lane)
+		cn, err := c.pool.get(ctx, cd.addr, cd.id, lane, name)
 		if err == nil {
 			return cn, nil
 		}

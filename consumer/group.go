@@ -3,6 +3,7 @@ package consumer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"sync"
@@ -53,7 +54,11 @@ type Group struct {
 
 	ctx    context.Context // lifetime of membership and auto-commit; cancelled by Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// connName names this member's own group-lane connections
+	// (client.WithGroupConnection): another group's held JoinGroup on a
+	// shared client cannot delay this member's heartbeats and commits.
+	connName string
+	wg       sync.WaitGroup
 
 	commitMu sync.Mutex // serializes commits so they reach the coordinator in order
 
@@ -88,9 +93,11 @@ func NewGroup(c *client.Client, cfg GroupConfig) (*Group, error) {
 
 // startGroup starts the membership and auto-commit goroutines.
 func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Regexp) *Group {
-	ctx, cancel := context.WithCancel(context.Background())
-	g := &Group{cl: cl, c: cons, cfg: cfg, re: re, ctx: ctx, cancel: cancel,
+	g := &Group{cl: cl, c: cons, cfg: cfg, re: re,
 		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
+	g.connName = fmt.Sprintf("group %q member %p", cfg.GroupID, g)
+	ctx, cancel := context.WithCancel(client.WithGroupConnection(context.Background(), g.connName))
+	g.ctx, g.cancel = ctx, cancel
 	g.marks.init()
 	switch cfg.Protocol {
 	case ProtocolConsumer:
@@ -186,6 +193,7 @@ func (g *Group) GroupMetadata() GroupMetadata {
 // the error is the commit's or the leave's, or nil. Safe to call more than
 // once.
 func (g *Group) Close(ctx context.Context) error {
+	ctx = client.WithGroupConnection(ctx, g.connName)
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()

@@ -147,6 +147,7 @@ func (g *Group) markedOffsets(tps []TopicPartition) map[TopicPartition]int64 {
 // committed offset forward (or are for partitions this member does not
 // track). Commits are serialized so they reach the coordinator in order.
 func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) error {
+	ctx = client.WithGroupConnection(ctx, g.connName)
 	g.commitMu.Lock()
 	defer g.commitMu.Unlock()
 	g.mu.Lock()

@@ -166,6 +166,13 @@ func (m *member) ownedSet() map[TopicPartition]bool {
 
 func (e *groupEnv) join(group string, mod func(*GroupConfig)) *member {
 	e.t.Helper()
+	// A client per member, as applications in separate processes have.
+	return e.joinOn(newTestClient(e.t, e.cluster), group, mod)
+}
+
+// joinOn is join through the client cl, which other members may share.
+func (e *groupEnv) joinOn(cl *client.Client, group string, mod func(*GroupConfig)) *member {
+	e.t.Helper()
 	m := &member{owned: map[TopicPartition]bool{}}
 	cfg := GroupConfig{GroupID: group, Topics: []string{e.topic}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{}},
 		SessionTimeout: 6 * time.Second, HeartbeatInterval: 300 * time.Millisecond, RebalanceTimeout: 20 * time.Second,
@@ -174,10 +181,7 @@ func (e *groupEnv) join(group string, mod func(*GroupConfig)) *member {
 	if mod != nil {
 		mod(&cfg)
 	}
-	// A client per member: the coordinator holds a JoinGroup for the
-	// whole rebalance, and a broker answers one connection's requests in
-	// order, so members sharing a connection would wait on each other.
-	g, err := NewGroup(newTestClient(e.t, e.cluster), cfg)
+	g, err := NewGroup(cl, cfg)
 	if err != nil {
 		e.t.Fatal(err)
 	}
