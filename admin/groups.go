@@ -22,7 +22,7 @@ func (a *Admin) coordRoute(group func(i int) string) routeFunc {
 // coordinator is forgotten) or by waiting (COORDINATOR_LOAD_IN_PROGRESS).
 func (a *Admin) coordRetry(group string, err error) bool {
 	switch {
-	case errors.Is(err, wire.ErrNotCoordinator), errors.Is(err, wire.ErrCoordinatorNotAvailable):
+	case client.StaleCoordinator(err):
 		a.cl.InvalidateCoordinator(client.CoordinatorGroup, group)
 		return true
 	case errors.Is(err, wire.ErrCoordinatorLoadInProgress):

@@ -185,7 +185,7 @@ func (a *Admin) txnCoordRoute(id func(i int) string) routeFunc {
 // CONCURRENT_TRANSACTIONS (a transition in progress).
 func (a *Admin) txnCoordRetry(id string, err error) bool {
 	switch {
-	case errors.Is(err, wire.ErrNotCoordinator), errors.Is(err, wire.ErrCoordinatorNotAvailable):
+	case client.StaleCoordinator(err):
 		a.cl.InvalidateCoordinator(client.CoordinatorTransaction, id)
 		return true
 	case errors.Is(err, wire.ErrCoordinatorLoadInProgress), errors.Is(err, wire.ErrConcurrentTransactions):

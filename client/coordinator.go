@@ -178,7 +178,7 @@ func (c *Client) InvalidateCoordinator(kind CoordinatorType, key string) {
 // StaleCoordinator reports whether err (a *wire.KafkaError, possibly
 // wrapped) means a cached coordinator is wrong or unavailable, so the caller
 // should call InvalidateCoordinator and look it up again: NOT_COORDINATOR,
-// COORDINATOR_NOT_AVAILABLE.
+// COORDINATOR_NOT_AVAILABLE (wire.ClassCoordinatorMoved).
 func StaleCoordinator(err error) bool {
-	return errors.Is(err, wire.ErrNotCoordinator) || errors.Is(err, wire.ErrCoordinatorNotAvailable)
+	return wire.Classify(err).Has(wire.ClassCoordinatorMoved)
 }

@@ -279,7 +279,7 @@ func (m *classicMember) joinError(ctx context.Context, r *wire.JoinGroupResponse
 	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
 		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
 		return true, nil
-	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
+	case client.StaleCoordinator(kerr):
 		m.forgetCoordinator()
 		return false, kerr
 	case fatalCode(kerr):
@@ -327,7 +327,7 @@ func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protoc
 	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
 		m.fenced(ctx, errors.Is(kerr, wire.ErrUnknownMemberID))
 		return nil, kerr
-	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
+	case client.StaleCoordinator(kerr):
 		m.forgetCoordinator()
 		return nil, kerr
 	case fatalCode(kerr):
@@ -382,7 +382,7 @@ func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error
 		return true, nil
 	case errors.Is(kerr, wire.ErrFencedInstanceID):
 		return false, errFatal{fmt.Errorf("consumer: Heartbeat: %w", kerr)}
-	case errors.Is(kerr, wire.ErrNotCoordinator), errors.Is(kerr, wire.ErrCoordinatorNotAvailable):
+	case client.StaleCoordinator(kerr):
 		m.forgetCoordinator()
 		return false, kerr
 	case fatalCode(kerr):

@@ -266,7 +266,7 @@ func (g *Group) commitResult(send map[TopicPartition]int64, ids map[string]wire.
 		case errors.Is(err, wire.ErrRebalanceInProgress), errors.Is(err, wire.ErrIllegalGeneration), errors.Is(err, wire.ErrUnknownMemberID),
 			errors.Is(err, wire.ErrStaleMemberEpoch), errors.Is(err, wire.ErrFencedMemberEpoch):
 			g.m.rejoin() // consumer protocol: heartbeat now for the current epoch
-		case errors.Is(err, wire.ErrNotCoordinator), errors.Is(err, wire.ErrCoordinatorNotAvailable):
+		case client.StaleCoordinator(err):
 			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 		}
 	}

@@ -28,7 +28,7 @@ func (g *Group) fetchCommitted(ctx context.Context, tps []TopicPartition) (map[T
 		}
 		var ke *wire.KafkaError
 		retry := errors.As(err, &ke) && ke.Retriable
-		if errors.Is(err, wire.ErrNotCoordinator) || errors.Is(err, wire.ErrCoordinatorNotAvailable) || errors.Is(err, client.ErrTransport) {
+		if client.StaleCoordinator(err) || errors.Is(err, client.ErrTransport) {
 			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 			retry = true
 		}

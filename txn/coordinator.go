@@ -54,7 +54,7 @@ func (t *Producer) coordCall(ctx context.Context, kind client.CoordinatorType, k
 		if kerr == nil {
 			return resp, nil
 		}
-		if errors.Is(kerr, wire.ErrNotCoordinator) || errors.Is(kerr, wire.ErrCoordinatorNotAvailable) {
+		if client.StaleCoordinator(kerr) {
 			t.cl.InvalidateCoordinator(kind, key)
 		}
 		var ke *wire.KafkaError

@@ -38,6 +38,11 @@ const (
 	// ClassRejoin: the group member's generation or member id (classic) or
 	// member epoch (KIP-848) is no longer valid; it must rejoin the group.
 	ClassRejoin
+	// ClassCoordinatorMoved: the coordinator the client asked is not (or no
+	// longer) the coordinator, so the cached coordinator must be forgotten
+	// before looking it up again (a coordinator still loading, also
+	// ClassCoordinator, is asked again as it is).
+	ClassCoordinatorMoved
 )
 
 // Has reports whether every class of x is in c.
@@ -61,8 +66,8 @@ var classRows = []classRow{
 	{6, ClassStaleMetadata | ClassNotAppended, "the broker is no longer the leader: look the leader up again; nothing appended"},
 	{10, ClassNotAppended | ClassInvalidRecord, "a record or batch is larger than the topic allows: nothing appended"},
 	{14, ClassCoordinator, "the coordinator is still loading its state: retry it after a backoff"},
-	{15, ClassCoordinator, "the coordinator is unavailable: find it again"},
-	{16, ClassCoordinator, "the broker is not the coordinator: find it again"},
+	{15, ClassCoordinator | ClassCoordinatorMoved, "the coordinator is unavailable: forget it and find it again"},
+	{16, ClassCoordinator | ClassCoordinatorMoved, "the broker is not the coordinator: forget it and find it again"},
 	{17, ClassNotAppended, "the topic name is invalid (or internal): nothing appended"},
 	{18, ClassNotAppended | ClassInvalidRecord, "the request's records are larger than the broker accepts: nothing appended"},
 	{19, ClassNotAppended, "fewer in-sync replicas than min.insync.replicas: the leader refused before appending"},
