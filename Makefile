@@ -68,13 +68,16 @@ kafka-down: kafka-local
 # single-node Kafka for the run, runs every scenario in testlab/scenarios, prints
 # the verdict table and "N passed, N failed", stops Kafka (also on failure or Ctrl-C).
 # RUN=<regexp> selects scenarios; one that matches no scenario id fails before
-# Kafka starts.
+# Kafka starts. Last, bin/secret-scan (issue 21) greps everything the run wrote
+# (its captured output, the bed's logs, testlab/evidence) for the bed's
+# passwords, tokens and private keys and fails the run on any hit.
 run: deps kafka-local
 	@mkdir -p bin; t0=$$(date +%s); \
 	echo "run: building bin/gregor-adapter and bin/testlab (a cold build compiles for about a minute)"; \
 	( while sleep 10; do echo "run: still building ($$(( $$(date +%s) - t0 ))s)"; done ) & beat=$$!; \
 	$(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter || { kill $$beat; exit 1; }; \
 	( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) || { kill $$beat; exit 1; }; \
+	$(GO) build -o bin/secret-scan ./internal/secretscan/cmd/secret-scan || { kill $$beat; exit 1; }; \
 	kill $$beat; \
 	./bin/testlab -list -scenarios testlab/scenarios $(if $(value RUN),-run '$(value RUN)') >/dev/null; \
 	echo "run: built in $$(( $$(date +%s) - t0 ))s; starting Kafka (its JVMs take 15-30s to start; the first run also downloads the jars)"; \
@@ -86,9 +89,11 @@ run: deps kafka-local
 	  rm -rf "$$run"; \
 	}; \
 	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
-	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; echo; \
-	GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp" ./bin/testlab -adapter bin/gregor-adapter \
-	  -scenarios testlab/scenarios -evidence testlab/evidence $(if $(value RUN),-run '$(value RUN)')
+	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state" 2>&1 | tee "$$run/kafka-up.log"; echo; \
+	rc=0; GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp" ./bin/testlab -adapter bin/gregor-adapter \
+	  -scenarios testlab/scenarios -evidence testlab/evidence $(if $(value RUN),-run '$(value RUN)') 2>&1 | tee "$$run/testlab.log" || rc=1; \
+	./bin/secret-scan -state "$$state" "$$run" testlab/evidence || rc=1; \
+	exit $$rc
 
 # lab: the reliability lab (issue 22, testlab/lab). bin/lab writes
 # testlab/evidence/$(LAB_NAME)-<UTC date>.json (running, then passed or failed),
@@ -132,7 +137,7 @@ test: deps kafka-local
 	for m in $(MODULES); do \
 	  echo "=== go vet + go test $(RACE) ./... in module $$m"; \
 	  ( cd $$m && $(GO) vet ./... ) || rc=1; \
-	  ( cd $$m && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | \
+	  ( cd $$m && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | tee -a "$$run/test-output.log" | \
 	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)|^testing: warning: no tests to run' ) || rc=1; \
 	done; \
 	echo "=== allocation targets without -race (the race detector allocates)"; \
@@ -142,10 +147,13 @@ test: deps kafka-local
 	echo "=== testlab scenarios through the adapter (make run's suite)"; \
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
 	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \
-	  ./bin/testlab -adapter bin/gregor-adapter -scenarios testlab/scenarios -evidence testlab/evidence ) || rc=1; \
+	  ./bin/testlab -adapter bin/gregor-adapter -scenarios testlab/scenarios -evidence testlab/evidence 2>&1 | tee -a "$$run/test-output.log" ) || rc=1; \
 	echo "=== reliability lab, cases $(LAB_TEST_CASES) (make lab runs all eight)"; \
 	( mkdir -p bin && ( cd testlab && $(GO) build -o ../bin/lab ./cmd/lab ) && \
-	  ./bin/lab -repo . -evidence testlab/evidence -name lab-test -cases '$(LAB_TEST_CASES)' ) || rc=1; \
+	  ./bin/lab -repo . -evidence testlab/evidence -name lab-test -cases '$(LAB_TEST_CASES)' 2>&1 | tee -a "$$run/test-output.log" ) || rc=1; \
+	echo "=== secret scan of everything the tests wrote (captured output, the bed's logs, testlab/evidence)"; \
+	( $(GO) build -o bin/secret-scan ./internal/secretscan/cmd/secret-scan && \
+	  ./bin/secret-scan -state "$$state" "$$run" testlab/evidence ) || rc=1; \
 	if [ $$fmtrc -ne 0 ]; then echo "gofmt needed: see the list at the top" >&2; fi; \
 	if [ $$rc -ne 0 ]; then echo "FAIL: some tests or scenarios failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
 	exit $$rc
@@ -211,7 +219,8 @@ lint:
 	if [ $$rc -ne 0 ]; then echo "FAIL: lint" >&2; else echo "PASS: lint (vet, staticcheck, gofmt) in $(MODULES)"; fi; \
 	exit $$rc
 
-# secret-scan (issue 21): runs the security tests (mTLS, OAUTHBEARER,
+# secret-scan (issue 21): make run and make test always end with bin/secret-scan
+# over what they wrote; this target additionally runs the security tests (mTLS, OAUTHBEARER,
 # authorization, re-authentication, adapter SASL/TLS) against the shared bed
 # and the security scenarios through `make run`, capturing all their output in
 # .kafka/secret-scan/, then scans that, the bed's logs and testlab/evidence

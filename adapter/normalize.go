@@ -89,12 +89,18 @@ func normalize(err error, fam family) string {
 
 // brokerKind classifies a broker error code. Admin calls report every
 // broker code as broker (§6); producer and consumer calls single out
-// authorization, fencing and record faults.
+// authorization (but GROUP_AUTHORIZATION_FAILED, broker:broker_30 in every
+// family as §6 lists it), fencing and record faults.
 func brokerKind(code int16, fam family) string {
 	if code == 58 { // SASL_AUTHENTICATION_FAILED: the connection's credentials, in every family
 		return KindAccess
 	}
 	if fam == familyAdmin {
+		return KindBroker
+	}
+	if code == wire.ErrGroupAuthorizationFailed.Code {
+		// §6: testctl's constant for a consumer-group operation denied by
+		// ACL is broker:broker_30, whichever API the group failed in.
 		return KindBroker
 	}
 	switch c := wire.ClassOf(code); {

@@ -23,6 +23,8 @@ func TestNormalize(t *testing.T) {
 		{fmt.Errorf("ctx: %w", wire.ErrorForCode(3)), familyAdmin, "broker:broker_3"},
 		{wire.ErrorForCode(29), familyAdmin, "broker:broker_29"},
 		{wire.ErrorForCode(30), familyAdmin, "broker:broker_30"},
+		{fmt.Errorf("group stopped: %w", wire.ErrorForCode(30)), familyConsumer, "broker:broker_30"},
+		{&consumer.PartitionError{TopicPartition: consumer.TopicPartition{Topic: "t"}, Err: wire.ErrorForCode(29)}, familyConsumer, "access:broker_29"},
 		{&producer.BatchError{Topic: "t", Err: wire.ErrorForCode(29)}, familyProducer, "access:broker_29"},
 		{wire.ErrorForCode(90), familyProducer, "fenced:broker_90"},
 		{wire.ErrorForCode(10), familyProducer, "invalid_record:broker_10"},

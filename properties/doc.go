@@ -26,7 +26,17 @@
 // Security: security.protocol PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL;
 // sasl.mechanism PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 with the credentials
 // in sasl.jaas.config (PlainLoginModule or ScramLoginModule, username and
-// password options); TLS trust from PEM only (ssl.truststore.type=PEM with
+// password options), or OAUTHBEARER (KIP-255) with OAuthBearerLoginModule,
+// which sets client.Config.Mechanism: either a token file
+// (sasl.oauthbearer.token.endpoint.url=file:/path, a compact JWT read at
+// build and again when 80% of its exp lifetime has passed; extension_<name>
+// options are SASL extensions, KIP-342) or, with no URL, Java's unsecured
+// login (unsecuredLoginStringClaim_sub, unsecuredLoginLifetimeSeconds,
+// default 3600, ..._NumberClaim_, ..._ListClaim_, ...Extension_,
+// unsecuredLoginPrincipalClaimName): unsigned tokens for brokers running
+// the unsecured validator, for tests only. An https: token endpoint and
+// sasl.login.callback.handler.class are ErrUnsupported (give gregor a
+// client.TokenSource instead). TLS trust from PEM only (ssl.truststore.type=PEM with
 // ssl.truststore.location or ssl.truststore.certificates; absent, the system
 // roots), a client certificate from a PEM keystore (ssl.keystore.location
 // holding the chain and an unencrypted key, or ssl.keystore.certificate.chain

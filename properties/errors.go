@@ -17,7 +17,8 @@ var (
 	// another one needs is (sasl.jaas.config for sasl.mechanism).
 	ErrMissingKey = errors.New("missing key")
 	// ErrUnsupported: a Java setting or value gregor does not implement
-	// (GSSAPI, JKS stores, transactional.id, group.id).
+	// (GSSAPI, JKS stores, an https: OAuth token endpoint, transactional.id,
+	// group.id).
 	ErrUnsupported = errors.New("not supported by gregor")
 	// ErrWeakensDurability: the setting would weaken durability (acks=0 or
 	// 1, enable.idempotence=false, more than 5 requests in flight); gregor's

@@ -12,7 +12,9 @@ import (
 // Format renders the settings of c that differ from the zero value as Java
 // properties, the inverse of All: All(Format(c)) gives c back for every
 // field a key sets, except TLS material (a *tls.Config has no file to name:
-// only security.protocol says TLS is on). The SASL password is included in
+// only security.protocol says TLS is on) and a client.Config.Mechanism
+// (OAUTHBEARER's token source has no properties form: only sasl.mechanism
+// is written, sasl.jaas.config must be added back). The SASL password is included in
 // sasl.jaas.config: treat the result as a secret.
 func Format(c Configs) map[string]string {
 	p := map[string]string{}
@@ -44,13 +46,17 @@ func Format(c Configs) map[string]string {
 	msOf("connections.max.idle.ms", cl.ConnIdleTimeout)
 	msOf("default.api.timeout.ms", c.APITimeout)
 	num("max.in.flight.requests.per.connection", int64(cl.MaxInFlightPerBroker))
+	sasl := cl.SASL != nil || cl.Mechanism != nil
 	switch {
-	case cl.SASL != nil && cl.TLS != nil:
+	case sasl && cl.TLS != nil:
 		p["security.protocol"] = "SASL_SSL"
-	case cl.SASL != nil:
+	case sasl:
 		p["security.protocol"] = "SASL_PLAINTEXT"
 	case cl.TLS != nil:
 		p["security.protocol"] = "SSL"
+	}
+	if cl.SASL == nil && cl.Mechanism != nil {
+		p["sasl.mechanism"] = cl.Mechanism.Name()
 	}
 	if s := cl.SASL; s != nil {
 		p["sasl.mechanism"] = string(s.Mechanism)

@@ -2,6 +2,9 @@ package properties
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,7 +24,8 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 		{kafkatest.SSL, ""},
 		{kafkatest.SASLPlaintext, "PLAIN"},
 		{kafkatest.SASLSSL, "SCRAM-SHA-512"},
-		{kafkatest.MTLS, ""}, // ssl.keystore.location: alice's client certificate
+		{kafkatest.MTLS, ""},             // ssl.keystore.location: alice's client certificate
+		{kafkatest.OAuth, "OAUTHBEARER"}, // OAuthBearerLoginModule's unsecured login (test-only validator)
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.l)+tc.mech, func(t *testing.T) {
@@ -39,7 +43,7 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 				t.Fatal(err)
 			}
 			tls := tc.l == kafkatest.SSL || tc.l == kafkatest.SASLSSL || tc.l == kafkatest.MTLS
-			if (cfg.TLS != nil) != tls || (cfg.SASL != nil) != (tc.mech != "") || (tc.l == kafkatest.MTLS) != (cfg.TLS != nil && len(cfg.TLS.Certificates) == 1) {
+			if (cfg.TLS != nil) != tls || (cfg.SASL != nil || cfg.Mechanism != nil) != (tc.mech != "") || (tc.l == kafkatest.MTLS) != (cfg.TLS != nil && len(cfg.TLS.Certificates) == 1) {
 				t.Fatalf("TLS %v SASL %v for %s", cfg.TLS != nil, cfg.SASL != nil, tc.l)
 			}
 			c, err := client.New(cfg)
@@ -54,6 +58,45 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 			}
 			if md := c.CachedMetadata(); md == nil || md.ClusterID == nil || *md.ClusterID != cl.ClusterID() {
 				t.Fatalf("metadata %+v, want cluster %s", md, cl.ClusterID())
+			}
+		})
+	}
+}
+
+// TestIntegrationOAuthBearerTokenFile: sasl.oauthbearer.token.endpoint.url
+// naming a file that holds a token authenticates on the OAUTHBEARER
+// listener; an expired token in that file is refused with
+// client.ErrAuthentication.
+func TestIntegrationOAuthBearerTokenFile(t *testing.T) {
+	cl := kafkatest.Shared(t)
+	for _, tc := range []struct {
+		name string
+		exp  time.Time
+		ok   bool
+	}{{"valid", time.Now().Add(time.Hour), true}, {"expired", time.Now().Add(-time.Hour), false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "token.jwt")
+			if err := os.WriteFile(path, []byte(kafkatest.UnsecuredJWS(kafkatest.AdminUser, tc.exp)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Client(map[string]string{"bootstrap.servers": cl.Bootstrap(kafkatest.OAuth)[0],
+				"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "OAUTHBEARER",
+				"sasl.oauthbearer.token.endpoint.url": "file://" + path,
+				"sasl.jaas.config":                    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := client.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			err = c.Ready(ctx)
+			t.Logf("Ready: %v", err)
+			if tc.ok && err != nil || !tc.ok && !errors.Is(err, client.ErrAuthentication) {
+				t.Fatalf("Ready with a %s token: %v", tc.name, err)
 			}
 		})
 	}

@@ -269,18 +269,25 @@ var baseKeys = []Key{
 		b.cl.RetryBackoff = d
 		b.p.RetryBackoff = d
 	}, 1)},
-	{Name: "sasl.jaas.config", Scope: all, Sets: "client.Config.SASL (Username, Password)", Secret: true, apply: func(b *builder, v string) error {
+	{Name: "sasl.jaas.config", Scope: all, Sets: "client.Config.SASL (Username, Password); OAUTHBEARER: client.Config.Mechanism", Secret: true, apply: func(b *builder, v string) error {
 		return b.jaas(v)
 	}},
-	{Name: "sasl.mechanism", Scope: all, Sets: "client.Config.SASL.Mechanism", apply: func(b *builder, v string) error {
+	{Name: "sasl.login.callback.handler.class", Scope: all, Sets: "(none)", apply: func(*builder, string) error {
+		return unsupported("a Java class; for OAUTHBEARER give a token file in sasl.oauthbearer.token.endpoint.url, or set client.Config.Mechanism to client.OAuthBearer with a TokenSource")
+	}},
+	{Name: "sasl.mechanism", Scope: all, Sets: "client.Config.SASL.Mechanism (OAUTHBEARER: client.Config.Mechanism)", apply: func(b *builder, v string) error {
 		switch strings.TrimSpace(v) {
-		case "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512":
+		case "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER":
 			b.mechanism = strings.TrimSpace(v)
 			return nil
-		case "GSSAPI", "OAUTHBEARER":
-			return unsupported("gregor supports PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512")
+		case "GSSAPI":
+			return unsupported("gregor supports PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER")
 		}
-		return invalid("not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512")
+		return invalid("not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER")
+	}},
+	{Name: "sasl.oauthbearer.token.endpoint.url", Scope: all, Sets: "client.Config.Mechanism (OAUTHBEARER token file)", apply: func(b *builder, v string) error {
+		b.tokenURL = strings.TrimSpace(v)
+		return nil
 	}},
 	{Name: "security.protocol", Scope: all, Sets: "client.Config.TLS and SASL (enabled)", apply: func(b *builder, v string) error {
 		s, err := oneOf(v, "PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")

@@ -64,6 +64,9 @@ type builder struct {
 	jaasUser       string
 	jaasPassword   string
 	jaasSet        bool
+	jaasModule     string            // the login module sasl.jaas.config names
+	jaasOpts       map[string]string // its options
+	tokenURL       string            // sasl.oauthbearer.token.endpoint.url
 	skipHostname   bool
 	truststoreFile string
 	truststorePEM  string
@@ -140,12 +143,24 @@ func (b *builder) finish() error {
 	if sasl {
 		mech := b.mechanism
 		if mech == "" {
-			return &KeyError{Key: "sasl.mechanism", Err: ErrMissingKey, Reason: "Java's default GSSAPI is not supported: set PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"}
+			return &KeyError{Key: "sasl.mechanism", Err: ErrMissingKey, Reason: "Java's default GSSAPI is not supported: set PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER"}
 		}
 		if !b.jaasSet {
 			return &KeyError{Key: "sasl.jaas.config", Err: ErrMissingKey, Reason: "security.protocol " + proto + " needs the credentials"}
 		}
-		b.cl.SASL = &client.SASL{Mechanism: client.SASLMechanism(mech), Username: b.jaasUser, Password: b.jaasPassword}
+		if mech == "OAUTHBEARER" {
+			m, err := b.oauthMechanism()
+			if err != nil {
+				return err
+			}
+			b.cl.Mechanism = m
+		} else {
+			if b.jaasModule == oauthModule {
+				return &KeyError{Key: "sasl.jaas.config", Value: "[hidden]", Err: ErrInvalidValue,
+					Reason: "OAuthBearerLoginModule needs sasl.mechanism OAUTHBEARER, not " + mech}
+			}
+			b.cl.SASL = &client.SASL{Mechanism: client.SASLMechanism(mech), Username: b.jaasUser, Password: b.jaasPassword}
+		}
 	}
 	if tlsOn {
 		t, err := b.tlsConfig()

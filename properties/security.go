@@ -7,20 +7,21 @@ import (
 	"strings"
 )
 
-// jaas parses a sasl.jaas.config entry of PlainLoginModule or
-// ScramLoginModule: `<module> required username="u" password="p";`.
+// jaas parses a sasl.jaas.config entry: `<module> required name="value" ...;`
+// for PlainLoginModule and ScramLoginModule (username and password
+// options) or OAuthBearerLoginModule (its options are read by finish, once
+// sasl.oauthbearer.token.endpoint.url is known).
 func (b *builder) jaas(v string) error {
 	s := strings.TrimSpace(v)
 	s = strings.TrimSuffix(s, ";")
 	fields := strings.Fields(s)
 	if len(fields) < 2 {
-		return invalid("not `<LoginModule> required username=\"...\" password=\"...\";`")
+		return invalid("not `<LoginModule> required name=\"value\" ...;`")
 	}
 	switch fields[0] {
-	case "org.apache.kafka.common.security.plain.PlainLoginModule",
-		"org.apache.kafka.common.security.scram.ScramLoginModule":
+	case plainModule, scramModule, oauthModule:
 	default:
-		return unsupported("login module %s; gregor reads PlainLoginModule and ScramLoginModule", fields[0])
+		return unsupported("login module %s; gregor reads PlainLoginModule, ScramLoginModule and OAuthBearerLoginModule", fields[0])
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(s, fields[0]))
 	flag, rest, _ := strings.Cut(rest, " ")
@@ -33,6 +34,10 @@ func (b *builder) jaas(v string) error {
 	if err != nil {
 		return err
 	}
+	b.jaasModule, b.jaasOpts, b.jaasSet = fields[0], opts, true
+	if fields[0] == oauthModule {
+		return nil
+	}
 	user, ok := opts["username"]
 	if !ok || user == "" {
 		return invalid("no username option")
@@ -41,7 +46,7 @@ func (b *builder) jaas(v string) error {
 	if !ok {
 		return invalid("no password option")
 	}
-	b.jaasUser, b.jaasPassword, b.jaasSet = user, pass, true
+	b.jaasUser, b.jaasPassword = user, pass
 	return nil
 }
 

@@ -107,3 +107,33 @@ type wrapped struct{ class, cause error }
 
 func (e *wrapped) Error() string   { return e.class.Error() + ": " + e.cause.Error() }
 func (e *wrapped) Unwrap() []error { return []error{e.class, e.cause} }
+
+// AuthorizationError is TRANSACTIONAL_ID_AUTHORIZATION_FAILED for the
+// producer's transactional ID: the principal lacks Write (or Describe) on
+// that TransactionalId resource. It is fatal (errors.Is(err, ErrFatal)),
+// never retried, and matches wire.ErrTransactionalIDAuthorizationFailed;
+// other producers with other transactional IDs are not affected.
+type AuthorizationError struct {
+	// TransactionalID is the resource the broker refused.
+	TransactionalID string
+	// Err is the classified cause (ErrFatal joined with the broker error).
+	Err error
+}
+
+// Error names the transactional ID and the cause.
+func (e *AuthorizationError) Error() string {
+	return "transactional ID " + e.TransactionalID + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *AuthorizationError) Unwrap() error { return e.Err }
+
+// classify is the package's classify plus the transactional ID of an
+// authorization failure.
+func (t *Producer) classify(err error) error {
+	err = classify(err)
+	if errors.Is(err, wire.ErrTransactionalIDAuthorizationFailed) {
+		return &AuthorizationError{TransactionalID: t.cfg.TransactionalID, Err: err}
+	}
+	return err
+}

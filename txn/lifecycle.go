@@ -92,7 +92,7 @@ func (t *Producer) initPID(ctx context.Context) error {
 	resp, err := t.coordCall(ctx, client.CoordinatorTransaction, t.cfg.TransactionalID, req, initPIDErr, true)
 	if err != nil {
 		if isBrokerFatal(err) {
-			err = classify(err)
+			err = t.classify(err)
 			if errors.Is(err, ErrFatal) {
 				t.setFatal(err)
 			}
@@ -203,7 +203,7 @@ func (t *Producer) Commit(ctx context.Context) error {
 		t.finish(r.ProducerID, r.ProducerEpoch)
 		return nil
 	case isBrokerFatal(err):
-		err = classify(err)
+		err = t.classify(err)
 		if errors.Is(err, ErrFatal) {
 			t.setFatal(err)
 			return err
@@ -365,7 +365,7 @@ func (t *Producer) abortLocked(ctx context.Context) error {
 				return nil
 			}
 		case isBrokerFatal(err):
-			err = classify(err)
+			err = t.classify(err)
 			if errors.Is(err, ErrFatal) {
 				t.setFatal(err)
 			}

@@ -36,15 +36,10 @@ func TestScanFindsPlanted(t *testing.T) {
 // tokens and the private keys of the bed's certificates: zero hits.
 func TestNoSecretsInOutput(t *testing.T) {
 	cl := kafkatest.Shared(t)
-	etc := filepath.Dir(cl.CAFile())
-	keys, err := KeySecrets(filepath.Join(etc, "keystore.pem"), cl.ClientCertFile(kafkatest.AdminUser), cl.ClientCertFile(kafkatest.AliceUser))
-	if err != nil || len(keys) != 3 {
-		t.Fatalf("reading the bed's keys: %d keys, %v", len(keys), err)
+	secrets, err := BedSecrets(cl.State())
+	if err != nil || len(secrets) != 6 {
+		t.Fatalf("reading the bed's secrets: %d secrets, %v", len(secrets), err)
 	}
-	secrets := append(keys,
-		Secret{"kafkatest.AdminPassword", []byte(kafkatest.AdminPassword)},
-		Secret{"kafkatest.AlicePassword", []byte(kafkatest.AlicePassword)},
-		Secret{"unsecured JWS token", []byte(UnsecuredJWSHeader)})
 	roots := []string{cl.Dir(), filepath.Join("..", "..", "testlab", "evidence")}
 	if extra := os.Getenv(EnvExtra); extra != "" {
 		roots = append(roots, filepath.SplitList(extra)...)

@@ -539,8 +539,13 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 			if o.ErrorCode == nil && (!td.Exists || len(td.Partitions) != int(num(rq["partitions"]))) {
 				return fmt.Errorf("topic %s claimed created; broker: %+v", o.Topic, td)
 			}
-			if o.ErrorCode != nil && !td.Exists {
-				return fmt.Errorf("topic %s failed with %s but does not exist either", o.Topic, *o.ErrorCode)
+			// TOPIC_ALREADY_EXISTS: the topic is there; an authorization
+			// refusal (TOPIC_/CLUSTER_AUTHORIZATION_FAILED) created nothing.
+			switch code := o.ErrorCode; {
+			case code != nil && *code == "broker:broker_36" && !td.Exists:
+				return fmt.Errorf("topic %s failed with %s but does not exist either", o.Topic, *code)
+			case code != nil && (*code == "broker:broker_29" || *code == "broker:broker_31") && td.Exists:
+				return fmt.Errorf("topic %s was refused with %s but exists", o.Topic, *code)
 			}
 			fact("batch outcome "+o.Topic, fmt.Sprintf("exists=%v partitions=%d", td.Exists, len(td.Partitions)), true)
 		}
