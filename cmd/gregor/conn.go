@@ -70,7 +70,7 @@ func (c *connFlags) properties(getenv env) (map[string]string, error) {
 		}
 		p = loaded
 		// A Java consumer's file carries group settings; consume reads
-		// group.id itself (fileGroup), the other commands have no use for them.
+		// group.id itself (fileGroupKeys), the other commands have no use for them.
 		for _, k := range properties.GroupKeys {
 			delete(p, k)
 		}
@@ -198,18 +198,26 @@ func jaasQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// fileGroup returns group.id from the properties file, if any.
-func (c *connFlags) fileGroup(getenv env) (string, error) {
+// fileGroupKeys returns the Java consumer group settings (properties.GroupKeys)
+// of the properties file, if any; consume --group reads group.id and
+// group.protocol from them.
+func (c *connFlags) fileGroupKeys(getenv env) (map[string]string, error) {
 	f := c.configFile
 	if f == "" {
 		f = getenv("GREGOR_CONFIG")
 	}
+	out := map[string]string{}
 	if f == "" {
-		return "", nil
+		return out, nil
 	}
 	p, err := properties.Load(f)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return p["group.id"], nil
+	for _, k := range properties.GroupKeys {
+		if v, ok := p[k]; ok {
+			out[k] = v
+		}
+	}
+	return out, nil
 }
