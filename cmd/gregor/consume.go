@@ -26,7 +26,7 @@ the command starts; an offset, exclusive; @TIME: the first record at or
 after TIME, exclusive; absent: keep following until interrupted) or until
 --count records.
 
-With --group (or group.id in the -F file) it consumes as a member of that
+With --group (or group.id in the -F file or -X) it consumes as a member of that
 consumer group instead: the group assigns the partitions (other members
 share them), each starts at the group's committed offset, or where --from
 says (beginning or end) when the group has none, and the offsets of the
@@ -42,7 +42,8 @@ JSON output (--format json) is one object per line: {"topic", "partition",
 "value"}]}; null is a null key or value; bytes that are not UTF-8 appear as
 key_base64 / value_base64. Consumer properties (isolation.level,
 fetch.max.wait.ms, ...) come from -F or -X; of a Java consumer's group
-settings only group.id and group.protocol are read.`,
+settings (-F or -X) only group.id and group.protocol are read, the others
+are ignored.`,
 	flags: func(fs *flag.FlagSet) func(*ioctx, []string) error {
 		conn := addConnFlags(fs)
 		o := &consumeOpts{}
@@ -76,7 +77,7 @@ type consumeOpts struct {
 }
 
 func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
-	gk, err := conn.fileGroupKeys(io.getenv)
+	gk, err := conn.groupKeys(io.getenv)
 	if err != nil {
 		return err
 	}

@@ -126,6 +126,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"consume", "t", "--group", "g", "--partitions", "1"}, env, "--partitions: with --group the group assigns the partitions"},
 		{[]string{"consume", "t", "--group", "g", "--from", "5"}, env, `--from "5": with --group, beginning or end`},
 		{[]string{"consume", "t", "--group", "g", "--group-protocol", "eager"}, env, `--group-protocol "eager": want classic or consumer`},
+		{[]string{"consume", "t", "-X", "group.id=g", "--partitions", "1"}, env, "--partitions: with --group the group assigns the partitions"},
 		{[]string{"cluster", "describe", "-X", "linger.mss=5"}, env, `properties: linger.mss="5": unknown key`},
 		{[]string{"cluster", "describe", "-X", "acks=1"}, env, "would weaken durability"},
 		{[]string{"cluster", "describe", "-F", "/nonexistent/client.properties"}, env, "no such file"},
