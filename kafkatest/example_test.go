@@ -39,3 +39,26 @@ func Example() {
 	}
 	fmt.Println(d.ClusterID == c.ClusterID(), len(d.Brokers))
 }
+
+// ExampleCluster_KillBroker tests a client through a broker failure: on a
+// cluster of three brokers (replication factor 3, min.insync.replicas 2 by
+// default) one broker is killed, the test goes on producing, and the broker
+// is started again with its data.
+func ExampleCluster_KillBroker() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c, err := kafkatest.Start(ctx, kafkatest.Options{Shape: kafkatest.ThreeBrokers})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Println(c.BrokerIDs(), len(c.Bootstrap(kafkatest.Plaintext)))
+	if err := c.KillBroker(ctx, 2); err != nil { // SIGKILL; StopBroker is a clean shutdown
+		log.Fatal(err)
+	}
+	fmt.Println(len(c.Bootstrap(kafkatest.Plaintext))) // the running brokers
+	// ... produce with acks=all: 2 of 3 replicas are in sync ...
+	if err := c.RestartBroker(ctx, 2); err != nil {
+		log.Fatal(err)
+	}
+}
