@@ -440,3 +440,64 @@ func TestIntegrationJavaConsumerFile(t *testing.T) {
 		t.Fatalf("group describe:\n%s", out)
 	}
 }
+
+// TestIntegrationGroupTwoMembers runs two consume --group processes of one
+// group at once: whichever partitions the group gives each (one may finish
+// before the other joins), together they write every record (at least once: a partition moving between them
+// may repeat records written but not yet committed), and the group's
+// committed offsets end at the log end of every partition.
+func TestIntegrationGroupTwoMembers(t *testing.T) {
+	c := kafkatest.Shared(t)
+	env := bootstrapEnv(c)
+	topic := kafkatest.UniqueName(t, "cli-2members")
+	grp := topic + "-g"
+	mustRun(t, env, "", "topic", "create", topic, "--partitions", "4")
+	const n = 2000
+	var in strings.Builder
+	for i := range n {
+		fmt.Fprintf(&in, "k%d|v%d\n", i, i)
+	}
+	mustRun(t, env, in.String(), "produce", topic, "--key-separator", "|")
+
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	results := make(chan result, 2)
+	for range 2 {
+		go func() {
+			out, errOut, code := gregorExec(t, "", env, "consume", topic, "--group", grp, "--to", "end", "--format", "json")
+			results <- result{out, errOut, code}
+		}()
+	}
+	seen := map[string]int{}
+	for range 2 {
+		r := <-results
+		if r.code != 0 {
+			t.Fatalf("a member: status %d: %s", r.code, r.errOut)
+		}
+		for _, rec := range decodeLines(t, r.out) {
+			seen[*rec.Key]++
+		}
+	}
+	for i := range n {
+		if seen[fmt.Sprintf("k%d", i)] == 0 {
+			t.Fatalf("record k%d was not consumed by either member", i)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	rows := javaGroupOffsets(ctx, t, c, grp, topic)
+	total := int64(0)
+	for p := range 4 {
+		r := rows[strconv.Itoa(p)]
+		if len(r) != 3 || r[0] != r[1] || r[2] != "0" {
+			t.Fatalf("partition %d: ConsumerGroupCommand CURRENT-OFFSET LOG-END-OFFSET LAG %v (rows %v)", p, r, rows)
+		}
+		o, _ := strconv.ParseInt(r[0], 10, 64)
+		total += o
+	}
+	if total != n {
+		t.Fatalf("committed offsets sum to %d, want %d", total, n)
+	}
+}
