@@ -14,9 +14,12 @@
 //
 // A JDK 17 or newer (java on PATH, or JAVA_HOME) and, on the first run
 // only, Maven (mvn) with access to Maven Central. The jars (about 44 MB)
-// are downloaded once into ${XDG_CACHE_HOME:-$HOME/.cache}/gregor/
-// kafka-<hash of the pom>/lib (GREGOR_KAFKA_CACHE overrides the parent
-// directory; JarDir names it) and reused by every later run.
+// are downloaded once into
+//
+//	${XDG_CACHE_HOME:-$HOME/.cache}/gregor/kafka-<hash of the pom>/lib
+//
+// (GREGOR_KAFKA_CACHE overrides the parent directory; JarDir names it) and
+// reused by every later run.
 //
 // # Shapes
 //

@@ -14,11 +14,11 @@ import (
 )
 
 // KafkaVersion is the Apache Kafka release the cluster runs.
-const KafkaVersion = ik.KafkaVersion
+const KafkaVersion = "4.4.0"
 
 // EnvCacheDir names the environment variable that overrides the parent
 // directory of the jar cache (default ${XDG_CACHE_HOME:-$HOME/.cache}/gregor).
-const EnvCacheDir = ik.EnvCacheDir
+const EnvCacheDir = "GREGOR_KAFKA_CACHE"
 
 // Shape selects a cluster layout.
 type Shape string
@@ -50,10 +50,10 @@ const (
 // The users every cluster has, for PLAIN and SCRAM. AdminUser is a super
 // user; AliceUser has no ACLs until a test grants them.
 const (
-	AdminUser     = ik.AdminUser
-	AdminPassword = ik.AdminPassword
-	AliceUser     = ik.AliceUser
-	AlicePassword = ik.AlicePassword
+	AdminUser     = "admin"
+	AdminPassword = "admin-secret"
+	AliceUser     = "alice"
+	AlicePassword = "alice-secret"
 )
 
 // Errors, for errors.Is.
