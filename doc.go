@@ -24,6 +24,8 @@
 //   - cmd/gregor: the command-line tool (produce, consume, topic, group,
 //     cluster); examples/: small programs, run against a real broker by the
 //     tests.
+//   - kafkatest: starts a real Kafka cluster (single node, or a controller
+//     and three brokers) from Maven jars for your own tests, no Docker.
 //   - adapter: the JSON Lines control protocol that the testlab conformance
 //     harness drives (cmd/gregor-adapter); not needed to use the library.
 //

@@ -87,3 +87,46 @@ func ExampleConsumer_Seek() {
 	}
 	fmt.Println("first offset", recs[0].Offset)
 }
+
+// ExampleNewGroup consumes a topic as a member of group "billing": the
+// group assigns the partitions (members share them), each partition starts
+// at the group's committed offset, and the member commits after handling
+// each batch, so a member that takes over a partition goes on from there
+// (at least once: a crash between handling and committing replays the
+// batch). Close commits nothing more here (auto-commit is off) and leaves
+// the group.
+func ExampleNewGroup() {
+	cl := connect()
+	defer cl.Close() // after the group: Close leaves the client open
+	g, err := consumer.NewGroup(cl, consumer.GroupConfig{
+		GroupID:           "billing",
+		Topics:            []string{"orders"},
+		DisableAutoCommit: true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := g.Close(ctx); err != nil {
+			log.Print(err)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for ctx.Err() == nil {
+		recs, err := g.Receive(ctx)
+		if err != nil {
+			log.Print(err) // ctx ended, or the group failed (fenced, not authorized)
+			return
+		}
+		for _, r := range recs {
+			fmt.Printf("%s/%d@%d: %s\n", r.Topic, r.Partition, r.Offset, r.Value)
+		}
+		// Commit the positions after the records Receive returned.
+		if err := g.CommitDelivered(ctx); err != nil {
+			log.Print(err) // a *consumer.CommitError names the partitions
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,11 +70,6 @@ func (c *connFlags) properties(getenv env) (map[string]string, error) {
 			return nil, err
 		}
 		p = loaded
-		// A Java consumer's file carries group settings; consume reads
-		// group.id itself (fileGroup), the other commands have no use for them.
-		for _, k := range properties.GroupKeys {
-			delete(p, k)
-		}
 	}
 	if v := pick(c.bootstrap, "GREGOR_BOOTSTRAP"); v != "" {
 		p["bootstrap.servers"] = v
@@ -129,6 +125,11 @@ func (c *connFlags) properties(getenv env) (map[string]string, error) {
 			return nil, usagef("-X %q is not key=value", kv)
 		}
 		p[k] = v
+	}
+	// A Java consumer's file carries group settings; consume reads group.id
+	// and group.protocol itself (groupKeys), the rest has no use here.
+	for _, k := range properties.GroupKeys {
+		delete(p, k)
 	}
 	if p["bootstrap.servers"] == "" {
 		return nil, usagef("no broker address: give -b HOST:PORT, GREGOR_BOOTSTRAP, or bootstrap.servers in -F FILE")
@@ -198,18 +199,31 @@ func jaasQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// fileGroup returns group.id from the properties file, if any.
-func (c *connFlags) fileGroup(getenv env) (string, error) {
+// groupKeys returns the Java consumer group settings (properties.GroupKeys)
+// of the properties file, overridden by -X; consume --group reads group.id
+// and group.protocol from them.
+func (c *connFlags) groupKeys(getenv env) (map[string]string, error) {
+	out := map[string]string{}
 	f := c.configFile
 	if f == "" {
 		f = getenv("GREGOR_CONFIG")
 	}
-	if f == "" {
-		return "", nil
+	if f != "" {
+		p, err := properties.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range properties.GroupKeys {
+			if v, ok := p[k]; ok {
+				out[k] = v
+			}
+		}
 	}
-	p, err := properties.Load(f)
-	if err != nil {
-		return "", err
+	for _, kv := range c.props {
+		k, v, _ := strings.Cut(kv, "=")
+		if slices.Contains(properties.GroupKeys, k) {
+			out[k] = v
+		}
 	}
-	return p["group.id"], nil
+	return out, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -27,25 +26,33 @@ the command starts; an offset, exclusive; @TIME: the first record at or
 after TIME, exclusive; absent: keep following until interrupted) or until
 --count records.
 
+With --group (or group.id in the -F file or -X) it consumes as a member of that
+consumer group instead: the group assigns the partitions (other members
+share them), each starts at the group's committed offset, or where --from
+says (beginning or end) when the group has none, and the offsets of the
+records written are committed (every 5s, at a rebalance and at exit), so
+the next member goes on where this one stopped. --to then bounds each
+partition the member is assigned, and the command stops when every one of
+them is read up to it. --group-protocol (or group.protocol) picks classic
+or consumer (KIP-848); default: consumer when the cluster supports it.
+
 Text output is the value per line (with --print-key: key, separator, value).
 JSON output (--format json) is one object per line: {"topic", "partition",
 "offset", "timestamp" (Unix ms), "key", "value", "headers": [{"key",
 "value"}]}; null is a null key or value; bytes that are not UTF-8 appear as
 key_base64 / value_base64. Consumer properties (isolation.level,
-fetch.max.wait.ms, ...) come from -F or -X.
-
---group (consume as a member of a consumer group, committing offsets; also
-group.id in the -F file) is reserved: the group consumer is not in this
-version yet. The other group settings of a Java consumer's file
-(enable.auto.commit, session.timeout.ms, ...) are ignored by every command.`,
+fetch.max.wait.ms, ...) come from -F or -X; of a Java consumer's group
+settings (-F or -X) only group.id and group.protocol are read, the others
+are ignored.`,
 	flags: func(fs *flag.FlagSet) func(*ioctx, []string) error {
 		conn := addConnFlags(fs)
 		o := &consumeOpts{}
-		fs.StringVar(&o.partitions, "partitions", "", "partitions to read, e.g. `0,2,4-6` (default all)")
-		fs.StringVar(&o.from, "from", "beginning", "start `position`: beginning, end, OFFSET or @TIME")
+		fs.StringVar(&o.partitions, "partitions", "", "partitions to read, e.g. `0,2,4-6` (default all; not with --group)")
+		fs.StringVar(&o.from, "from", "beginning", "start `position`: beginning, end, OFFSET or @TIME (with --group: beginning or end, for partitions without a committed offset)")
 		fs.StringVar(&o.to, "to", "", "stop `position`: end, OFFSET or @TIME (exclusive; default: follow)")
 		fs.Int64Var(&o.count, "count", 0, "stop after `n` records (0: no limit)")
-		fs.StringVar(&o.group, "group", "", "consume as a member of consumer `group` (not available yet)")
+		fs.StringVar(&o.group, "group", "", "consume as a member of consumer `group`, committing the offsets of the records written")
+		fs.StringVar(&o.groupProtocol, "group-protocol", "", "group membership `protocol`: classic or consumer (default: consumer if the cluster supports it)")
 		fs.StringVar(&o.format, "format", "text", "output format: text or json")
 		fs.BoolVar(&o.printKey, "print-key", false, "text output: print the key and --key-separator before the value")
 		fs.StringVar(&o.keySep, "key-separator", "\t", "text output: the `SEP` between key and value")
@@ -62,31 +69,34 @@ version yet. The other group settings of a Java consumer's file
 }
 
 type consumeOpts struct {
-	topic, partitions, from, to, group, format, keySep string
-	count                                              int64
-	printKey, progress                                 bool
-	interval                                           time.Duration
-	written                                            atomic.Int64 // records written, for --progress
+	topic, partitions, from, to, group, groupProtocol, format, keySep string
+	count                                                             int64
+	printKey, progress                                                bool
+	interval                                                          time.Duration
+	written                                                           atomic.Int64 // records written, for --progress
 }
 
-// errGroupNotYet answers --group until the group consumer lands.
-var errGroupNotYet = errors.New("--group: consuming as a group member is not available yet (the group consumer is not in this version); read partitions directly with --partitions, and manage the group's offsets with 'gregor group'")
-
 func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
-	if o.group != "" {
-		return errGroupNotYet
-	}
-	switch g, err := conn.fileGroup(io.getenv); {
-	case err != nil:
+	gk, err := conn.groupKeys(io.getenv)
+	if err != nil {
 		return err
-	case g != "":
-		return fmt.Errorf("group.id %q in the properties file: consuming as a group member is not available yet (the group consumer is not in this version); remove group.id to read partitions directly", g)
+	}
+	if o.group == "" {
+		o.group = gk["group.id"]
+	}
+	if o.groupProtocol == "" {
+		o.groupProtocol = gk["group.protocol"]
 	}
 	if o.format != "text" && o.format != "json" {
 		return usagef("--format %q: want text or json", o.format)
 	}
 	if o.count < 0 {
 		return usagef("--count must not be negative")
+	}
+	if o.group != "" {
+		if err := checkGroupOpts(o); err != nil {
+			return err
+		}
 	}
 	s := &session{conn: conn, io: io}
 	defer s.close()
@@ -98,10 +108,6 @@ func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
 		return err
 	}
 	readCommitted := s.cfg.Consumer.Isolation == consumer.ReadCommitted
-	starts, err := resolvePositions(s, o.topic, parts, o.from, readCommitted)
-	if err != nil {
-		return fmt.Errorf("--from: %w", err)
-	}
 	var ends map[int32]int64
 	if o.to != "" {
 		ends, err = resolveEnds(s, o.topic, parts, o.to, readCommitted)
@@ -109,53 +115,89 @@ func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
 			return fmt.Errorf("--to: %w", err)
 		}
 	}
-	c, err := consumer.New(s.cl, s.cfg.Consumer)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	actx, cancel, err := s.op()
-	if err != nil {
-		return err
-	}
-	err = c.Assign(actx, starts)
-	cancel()
-	if err != nil {
-		return err
+	var src recordSource
+	if o.group != "" {
+		g, err := newGroupSource(s, o, ends)
+		if err != nil {
+			return err
+		}
+		src = g
+	} else {
+		a, err := newAssignedSource(s, o, parts, ends, readCommitted)
+		if err != nil {
+			return err
+		}
+		src = a
 	}
 	out := bufio.NewWriterSize(io.stdout, 64<<10)
-	defer out.Flush()
 	start := time.Now()
-	if !o.progress {
-		return consumeLoop(io.ctx, c, o, ends, out)
+	var stop func()
+	if o.progress {
+		stop = startProgress(io.stderr, start, o.interval, func(d time.Duration, last int64) (string, int64) {
+			n := o.written.Load()
+			return fmt.Sprintf("%s received, %s", group(n), rate(n-last, d)), n
+		})
 	}
-	stop := startProgress(io.stderr, start, o.interval, func(d time.Duration, last int64) (string, int64) {
-		n := o.written.Load()
-		return fmt.Sprintf("%s received, %s", group(n), rate(n-last, d)), n
-	})
-	err = consumeLoop(io.ctx, c, o, ends, out)
-	stop()
-	n, elapsed := o.written.Load(), time.Since(start)
-	fmt.Fprintf(io.stderr, "consumed %s records from %s in %.1fs (%s)\n", group(n), o.topic, elapsed.Seconds(), rate(n, elapsed))
+	err = consumeLoop(io.ctx, src, o, ends, out)
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := src.close(); err == nil {
+		err = cerr
+	}
+	if o.progress {
+		stop()
+		n, elapsed := o.written.Load(), time.Since(start)
+		fmt.Fprintf(io.stderr, "consumed %s records from %s in %.1fs (%s)\n", group(n), o.topic, elapsed.Seconds(), rate(n, elapsed))
+	}
 	return err
+}
+
+// checkGroupOpts refuses the flags that have no meaning for a group member.
+func checkGroupOpts(o *consumeOpts) error {
+	if o.partitions != "" {
+		return usagef("--partitions: with --group the group assigns the partitions")
+	}
+	if o.from != "beginning" && o.from != "end" {
+		return usagef("--from %q: with --group, beginning or end (where a partition without a committed offset starts); move a group's offsets with 'gregor group reset-offsets'", o.from)
+	}
+	if o.groupProtocol != "" && o.groupProtocol != "classic" && o.groupProtocol != "consumer" {
+		return usagef("--group-protocol %q: want classic or consumer", o.groupProtocol)
+	}
+	return nil
+}
+
+// recordSource is what consume reads from: the assigned partitions, or a
+// group membership.
+type recordSource interface {
+	// receive returns the next records; none and no error means "look
+	// again" (finished may have become true).
+	receive(ctx context.Context) ([]consumer.Record, error)
+	// finished reports whether every partition read has reached its end.
+	finished(ctx context.Context) bool
+	// wrote is told the records written to the output.
+	wrote(recs []consumer.Record) error
+	// close releases the source; for a group it commits and leaves.
+	close() error
 }
 
 // consumeLoop writes records until every bounded partition reached its end,
 // --count records were written, or ctx ends.
-func consumeLoop(ctx context.Context, c *consumer.Consumer, o *consumeOpts, ends map[int32]int64, out *bufio.Writer) error {
+func consumeLoop(ctx context.Context, src recordSource, o *consumeOpts, ends map[int32]int64, out *bufio.Writer) error {
 	var written int64
 	var buf []byte
-	if ends != nil && removeFinished(ctx, c, o.topic, ends) {
-		return nil
-	}
 	for {
-		recs, err := c.Receive(ctx)
+		if ends != nil && src.finished(ctx) {
+			return nil
+		}
+		recs, err := src.receive(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil // interrupted: a normal end when following
 			}
 			return err
 		}
+		kept := 0
 		for i := range recs {
 			r := &recs[i]
 			if end, ok := ends[r.Partition]; ok && r.Offset >= end {
@@ -175,38 +217,81 @@ func consumeLoop(ctx context.Context, c *consumer.Consumer, o *consumeOpts, ends
 			if _, err := out.Write(buf); err != nil {
 				return err
 			}
+			recs[kept] = *r
+			kept++
 			written++
 			o.written.Store(written)
 			if o.count > 0 && written >= o.count {
-				return out.Flush()
+				break
 			}
 		}
+		// Flushed before the records count as written (and are committed).
 		if err := out.Flush(); err != nil {
 			return err
 		}
-		if ends != nil && removeFinished(ctx, c, o.topic, ends) {
+		if err := src.wrote(recs[:kept]); err != nil {
+			return err
+		}
+		if o.count > 0 && written >= o.count {
 			return nil
 		}
 	}
 }
 
-// removeFinished unassigns the partitions whose position reached their end
-// and reports whether none is left.
-func removeFinished(ctx context.Context, c *consumer.Consumer, topic string, ends map[int32]int64) bool {
+// assignedSource reads partitions directly.
+type assignedSource struct {
+	c     *consumer.Consumer
+	topic string
+	ends  map[int32]int64
+}
+
+func newAssignedSource(s *session, o *consumeOpts, parts []int32, ends map[int32]int64, readCommitted bool) (*assignedSource, error) {
+	starts, err := resolvePositions(s, o.topic, parts, o.from, readCommitted)
+	if err != nil {
+		return nil, fmt.Errorf("--from: %w", err)
+	}
+	c, err := consumer.New(s.cl, s.cfg.Consumer)
+	if err != nil {
+		return nil, err
+	}
+	actx, cancel, err := s.op()
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	defer cancel()
+	if err := c.Assign(actx, starts); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &assignedSource{c: c, topic: o.topic, ends: ends}, nil
+}
+
+func (a *assignedSource) receive(ctx context.Context) ([]consumer.Record, error) {
+	return a.c.Receive(ctx)
+}
+
+// finished unassigns the partitions whose position reached their end and
+// reports whether none is left.
+func (a *assignedSource) finished(ctx context.Context) bool {
 	var done []consumer.TopicPartition
 	left := 0
-	for _, pp := range c.Assignment() {
-		if pp.Position.Offset >= ends[pp.Partition] {
+	for _, pp := range a.c.Assignment() {
+		if pp.Position.Offset >= a.ends[pp.Partition] {
 			done = append(done, pp.TopicPartition)
 		} else {
 			left++
 		}
 	}
 	if len(done) > 0 {
-		_ = c.Remove(ctx, done)
+		_ = a.c.Remove(ctx, done)
 	}
 	return left == 0
 }
+
+func (a *assignedSource) wrote([]consumer.Record) error { return nil }
+
+func (a *assignedSource) close() error { return a.c.Close() }
 
 // topicPartitions returns the partitions to read: all of the topic's, or
 // the listed ones (which must exist).

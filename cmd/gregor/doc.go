@@ -3,6 +3,7 @@
 //
 //	gregor produce  -b HOST:PORT [flags] TOPIC          records from stdin or a file
 //	gregor consume  -b HOST:PORT [flags] TOPIC          records to stdout (text or JSON)
+//	gregor consume  -b HOST:PORT --group G [flags] TOPIC  the same as a group member, committing
 //	gregor topic    create | list | describe | alter-configs | delete
 //	gregor group    list | describe | offsets | reset-offsets | delete
 //	gregor cluster  describe | features

@@ -61,13 +61,17 @@ func decodeLines(t *testing.T, out string) []consumed {
 	return recs
 }
 
-// TestIntegrationProduceConsume100k produces 100,000 keyed records from a
-// file and consumes them back as JSON: every record exactly once, with its
-// key, value and header, in offset order per partition.
+// TestIntegrationProduceConsume100k runs the gregor binary: it produces
+// 100,000 keyed records from a file and consumes them back through a
+// consumer group as JSON: every record exactly once, with its key, value and
+// header, in offset order per partition. Kafka's ConsumerGroupCommand then
+// sees the group's committed offsets at the end of every partition, and
+// the group consumes nothing more.
 func TestIntegrationProduceConsume100k(t *testing.T) {
 	c := kafkatest.Shared(t)
 	env := bootstrapEnv(c)
 	topic := kafkatest.UniqueName(t, "cli-100k")
+	grp := topic + "-g"
 	mustRun(t, env, "", "topic", "create", topic, "--partitions", "3")
 
 	const n = 100000
@@ -80,44 +84,82 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, errOut, code := gregor(t, "", env, "produce", topic, "--file", file, "--key-separator", "|", "-H", "origin=cli-test", "--progress", "--progress-interval", "50ms")
+	_, errOut, code := gregorExec(t, "", env, "produce", topic, "--file", file, "--key-separator", "|", "-H", "origin=cli-test", "--progress", "--progress-interval", "50ms")
 	if code != 0 {
 		t.Fatalf("produce: status %d: %s", code, errOut)
 	}
 	t.Logf("produced %d records in %v", n, time.Since(start))
-	lines := strings.Split(strings.TrimSpace(errOut), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "produced 100,000 records to "+topic+" in ") || !strings.HasSuffix(last, " records/s)") {
-		t.Fatalf("summary line %q", last)
+	checkProgress(t, errOut, "produced 100,000 records to "+topic+" in ")
+
+	start = time.Now()
+	out, errOut, code := gregorExec(t, "", env, "consume", topic, "--group", grp, "--to", "end", "--format", "json", "--progress", "--progress-interval", "50ms")
+	if code != 0 {
+		t.Fatalf("consume --group: status %d: %s", code, errOut)
+	}
+	t.Logf("consumed them through group %s as JSON in %v", grp, time.Since(start))
+	checkProgress(t, errOut, "consumed 100,000 records from "+topic+" in ")
+	lastOffsets := checkConsumed100k(t, topic, out, n, start.Add(-time.Minute).UnixMilli())
+
+	// The committed offsets, as Kafka's own tool reads them.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	rows := javaGroupOffsets(ctx, t, c, grp, topic)
+	for p, o := range lastOffsets {
+		want := fmt.Sprintf("[%d %d 0]", o+1, o+1)
+		if got := fmt.Sprint(rows[strconv.Itoa(p)]); got != want {
+			t.Fatalf("partition %d: ConsumerGroupCommand CURRENT-OFFSET LOG-END-OFFSET LAG %s, want %s (rows %v)", p, got, want, rows)
+		}
+	}
+	if out := mustRun(t, env, "", "consume", topic, "--group", grp, "--to", "end"); out != "" {
+		t.Fatalf("the group consumed again after committing everything: %d bytes", len(out))
+	}
+	// The default protocol on Kafka 4.4 is the consumer protocol (KIP-848).
+	if out := mustRun(t, env, "", "group", "describe", grp); !strings.Contains(out, "type consumer") {
+		t.Fatalf("group describe:\n%s", out)
+	}
+}
+
+// checkProgress checks --progress output: progress lines, then a summary
+// line starting with summary and ending with a rate.
+func checkProgress(t *testing.T, stderr, summary string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, summary) || !strings.HasSuffix(last, " records/s)") {
+		t.Fatalf("summary line %q, want %q...", last, summary)
 	}
 	for _, l := range lines[:len(lines)-1] {
 		if !strings.HasPrefix(l, "progress: ") || !strings.HasSuffix(l, " records/s") {
 			t.Fatalf("progress line %q", l)
 		}
 	}
+}
 
-	start = time.Now()
-	out, errOut, code := gregor(t, "", env, "consume", topic, "--to", "end", "--format", "json", "--progress", "--progress-interval", "50ms")
-	if code != 0 {
-		t.Fatalf("consume: status %d: %s", code, errOut)
+// javaGroupOffsets returns ConsumerGroupCommand --describe --offsets rows of
+// group for topic: partition -> [CURRENT-OFFSET LOG-END-OFFSET LAG].
+func javaGroupOffsets(ctx context.Context, t *testing.T, c *kafkatest.Cluster, group, topic string) map[string][]string {
+	t.Helper()
+	javaOut, err := c.RunTool(ctx, "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+		"--bootstrap-server", c.Bootstrap(kafkatest.Plaintext)[0], "--describe", "--group", group, "--offsets")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("consumed them as JSON in %v", time.Since(start))
-	lines = strings.Split(strings.TrimSpace(errOut), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "consumed 100,000 records from "+topic+" in ") {
-		t.Fatalf("consume summary line %q", last)
-	}
-	for _, l := range lines[:len(lines)-1] {
-		if !strings.HasPrefix(l, "progress: ") || !strings.HasSuffix(l, " records/s") {
-			t.Fatalf("consume progress line %q", l)
+	// GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG ...
+	rows := map[string][]string{}
+	for _, l := range strings.Split(javaOut, "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 6 && f[0] == group && f[1] == topic {
+			rows[f[2]] = f[3:6]
 		}
 	}
-	checkConsumed100k(t, topic, out, n, start.Add(-time.Minute).UnixMilli())
+	return rows
 }
 
 // checkConsumed100k checks consume's JSON lines byte by byte (every record
 // once, its key, value and header, offsets in order per partition, the
 // partition the Java-compatible partitioner picks for its key) and decodes
-// every 1000th line with encoding/json as an independent reader.
-func checkConsumed100k(t *testing.T, topic, out string, n int, minTS int64) {
+// every 1000th line with encoding/json as an independent reader. It returns
+// the last offset of each partition.
+func checkConsumed100k(t *testing.T, topic, out string, n int, minTS int64) []int64 {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != n {
@@ -165,6 +207,7 @@ func checkConsumed100k(t *testing.T, topic, out string, n int, minTS int64) {
 			t.Fatalf("partition %d got no records", p)
 		}
 	}
+	return lastOffset
 }
 
 // TestIntegrationJSONAndTimestamps round-trips JSON records (null key,
@@ -301,21 +344,9 @@ func TestIntegrationGroupCommands(t *testing.T) {
 
 	mustRun(t, env, "", "group", "reset-offsets", group, "--topic", topic, "--to", "latest", "--execute")
 	mustRun(t, env, "", "group", "reset-offsets", group, "--topic", topic, "--partitions", "1", "--to", "1", "--execute")
-	javaOut, err := c.RunTool(ctx, "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
-		"--bootstrap-server", c.Bootstrap(kafkatest.Plaintext)[0], "--describe", "--group", group, "--offsets")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG ...
-	rows := map[string][]string{}
-	for _, l := range strings.Split(javaOut, "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 6 && f[0] == group && f[1] == topic {
-			rows[f[2]] = f[3:6]
-		}
-	}
+	rows := javaGroupOffsets(ctx, t, c, group, topic)
 	if fmt.Sprint(rows["0"]) != "[10 10 0]" || fmt.Sprint(rows["1"]) != "[1 4 3]" {
-		t.Fatalf("ConsumerGroupCommand --describe --offsets:\n%s\nrows %v", javaOut, rows)
+		t.Fatalf("ConsumerGroupCommand --describe --offsets rows %v", rows)
 	}
 
 	offs := mustRun(t, env, "", "group", "offsets", group)
@@ -374,12 +405,16 @@ func TestIntegrationProduceMissingTopic(t *testing.T) {
 }
 
 // TestIntegrationJavaConsumerFile: a Java consumer's properties file (with
-// its group settings) works for the commands that do not consume as a
-// group, and consume says clearly that its group.id cannot be honoured yet.
+// its group settings) works for every command, and consume reads as the
+// member of its group.id with its group.protocol (classic here): --count 3
+// commits the three records written and no more, so the next run goes on
+// with the fourth.
 func TestIntegrationJavaConsumerFile(t *testing.T) {
 	c := kafkatest.Shared(t)
+	topic := kafkatest.UniqueName(t, "cli-javafile")
+	grp := topic + "-g"
 	file := filepath.Join(t.TempDir(), "consumer.properties")
-	content := "bootstrap.servers=" + c.Bootstrap(kafkatest.Plaintext)[0] + "\ngroup.id=orders-app\nenable.auto.commit=false\n" +
+	content := "bootstrap.servers=" + c.Bootstrap(kafkatest.Plaintext)[0] + "\ngroup.id=" + grp + "\ngroup.protocol=classic\nenable.auto.commit=false\n" +
 		"key.deserializer=org.apache.kafka.common.serialization.ByteArrayDeserializer\nisolation.level=read_committed\n"
 	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
@@ -387,6 +422,82 @@ func TestIntegrationJavaConsumerFile(t *testing.T) {
 	if out := mustRun(t, nil, "", "cluster", "describe", "-F", file); !strings.Contains(out, "cluster "+c.ClusterID()) {
 		t.Fatalf("cluster describe: %q", out)
 	}
-	_, errOut, code := gregor(t, "", map[string]string{"GREGOR_CONFIG": file}, "consume", "some-topic")
-	wantOneLineFailure(t, errOut, code, `group.id "orders-app" in the properties file: consuming as a group member is not available yet`)
+	env := map[string]string{"GREGOR_CONFIG": file}
+	mustRun(t, env, "", "topic", "create", topic, "--partitions", "1")
+	mustRun(t, env, "a\nb\nc\nd\ne\n", "produce", topic)
+	if out := mustRun(t, env, "", "consume", topic, "--count", "3"); out != "a\nb\nc\n" {
+		t.Fatalf("first member: %q", out)
+	}
+	if out := mustRun(t, env, "", "consume", topic, "--to", "end"); out != "d\ne\n" {
+		t.Fatalf("second member: %q", out)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if rows := javaGroupOffsets(ctx, t, c, grp, topic); fmt.Sprint(rows["0"]) != "[5 5 0]" {
+		t.Fatalf("ConsumerGroupCommand --describe --offsets rows %v", rows)
+	}
+	if out := mustRun(t, env, "", "group", "describe", grp); !strings.Contains(out, "type classic") {
+		t.Fatalf("group describe:\n%s", out)
+	}
+}
+
+// TestIntegrationGroupTwoMembers runs two consume --group processes of one
+// group at once: whichever partitions the group gives each (one may finish
+// before the other joins), together they write every record (at least once: a partition moving between them
+// may repeat records written but not yet committed), and the group's
+// committed offsets end at the log end of every partition.
+func TestIntegrationGroupTwoMembers(t *testing.T) {
+	c := kafkatest.Shared(t)
+	env := bootstrapEnv(c)
+	topic := kafkatest.UniqueName(t, "cli-2members")
+	grp := topic + "-g"
+	mustRun(t, env, "", "topic", "create", topic, "--partitions", "4")
+	const n = 2000
+	var in strings.Builder
+	for i := range n {
+		fmt.Fprintf(&in, "k%d|v%d\n", i, i)
+	}
+	mustRun(t, env, in.String(), "produce", topic, "--key-separator", "|")
+
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	results := make(chan result, 2)
+	for range 2 {
+		go func() {
+			out, errOut, code := gregorExec(t, "", env, "consume", topic, "--group", grp, "--to", "end", "--format", "json")
+			results <- result{out, errOut, code}
+		}()
+	}
+	seen := map[string]int{}
+	for range 2 {
+		r := <-results
+		if r.code != 0 {
+			t.Fatalf("a member: status %d: %s", r.code, r.errOut)
+		}
+		for _, rec := range decodeLines(t, r.out) {
+			seen[*rec.Key]++
+		}
+	}
+	for i := range n {
+		if seen[fmt.Sprintf("k%d", i)] == 0 {
+			t.Fatalf("record k%d was not consumed by either member", i)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	rows := javaGroupOffsets(ctx, t, c, grp, topic)
+	total := int64(0)
+	for p := range 4 {
+		r := rows[strconv.Itoa(p)]
+		if len(r) != 3 || r[0] != r[1] || r[2] != "0" {
+			t.Fatalf("partition %d: ConsumerGroupCommand CURRENT-OFFSET LOG-END-OFFSET LAG %v (rows %v)", p, r, rows)
+		}
+		o, _ := strconv.ParseInt(r[0], 10, 64)
+		total += o
+	}
+	if total != n {
+		t.Fatalf("committed offsets sum to %d, want %d", total, n)
+	}
 }

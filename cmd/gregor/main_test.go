@@ -94,7 +94,7 @@ func TestHelpEveryCommand(t *testing.T) {
 		}
 	}
 	out, _, _ = gregor(t, "", nil, "consume", "--help")
-	for _, want := range []string{"--group group", "not available yet", "--from position", "@TIME", "--format string"} {
+	for _, want := range []string{"--group group", "committed offset", "--group-protocol protocol", "--from position", "@TIME", "--format string"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("consume --help lacks %q:\n%s", want, out)
 		}
@@ -123,7 +123,10 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"topic", "create"}, env, "gregor topic create: want at least one TOPIC (see gregor topic create --help)"},
 		{[]string{"topic", "list"}, nil, "no broker address"},
 		{[]string{"produce", "t", "--format", "xml"}, env, `--format "xml": want text or json`},
-		{[]string{"consume", "t", "--group", "g"}, env, "--group: consuming as a group member is not available yet"},
+		{[]string{"consume", "t", "--group", "g", "--partitions", "1"}, env, "--partitions: with --group the group assigns the partitions"},
+		{[]string{"consume", "t", "--group", "g", "--from", "5"}, env, `--from "5": with --group, beginning or end`},
+		{[]string{"consume", "t", "--group", "g", "--group-protocol", "eager"}, env, `--group-protocol "eager": want classic or consumer`},
+		{[]string{"consume", "t", "-X", "group.id=g", "--partitions", "1"}, env, "--partitions: with --group the group assigns the partitions"},
 		{[]string{"cluster", "describe", "-X", "linger.mss=5"}, env, `properties: linger.mss="5": unknown key`},
 		{[]string{"cluster", "describe", "-X", "acks=1"}, env, "would weaken durability"},
 		{[]string{"cluster", "describe", "-F", "/nonexistent/client.properties"}, env, "no such file"},

@@ -3,11 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/gregor-kafka/gregor/consumer"
@@ -69,42 +65,5 @@ func TestJSONOutputShape(t *testing.T) {
 	var m map[string]any
 	if err := json.Unmarshal([]byte(got), &m); err != nil || !reflect.DeepEqual(m["headers"], []any{map[string]any{"key": "h", "value": "x\"y"}}) {
 		t.Fatalf("%v %v", m, err)
-	}
-}
-
-// TestBinaryExitStatus runs the built command: --help exits 0 on stdout, a
-// bad flag and an unreachable broker exit 1 with one line on stderr.
-func TestBinaryExitStatus(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "gregor")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cases := []struct {
-		args   []string
-		status int
-		stderr string
-	}{
-		{[]string{"topic", "list", "--help"}, 0, ""},
-		{[]string{"topic", "list", "--bogus"}, 1, "gregor topic list: flag provided but not defined: -bogus (see gregor topic list --help)\n"},
-		{[]string{"cluster", "describe", "-b", "127.0.0.1:1", "--timeout", "1s"}, 1, "gregor cluster describe: cannot connect to 127.0.0.1:1: "},
-	}
-	for _, tc := range cases {
-		cmd := exec.Command(bin, tc.args...)
-		cmd.Env = append(os.Environ(), "GREGOR_BOOTSTRAP=", "GREGOR_CONFIG=")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		status := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			status = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if status != tc.status || !strings.HasPrefix(stderr.String(), tc.stderr) || strings.Count(stderr.String(), "\n") > 1 {
-			t.Fatalf("gregor %v: status %d, stderr %q; want %d, %q", tc.args, status, stderr.String(), tc.status, tc.stderr)
-		}
-		if tc.status == 0 && !strings.Contains(stdout.String(), "usage: gregor topic list") {
-			t.Fatalf("--help stdout %q", stdout.String())
-		}
 	}
 }

@@ -241,14 +241,14 @@ func (c *Cluster) waitReady(ctx context.Context, ids []int32) error {
 				if n.bindFailed() {
 					return fmt.Errorf("%w: node %d exited at startup%s", errBind, id, n.logTail())
 				}
-				return fmt.Errorf("kafkatest: node %d exited during startup%s", id, n.logTail())
+				return classErrorf(ErrStartup, "kafkatest: node %d exited during startup%s", id, n.logTail())
 			}
 			for _, cn := range c.nodes { // a dead controller means no broker will ever be ready
 				if !cn.isBroker() && cn.exited() {
 					if cn.bindFailed() {
 						return fmt.Errorf("%w: controller %d exited at startup%s", errBind, cn.id, cn.logTail())
 					}
-					return fmt.Errorf("kafkatest: controller %d exited during startup%s", cn.id, cn.logTail())
+					return classErrorf(ErrStartup, "kafkatest: controller %d exited during startup%s", cn.id, cn.logTail())
 				}
 			}
 			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -283,7 +283,7 @@ func (c *Cluster) waitReady(ctx context.Context, ids []int32) error {
 			for _, id := range pending {
 				logs += c.node(id).logTail()
 			}
-			return fmt.Errorf("kafkatest: brokers %v not ready: %v (last: %v)%s", pending, ctx.Err(), lastErr, logs)
+			return classErrorf(ErrStartup, "kafkatest: brokers %v not ready: %v (last: %v)%s", pending, ctx.Err(), lastErr, logs)
 		}
 	}
 }
@@ -307,7 +307,7 @@ func (c *Cluster) Metadata(ctx context.Context, id int32) (*ClusterMetadata, err
 func (c *Cluster) metadataFrom(ctx context.Context, id int32) (*ClusterMetadata, error) {
 	n := c.node(id)
 	if n == nil || !n.isBroker() {
-		return nil, fmt.Errorf("kafkatest: no broker %d", id)
+		return nil, classErrorf(ErrUnknownBroker, "kafkatest: no broker %d", id)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -434,7 +434,7 @@ func (c *Cluster) BrokerIDs() []int32 {
 func (c *Cluster) ControllerAddr() string { return "127.0.0.1:" + strconv.Itoa(c.controllerPort) }
 
 // errShared refuses disruptive actions on a cluster attached from a state file.
-var errShared = errors.New("kafkatest: the shared cluster cannot be stopped, killed or restarted by a test; start your own with Start")
+var errShared = classErrorf(ErrAttached, "kafkatest: the shared cluster cannot be stopped, killed or restarted by a test; start your own with Start")
 
 func (c *Cluster) brokerNode(id int32) (*node, error) {
 	if c.attached {
@@ -442,7 +442,7 @@ func (c *Cluster) brokerNode(id int32) (*node, error) {
 	}
 	n := c.node(id)
 	if n == nil || !n.isBroker() {
-		return nil, fmt.Errorf("kafkatest: no broker %d (brokers: %v)", id, c.BrokerIDs())
+		return nil, classErrorf(ErrUnknownBroker, "kafkatest: no broker %d (brokers: %v)", id, c.BrokerIDs())
 	}
 	return n, nil
 }
@@ -483,7 +483,7 @@ func (c *Cluster) RestartBroker(ctx context.Context, id int32) error {
 		return err
 	}
 	if n.running() {
-		return fmt.Errorf("kafkatest: broker %d is running; stop or kill it first", id)
+		return classErrorf(ErrBrokerRunning, "kafkatest: broker %d is running; stop or kill it first", id)
 	}
 	t0 := time.Now()
 	if err := c.startNode(n); err != nil {
@@ -584,7 +584,7 @@ func (c *Cluster) signalBroker(id int32, sig syscall.Signal) error {
 		return err
 	}
 	if !n.running() {
-		return fmt.Errorf("kafkatest: broker %d is not running", id)
+		return classErrorf(ErrBrokerNotRunning, "kafkatest: broker %d is not running", id)
 	}
 	return n.signal(sig)
 }

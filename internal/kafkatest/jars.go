@@ -60,7 +60,7 @@ func EnsureJars(ctx context.Context, log func(string, ...any)) (string, error) {
 	}
 	mvn, err := exec.LookPath("mvn")
 	if err != nil {
-		return "", fmt.Errorf("kafkatest: Kafka jars are not cached in %s and Maven (mvn) is not on PATH: install maven (apt-get install -y maven)", dir)
+		return "", classErrorf(ErrNoJars, "kafkatest: Kafka jars are not cached in %s and Maven (mvn) is not on PATH: install maven (apt-get install -y maven)", dir)
 	}
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -82,10 +82,10 @@ func EnsureJars(ctx context.Context, log func(string, ...any)) (string, error) {
 	cmd.Dir = tmp
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("kafkatest: mvn dependency:copy-dependencies failed (is Maven Central reachable?): %v\n%s", err, tail(out, 4000))
+		return "", classErrorf(ErrNoJars, "kafkatest: mvn dependency:copy-dependencies failed (is Maven Central reachable?): %v\n%s", err, tail(out, 4000))
 	}
 	if _, err := os.Stat(filepath.Join(lib, "kafka_2.13-"+KafkaVersion+".jar")); err != nil {
-		return "", fmt.Errorf("kafkatest: Maven finished but kafka_2.13-%s.jar is missing from %s", KafkaVersion, lib)
+		return "", classErrorf(ErrNoJars, "kafkatest: Maven finished but kafka_2.13-%s.jar is missing from %s", KafkaVersion, lib)
 	}
 	if err := os.Rename(lib, dir); err != nil {
 		if _, serr := os.Stat(marker); serr == nil {

@@ -2,7 +2,6 @@ package kafkatest
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +31,7 @@ func findJava(ctx context.Context) (javaRuntime, error) {
 	if path == "" {
 		p, err := exec.LookPath("java")
 		if err != nil {
-			return javaRuntime{}, fmt.Errorf("kafkatest: no JDK: java is not on PATH and JAVA_HOME is unset (install JDK 17+, e.g. apt-get install -y openjdk-17-jdk-headless)")
+			return javaRuntime{}, classErrorf(ErrNoJDK, "kafkatest: no JDK: java is not on PATH and JAVA_HOME is unset (install JDK 17+, e.g. apt-get install -y openjdk-17-jdk-headless)")
 		}
 		path = p
 	}
@@ -40,18 +39,18 @@ func findJava(ctx context.Context) (javaRuntime, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "-version").CombinedOutput()
 	if err != nil {
-		return javaRuntime{}, fmt.Errorf("kafkatest: %s -version: %v: %s", path, err, out)
+		return javaRuntime{}, classErrorf(ErrNoJDK, "kafkatest: %s -version: %v: %s", path, err, out)
 	}
 	m := javaVersionRE.FindSubmatch(out)
 	if m == nil {
-		return javaRuntime{}, fmt.Errorf("kafkatest: cannot parse java version from %q", out)
+		return javaRuntime{}, classErrorf(ErrNoJDK, "kafkatest: cannot parse java version from %q", out)
 	}
 	v, _ := strconv.Atoi(string(m[1]))
 	if v == 1 && len(m[2]) > 0 { // "1.8.0_x"
 		v, _ = strconv.Atoi(string(m[2]))
 	}
 	if v < 17 {
-		return javaRuntime{}, fmt.Errorf("kafkatest: %s is Java %d; Kafka 4.4 needs Java 17 or newer", path, v)
+		return javaRuntime{}, classErrorf(ErrNoJDK, "kafkatest: %s is Java %d; Kafka 4.4 needs Java 17 or newer", path, v)
 	}
 	return javaRuntime{Path: path, Version: v}, nil
 }

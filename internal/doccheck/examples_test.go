@@ -1,0 +1,77 @@
+package doccheck
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// exampleFunc matches a testable example's declaration.
+var exampleFunc = regexp.MustCompile(`(?m)^func Example[A-Za-z0-9_]*\(\) \{`)
+
+// mainPackage matches a command's package clause.
+var mainPackage = regexp.MustCompile(`(?m)^package main$`)
+
+// noExample lists the library packages exempt from TestEveryPackageHasExample,
+// with the reason.
+var noExample = map[string]string{
+	"examples": "holds only the package doc of the example programs below it",
+}
+
+// TestEveryPackageHasExample: `go doc` of every public library package of
+// the root module and of the plugin modules shows at least one Example
+// (internal packages and commands are exempt).
+func TestEveryPackageHasExample(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, mod := range []string{".", "plugin/otel", "plugin/prom"} {
+		ds, err := packageDirs(filepath.Join(root, mod))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			dirs = append(dirs, filepath.ToSlash(filepath.Join(mod, d)))
+		}
+	}
+	checked := 0
+	for _, dir := range dirs {
+		if dir == "internal" || strings.HasPrefix(dir, "internal/") || strings.Contains(dir, "/internal/") || noExample[dir] != "" {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join(root, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		isMain, hasExample := false, false
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(root, dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(name, "_test.go") {
+				hasExample = hasExample || exampleFunc.Match(b)
+			} else if mainPackage.Match(b) {
+				isMain = true
+			}
+		}
+		if isMain {
+			continue
+		}
+		checked++
+		if !hasExample {
+			t.Errorf("package %s has no Example function (add one in an example_test.go)", dir)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("checked only %d packages: %v", checked, dirs)
+	}
+}
