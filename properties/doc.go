@@ -1,7 +1,8 @@
 // Package properties builds gregor's configurations from Java-style client
 // properties, to ease moving from the Java client or librdkafka: the same
-// file (bootstrap.servers, linger.ms, sasl.mechanism, ...) configures a
-// client.Config, a producer.Config and a consumer.Config.
+// file (bootstrap.servers, linger.ms, sasl.mechanism, group.id, ...)
+// configures a client.Config, a producer.Config, a consumer.Config, a
+// consumer.GroupConfig and a txn.Config.
 //
 //	p, err := properties.Load("client.properties") // or Parse(io.Reader)
 //	cc, pc, err := properties.Producer(p)          // client + producer keys
@@ -9,12 +10,15 @@
 //	pr, err := producer.New(cl, pc)
 //
 // Client accepts only client keys, Producer client and producer keys,
-// Consumer client and consumer keys, All every key; Keys lists them with the
-// field each one sets. Values are validated by type (integers of
+// Consumer client and consumer keys, Group client, consumer and group keys
+// (GroupKeys: group.id, session.timeout.ms, partition.assignment.strategy
+// with Java's assignor class names, ...), Transactional client, producer and
+// transactional keys (transactional.id, transaction.timeout.ms), All every
+// key; Keys lists them with the field each one sets. Values are validated by type (integers of
 // milliseconds or bytes, booleans, enumerations): a key no function accepts
 // fails with ErrUnknownKey, a bad value with ErrInvalidValue, a Java setting
-// gregor lacks (transactional.id, the group consumer settings of GroupKeys,
-// GSSAPI, JKS stores) with
+// gregor lacks (GSSAPI, JKS stores, max.poll.records) or a group or
+// transactional key given to a function that does not build that config with
 // ErrUnsupported, and a setting that would weaken durability (acks=0 or 1,
 // enable.idempotence=false, more than 5 requests in flight) with
 // ErrWeakensDurability. Every error is a *KeyError naming the key; values

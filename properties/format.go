@@ -11,7 +11,8 @@ import (
 
 // Format renders the settings of c that differ from the zero value as Java
 // properties, the inverse of All: All(Format(c)) gives c back for every
-// field a key sets, except TLS material (a *tls.Config has no file to name:
+// field a key sets (assignors by protocol name; an assignor of the
+// application's own has no properties form), except TLS material (a *tls.Config has no file to name:
 // only security.protocol says TLS is on) and a client.Config.Mechanism
 // (OAUTHBEARER's token source has no properties form: only sasl.mechanism
 // is written, sasl.jaas.config must be added back). The SASL password is included in
@@ -96,7 +97,39 @@ func Format(c Configs) map[string]string {
 	if co.OffsetReset != consumer.ResetEarliest {
 		p["auto.offset.reset"] = co.OffsetReset.String()
 	}
+	formatGroup(p, c.Group, msOf)
+	if c.Txn.TransactionalID != "" {
+		p["transactional.id"] = c.Txn.TransactionalID
+	}
+	msOf("transaction.timeout.ms", c.Txn.TransactionTimeout)
 	return p
+}
+
+// formatGroup writes the group keys of g that differ from the zero value.
+func formatGroup(p map[string]string, g consumer.GroupConfig, msOf func(string, time.Duration)) {
+	str := func(key, v string) {
+		if v != "" {
+			p[key] = v
+		}
+	}
+	str("group.id", g.GroupID)
+	str("group.instance.id", g.InstanceID)
+	str("group.protocol", string(g.Protocol))
+	str("group.remote.assignor", g.ServerAssignor)
+	msOf("session.timeout.ms", g.SessionTimeout)
+	msOf("max.poll.interval.ms", g.RebalanceTimeout)
+	msOf("heartbeat.interval.ms", g.HeartbeatInterval)
+	msOf("auto.commit.interval.ms", g.AutoCommitInterval)
+	if g.DisableAutoCommit {
+		p["enable.auto.commit"] = "false"
+	}
+	if len(g.Assignors) > 0 {
+		names := make([]string, len(g.Assignors))
+		for i, a := range g.Assignors {
+			names[i] = a.Name()
+		}
+		p["partition.assignment.strategy"] = strings.Join(names, ",")
+	}
 }
 
 func jaasQuote(s string) string {

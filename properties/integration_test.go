@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/producer"
 )
 
 // TestIntegrationJavaClientProperties connects with the properties files
@@ -99,5 +102,89 @@ func TestIntegrationOAuthBearerTokenFile(t *testing.T) {
 				t.Fatalf("Ready with a %s token: %v", tc.name, err)
 			}
 		})
+	}
+}
+
+// TestIntegrationGroupFromJavaProperties: a Java group consumer's
+// properties file (the test bed's SASL_SSL client file plus group.id,
+// group.protocol, session and poll intervals, Java's assignor class names)
+// builds a consumer.GroupConfig with Group; the member joins on the real
+// broker, receives every record and, with enable.auto.commit=false, commits
+// them itself: the group's lag is then 0 on both partitions.
+func TestIntegrationGroupFromJavaProperties(t *testing.T) {
+	cl := kafkatest.Shared(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	path, err := cl.WriteClientProperties(kafkatest.SASLSSL, "SCRAM-SHA-512", kafkatest.AdminUser, kafkatest.AdminPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic := kafkatest.UniqueName(t, "props-group")
+	p["bootstrap.servers"] = cl.Bootstrap(kafkatest.SASLSSL)[0]
+	p["group.id"] = topic + "-g"
+	p["group.protocol"] = "classic"
+	p["session.timeout.ms"] = "10000"
+	p["heartbeat.interval.ms"] = "500"
+	p["max.poll.interval.ms"] = "30000"
+	p["enable.auto.commit"] = "false"
+	p["partition.assignment.strategy"] = "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"
+	p["fetch.max.wait.ms"] = "100"
+	ccfg, gcfg, err := Group(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(ccfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	adm := admin.New(c)
+	if res, err := adm.CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true}); err != nil || res[0].Err != nil {
+		t.Fatalf("CreateTopics: %v %v", err, res)
+	}
+	pr, err := producer.New(c, producer.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 10
+	for i := range n {
+		d, err := pr.Send(ctx, &producer.Message{Topic: topic, Partition: int32(i % 2), Value: []byte{byte(i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := d.Wait(ctx); err != nil || r.Err != nil {
+			t.Fatalf("produce: %v %v", err, r.Err)
+		}
+	}
+	_ = pr.Close(ctx)
+	gcfg.Topics = []string{topic}
+	g, err := consumer.NewGroup(c, gcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for got < n {
+		recs, err := g.Receive(ctx)
+		if err != nil {
+			t.Fatalf("Receive after %d records: %v", got, err)
+		}
+		got += len(recs)
+	}
+	if err := g.CommitDelivered(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lag, err := adm.Lag(ctx, gcfg.GroupID, admin.LagOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lag.Partitions) != 2 || lag.Total != 0 {
+		t.Fatalf("lag after committing every record: %+v", lag)
 	}
 }

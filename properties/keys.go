@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -20,6 +21,12 @@ const (
 	ScopeClient Scope = 1 << iota
 	ScopeProducer
 	ScopeConsumer
+	// ScopeGroup: the group consumer's settings (consumer.GroupConfig),
+	// accepted by Group and All.
+	ScopeGroup
+	// ScopeTransactional: the transactional producer's settings
+	// (txn.Config), accepted by Transactional and All.
+	ScopeTransactional
 )
 
 // String returns "client", "producer", "consumer" or a '+'-joined list.
@@ -28,7 +35,7 @@ func (s Scope) String() string {
 	for _, n := range []struct {
 		s    Scope
 		name string
-	}{{ScopeClient, "client"}, {ScopeProducer, "producer"}, {ScopeConsumer, "consumer"}} {
+	}{{ScopeClient, "client"}, {ScopeProducer, "producer"}, {ScopeConsumer, "consumer"}, {ScopeGroup, "group"}, {ScopeTransactional, "transactional"}} {
 		if s&n.s != 0 {
 			parts = append(parts, n.name)
 		}
@@ -137,24 +144,92 @@ func sortKeys(ks []Key) []Key {
 	return ks
 }
 
-// GroupKeys are the Java consumer's group settings. The consumer here is
-// directly assigned (the group consumer is not in this version), so each is
-// refused with ErrUnsupported rather than reported unknown; a tool may
-// remove them from a Java consumer's file before building its configs.
+// GroupKeys are the Java consumer's group settings: Group (and All) build a
+// consumer.GroupConfig from them; Consumer, which builds the directly
+// assigned consumer's config, refuses them with ErrUnsupported. A tool may
+// remove them from a Java consumer's file before calling Consumer.
 var GroupKeys = []string{
 	"auto.commit.interval.ms", "enable.auto.commit", "group.id", "group.instance.id",
 	"group.protocol", "group.remote.assignor", "heartbeat.interval.ms", "max.poll.interval.ms",
 	"max.poll.records", "partition.assignment.strategy", "session.timeout.ms",
 }
 
+// groupKeyEntries are the keys of GroupKeys, in ScopeGroup.
 func groupKeyEntries() []Key {
-	out := make([]Key, len(GroupKeys))
-	for i, name := range GroupKeys {
-		out[i] = Key{Name: name, Scope: cons, Sets: "(none: group consumer settings)", apply: func(*builder, string) error {
-			return unsupported("a group consumer setting; this consumer is directly assigned (the group consumer is not in this version)")
-		}}
+	return []Key{
+		{Name: "auto.commit.interval.ms", Scope: ScopeGroup, Sets: "GroupConfig.AutoCommitInterval",
+			apply: ms(func(b *builder, d time.Duration) { b.g.AutoCommitInterval = d }, 1)},
+		{Name: "enable.auto.commit", Scope: ScopeGroup, Sets: "GroupConfig.DisableAutoCommit (inverted)", apply: func(b *builder, v string) error {
+			on, err := parseBool(v)
+			b.g.DisableAutoCommit = !on
+			return err
+		}},
+		{Name: "group.id", Scope: ScopeGroup, Sets: "GroupConfig.GroupID", apply: func(b *builder, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return invalid("empty")
+			}
+			b.g.GroupID = v
+			return nil
+		}},
+		{Name: "group.instance.id", Scope: ScopeGroup, Sets: "GroupConfig.InstanceID", apply: func(b *builder, v string) error {
+			b.g.InstanceID = strings.TrimSpace(v)
+			return nil
+		}},
+		{Name: "group.protocol", Scope: ScopeGroup, Sets: "GroupConfig.Protocol", apply: func(b *builder, v string) error {
+			x, err := oneOf(v, "classic", "consumer")
+			b.g.Protocol = consumer.GroupProtocol(x)
+			return err
+		}},
+		{Name: "group.remote.assignor", Scope: ScopeGroup, Sets: "GroupConfig.ServerAssignor", apply: func(b *builder, v string) error {
+			b.g.ServerAssignor = strings.TrimSpace(v)
+			return nil
+		}},
+		{Name: "heartbeat.interval.ms", Scope: ScopeGroup, Sets: "GroupConfig.HeartbeatInterval",
+			apply: ms(func(b *builder, d time.Duration) { b.g.HeartbeatInterval = d }, 1)},
+		{Name: "max.poll.interval.ms", Scope: ScopeGroup, Sets: "GroupConfig.RebalanceTimeout",
+			apply: ms(func(b *builder, d time.Duration) { b.g.RebalanceTimeout = d }, 1)},
+		{Name: "max.poll.records", Scope: ScopeGroup, Sets: "(none)", apply: func(*builder, string) error {
+			return unsupported("Receive returns the records that are buffered, with no count limit")
+		}},
+		{Name: "partition.assignment.strategy", Scope: ScopeGroup, Sets: "GroupConfig.Assignors", apply: applyAssignors},
+		{Name: "session.timeout.ms", Scope: ScopeGroup, Sets: "GroupConfig.SessionTimeout",
+			apply: ms(func(b *builder, d time.Duration) { b.g.SessionTimeout = d }, 1)},
 	}
-	return out
+}
+
+// javaAssignors maps the Java client's assignor class names to the
+// protocol names of assign.ByName.
+var javaAssignors = map[string]string{
+	"org.apache.kafka.clients.consumer.RangeAssignor":             "range",
+	"org.apache.kafka.clients.consumer.RoundRobinAssignor":        "roundrobin",
+	"org.apache.kafka.clients.consumer.StickyAssignor":            "sticky",
+	"org.apache.kafka.clients.consumer.CooperativeStickyAssignor": "cooperative-sticky",
+}
+
+// applyAssignors parses partition.assignment.strategy: a comma-separated
+// list of Java class names (or the protocol names range, roundrobin,
+// sticky, cooperative-sticky), in order of preference.
+func applyAssignors(b *builder, v string) error {
+	b.g.Assignors = nil
+	for _, name := range strings.Split(v, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		proto := name
+		if p, ok := javaAssignors[name]; ok {
+			proto = p
+		}
+		a, ok := assign.ByName(proto)
+		if !ok {
+			return invalid("%s is not one of RangeAssignor, RoundRobinAssignor, StickyAssignor, CooperativeStickyAssignor (org.apache.kafka.clients.consumer.*)", name)
+		}
+		b.g.Assignors = append(b.g.Assignors, a)
+	}
+	if len(b.g.Assignors) == 0 {
+		return invalid("no assignor")
+	}
+	return nil
 }
 
 var baseKeys = []Key{
@@ -334,8 +409,14 @@ var baseKeys = []Key{
 		return nil
 	}},
 	{Name: "ssl.truststore.type", Scope: all, Sets: "(PEM only)", apply: pemOnly},
-	{Name: "transactional.id", Scope: prod, Sets: "(none yet)", apply: func(*builder, string) error {
-		return unsupported("transactions are not in this version")
+	{Name: "transaction.timeout.ms", Scope: ScopeTransactional, Sets: "txn.Config.TransactionTimeout",
+		apply: ms(func(b *builder, d time.Duration) { b.t.TransactionTimeout = d }, 1)},
+	{Name: "transactional.id", Scope: ScopeTransactional, Sets: "txn.Config.TransactionalID", apply: func(b *builder, v string) error {
+		if strings.TrimSpace(v) == "" {
+			return invalid("empty")
+		}
+		b.t.TransactionalID = v
+		return nil
 	}},
 }
 

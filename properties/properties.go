@@ -8,6 +8,7 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/txn"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -19,6 +20,14 @@ type Configs struct {
 	Producer producer.Config
 	// Consumer is the consumer.Config.
 	Consumer consumer.Config
+	// Group is the consumer.GroupConfig of the group keys (GroupKeys), its
+	// Config the same as Consumer. Topics is never set: a subscription is
+	// not a property.
+	Group consumer.GroupConfig
+	// Txn is the txn.Config of the transactional keys (transactional.id,
+	// transaction.timeout.ms), its Producer the same as Producer and its
+	// RetryBackoff retry.backoff.ms.
+	Txn txn.Config
 	// APITimeout is default.api.timeout.ms: what a tool bounds one
 	// operation by when the user gives no deadline; zero when absent.
 	APITimeout time.Duration
@@ -44,10 +53,29 @@ func Consumer(p map[string]string) (client.Config, consumer.Config, error) {
 	return c.Client, c.Consumer, err
 }
 
-// All builds every configuration from a set that may mix client, producer
-// and consumer keys (one file for a tool that both produces and consumes).
+// Group builds a client.Config and a consumer.GroupConfig from client,
+// consumer and group keys (a Java group consumer's file): group.id and the
+// rest of GroupKeys set the group fields, the consumer keys its embedded
+// Config. The caller sets Topics or TopicRegex (and OnAssignment).
+func Group(p map[string]string) (client.Config, consumer.GroupConfig, error) {
+	c, err := build(p, ScopeClient|ScopeConsumer|ScopeGroup)
+	return c.Client, c.Group, err
+}
+
+// Transactional builds a client.Config and a txn.Config from client,
+// producer and transactional keys (a Java transactional producer's file):
+// transactional.id (required by txn.New) and transaction.timeout.ms set
+// the transactional fields, the producer keys its Producer.
+func Transactional(p map[string]string) (client.Config, txn.Config, error) {
+	c, err := build(p, ScopeClient|ScopeProducer|ScopeTransactional)
+	return c.Client, c.Txn, err
+}
+
+// All builds every configuration from a set that may mix client, producer,
+// consumer and group keys (one file for a tool that both produces and
+// consumes).
 func All(p map[string]string) (Configs, error) {
-	return build(p, ScopeClient|ScopeProducer|ScopeConsumer)
+	return build(p, ScopeClient|ScopeProducer|ScopeConsumer|ScopeGroup|ScopeTransactional)
 }
 
 // builder accumulates the settings of one build.
@@ -56,6 +84,8 @@ type builder struct {
 	cl    client.Config
 	p     producer.Config
 	c     consumer.Config
+	g     consumer.GroupConfig // its Config is set from c when the build ends
+	t     txn.Config           // its Producer and RetryBackoff are set when the build ends
 
 	apiTimeout     time.Duration
 	levels         map[wire.Compression]int
@@ -104,6 +134,12 @@ func build(p map[string]string, scope Scope) (Configs, error) {
 		if !ok {
 			return Configs{}, &KeyError{Key: name, Value: v, Err: ErrUnknownKey, Reason: "see properties.Keys for the accepted names"}
 		}
+		if k.Scope == ScopeGroup && scope&ScopeGroup == 0 {
+			return Configs{}, &KeyError{Key: name, Value: v, Err: ErrUnsupported, Reason: "a group consumer setting: build a consumer.GroupConfig with properties.Group"}
+		}
+		if k.Scope == ScopeTransactional && scope&ScopeTransactional == 0 {
+			return Configs{}, &KeyError{Key: name, Value: v, Err: ErrUnsupported, Reason: "a transactional producer setting: build a txn.Config with properties.Transactional"}
+		}
 		if k.Scope&scope == 0 {
 			return Configs{}, &KeyError{Key: name, Value: v, Err: ErrUnknownKey, Reason: "a " + k.Scope.String() + " setting, not a " + scope.String() + " one"}
 		}
@@ -125,7 +161,9 @@ func build(p map[string]string, scope Scope) (Configs, error) {
 	if err := b.finish(); err != nil {
 		return Configs{}, err
 	}
-	return Configs{Client: b.cl, Producer: b.p, Consumer: b.c, APITimeout: b.apiTimeout}, nil
+	b.g.Config = b.c
+	b.t.Producer, b.t.RetryBackoff = b.p, b.p.RetryBackoff
+	return Configs{Client: b.cl, Producer: b.p, Consumer: b.c, Group: b.g, Txn: b.t, APITimeout: b.apiTimeout}, nil
 }
 
 // finish applies what depends on several keys: compression levels,

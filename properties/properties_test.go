@@ -3,12 +3,15 @@ package properties
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/consumer/assign"
+	"github.com/gregor-kafka/gregor/txn"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -73,6 +76,17 @@ func TestAllKeys(t *testing.T) {
 		"max.partition.fetch.bytes":             "2000",
 		"isolation.level":                       "read_committed",
 		"auto.offset.reset":                     "none",
+		"group.id":                              "g1",
+		"group.instance.id":                     "i1",
+		"group.protocol":                        "classic",
+		"session.timeout.ms":                    "10000",
+		"max.poll.interval.ms":                  "60000",
+		"heartbeat.interval.ms":                 "1000",
+		"enable.auto.commit":                    "false",
+		"auto.commit.interval.ms":               "2000",
+		"partition.assignment.strategy":         "org.apache.kafka.clients.consumer.CooperativeStickyAssignor, range",
+		"transactional.id":                      "tx1",
+		"transaction.timeout.ms":                "30000",
 		"key.serializer":                        "org.apache.kafka.common.serialization.ByteArraySerializer",
 		"security.protocol":                     "SASL_PLAINTEXT",
 		"sasl.mechanism":                        "SCRAM-SHA-512",
@@ -97,6 +111,11 @@ func TestAllKeys(t *testing.T) {
 	want.Producer.RequestTimeout, want.Producer.RetryBackoff, want.Producer.MaxInFlightPerBroker = 7*time.Second, 50*time.Millisecond, 3
 	want.Consumer = consumer.Config{MaxWait: 250 * time.Millisecond, MinBytes: 10, MaxBytes: 1000000, PartitionMaxBytes: 2000,
 		Isolation: consumer.ReadCommitted, OffsetReset: consumer.ResetNone}
+	want.Group = consumer.GroupConfig{Config: want.Consumer, GroupID: "g1", InstanceID: "i1", Protocol: consumer.ProtocolClassic,
+		SessionTimeout: 10 * time.Second, RebalanceTimeout: time.Minute, HeartbeatInterval: time.Second,
+		DisableAutoCommit: true, AutoCommitInterval: 2 * time.Second,
+		Assignors: []assign.Assignor{assign.CooperativeSticky(), assign.Range()}}
+	want.Txn = txn.Config{TransactionalID: "tx1", TransactionTimeout: 30 * time.Second, RetryBackoff: 50 * time.Millisecond, Producer: want.Producer}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
 	}
@@ -127,7 +146,7 @@ func TestAllKeys(t *testing.T) {
 func withoutConsumerKeys(p map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range p {
-		if key, ok := lookup(k); ok && key.Scope&(ScopeClient|ScopeProducer) == 0 {
+		if key, ok := lookup(k); ok && key.Scope&(ScopeClient|ScopeProducer) == 0 || slices.Contains(GroupKeys, k) || strings.HasPrefix(k, "transaction") {
 			continue
 		}
 		out[k] = v
@@ -171,9 +190,16 @@ func TestBadKeys(t *testing.T) {
 		{"jks", allErr, base("ssl.truststore.type", "JKS"), ErrUnsupported, "ssl.truststore.type", "only PEM"},
 		{"missing truststore", allErr, base("security.protocol", "SSL", "ssl.truststore.location", "/nonexistent/ca.pem"), ErrInvalidValue, "ssl.truststore.location", "no such file"},
 		{"not pem", allErr, base("security.protocol", "SSL", "ssl.truststore.certificates", "hello"), ErrInvalidValue, "ssl.truststore.certificates", "no PEM certificate"},
-		{"transactional", allErr, base("transactional.id", "t"), ErrUnsupported, "transactional.id", "transactions"},
+		{"transactional to producer", producerErr, base("transactional.id", "t"), ErrUnsupported, "transactional.id", "properties.Transactional"},
+		{"empty transactional id", txnErr, base("transactional.id", ""), ErrInvalidValue, "transactional.id", "empty"},
 		{"group", consumerErr, base("group.id", "g"), ErrUnsupported, "group.id", "group consumer"},
-		{"auto commit", allErr, base("enable.auto.commit", "true"), ErrUnsupported, "enable.auto.commit", "group consumer setting"},
+		{"auto commit", consumerErr, base("enable.auto.commit", "true"), ErrUnsupported, "enable.auto.commit", "properties.Group"},
+		{"max.poll.records", groupErr, base("max.poll.records", "10"), ErrUnsupported, "max.poll.records", "no count limit"},
+		{"bad assignor", groupErr, base("partition.assignment.strategy", "com.example.MyAssignor"), ErrInvalidValue, "partition.assignment.strategy", "RangeAssignor"},
+		{"bad group protocol", groupErr, base("group.protocol", "streams"), ErrInvalidValue, "group.protocol", "classic, consumer"},
+		{"empty group id", groupErr, base("group.id", " "), ErrInvalidValue, "group.id", "empty"},
+		{"bad session timeout", groupErr, base("session.timeout.ms", "0"), ErrInvalidValue, "session.timeout.ms", "within"},
+		{"group key to producer", producerErr, base("group.id", "g"), ErrUnsupported, "group.id", "properties.Group"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,6 +222,8 @@ func allErr(p map[string]string) error      { _, err := All(p); return err }
 func clientErr(p map[string]string) error   { _, err := Client(p); return err }
 func producerErr(p map[string]string) error { _, _, err := Producer(p); return err }
 func consumerErr(p map[string]string) error { _, _, err := Consumer(p); return err }
+func groupErr(p map[string]string) error    { _, _, err := Group(p); return err }
+func txnErr(p map[string]string) error      { _, _, err := Transactional(p); return err }
 
 func TestKeysSortedAndDocumented(t *testing.T) {
 	for i, k := range keys {
