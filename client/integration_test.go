@@ -395,7 +395,7 @@ func TestIntegrationConcurrentRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if m := c.Metrics(); m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Admitted {
+	if m := c.Metrics(); m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Started {
 		t.Fatalf("calls %+v", m.Calls)
 	}
 }
