@@ -79,7 +79,8 @@ func (c *Consumer) Progress() []Progress {
 }
 
 // WaitEnd waits until each of tps (every assigned partition when tps is
-// empty) has been read to its end (Progress.AtEnd): Receive has returned
+// empty; with none assigned it returns nil at once) has been read to its
+// end (Progress.AtEnd): Receive has returned
 // every record below the partition's high watermark (last stable offset
 // under ReadCommitted) as the latest Fetch response reported it. Records
 // produced later move the end again; WaitEnd reports the first moment all
