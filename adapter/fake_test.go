@@ -94,7 +94,7 @@ type fakeClient struct {
 func (c *fakeClient) Ready(ctx context.Context) error { return nil }
 func (c *fakeClient) Metrics() client.MetricsSnapshot {
 	var m client.MetricsSnapshot
-	m.Producer.ProduceRecords = uint64(c.admitted)
+	m.Producer.Records = uint64(c.admitted)
 	m.Producer.Accepting, m.Producer.Healthy = true, true
 	return m
 }

@@ -97,45 +97,51 @@ func gauge(n int) uint64 {
 	return uint64(n)
 }
 
-func lat(l client.Latency) LatencyStage {
-	return LatencyStage{Samples: l.Samples, TotalNs: l.TotalNs, MaxNs: l.MaxNs}
+func lat(d client.DurationStats) LatencyStage {
+	return LatencyStage{Samples: d.Count, TotalNs: uint64(max(d.Total, 0)), MaxNs: uint64(max(d.Max, 0))}
 }
 
-// SnapshotFrom converts the client's metrics snapshot to the protocol shape.
+// SnapshotFrom maps the client's metrics snapshot to the protocol's shape
+// and names (§5.1). gregor has one request queue per connection, bounded by
+// in-flight slots and not by bytes, and no separate control mailbox, so:
+// mailbox.capacity_per_lane is Slots.MaxInFlight, queued_work Slots.Waiting,
+// work_full Slots.Waited, closed_rejections Calls.RejectedClosed, and the
+// byte and control keys and wake_failures are always 0 (nothing gregor
+// does matches them). Latency stages: mailbox is SlotWait, routing Route,
+// preparation Encode, writer_admission WriterWait, end_to_end Call,
+// deadline_lateness DeadlineOverrun. Failures: local_rejection is
+// Rejected, response_capacity ResponseTooLarge, route_capacity
+// UnknownBroker.
 func SnapshotFrom(m client.MetricsSnapshot) MetricsSnapshot {
 	return MetricsSnapshot{
 		Calls: CallsSnapshot{
-			Admitted: m.Calls.Admitted, Succeeded: m.Calls.Succeeded, Failed: m.Calls.Failed,
-			ObserverAbandoned: m.Calls.ObserverAbandoned, NotSent: m.Calls.NotSent, PossiblySent: m.Calls.PossiblySent,
+			Admitted: m.Calls.Started, Succeeded: m.Calls.Succeeded, Failed: m.Calls.Failed,
+			ObserverAbandoned: m.Calls.Abandoned, NotSent: m.Calls.NotSent, PossiblySent: m.Calls.PossiblySent,
 		},
 		Failures: FailuresSnapshot{
 			DNS: m.Failures.DNS, Connect: m.Failures.Connect, Transport: m.Failures.Transport,
 			Negotiation: m.Failures.Negotiation, Authentication: m.Failures.Authentication,
-			Deadline: m.Failures.Deadline, LocalRejection: m.Failures.LocalRejection,
-			ResponseCapacity: m.Failures.ResponseCapacity, RouteCapacity: m.Failures.RouteCapacity,
+			Deadline: m.Failures.Deadline, LocalRejection: m.Failures.Rejected,
+			ResponseCapacity: m.Failures.ResponseTooLarge, RouteCapacity: m.Failures.UnknownBroker,
 		},
 		Mailbox: MailboxSnapshot{
-			CapacityPerLane: gauge(m.Mailbox.CapacityPerLane), ByteCapacityPerLane: gauge(m.Mailbox.ByteCapacityPerLane),
-			QueuedWork: gauge(m.Mailbox.QueuedWork), QueuedWorkBytes: gauge(m.Mailbox.QueuedWorkBytes),
-			QueuedControl: gauge(m.Mailbox.QueuedControl), QueuedControlBytes: gauge(m.Mailbox.QueuedControlBytes),
-			WorkFull: m.Mailbox.WorkFull, WorkByteFull: m.Mailbox.WorkByteFull, ControlFull: m.Mailbox.ControlFull,
-			ControlByteFull: m.Mailbox.ControlByteFull, ClosedRejections: m.Mailbox.ClosedRejections,
-			WakeFailures: m.Mailbox.WakeFailures,
+			CapacityPerLane: gauge(m.Slots.MaxInFlight), QueuedWork: gauge(m.Slots.Waiting),
+			WorkFull: m.Slots.Waited, ClosedRejections: m.Calls.RejectedClosed,
 		},
 		Latency: LatencySnapshot{
-			Mailbox: lat(m.Latency.Mailbox), Routing: lat(m.Latency.Routing), Preparation: lat(m.Latency.Preparation),
-			WriterAdmission: lat(m.Latency.WriterAdmission), InFlight: lat(m.Latency.InFlight),
-			EndToEnd: lat(m.Latency.EndToEnd), DeadlineLateness: lat(m.Latency.DeadlineLateness),
+			Mailbox: lat(m.Stages.SlotWait), Routing: lat(m.Stages.Route), Preparation: lat(m.Stages.Encode),
+			WriterAdmission: lat(m.Stages.WriterWait), InFlight: lat(m.Stages.InFlight),
+			EndToEnd: lat(m.Stages.Call), DeadlineLateness: lat(m.Stages.DeadlineOverrun),
 		},
 		Producer: ProducerSnapshot{
-			ActiveRecords: gauge(m.Producer.ActiveRecords), ActiveBytes: gauge(m.Producer.ActiveBytes),
+			ActiveRecords: gauge(m.Producer.BufferedRecords), ActiveBytes: gauge(m.Producer.BufferedBytes),
 			WaitingRecords: gauge(m.Producer.WaitingRecords), WaitingBytes: gauge(m.Producer.WaitingBytes),
-			PreparedBatches: gauge(m.Producer.PreparedBatches), PreparedBatchBytes: gauge(m.Producer.PreparedBatchBytes),
-			TerminalBacklog: gauge(m.Producer.TerminalBacklog),
-			ProduceRequests: m.Producer.ProduceRequests, ProduceBatches: m.Producer.ProduceBatches,
-			ProduceRecords: m.Producer.ProduceRecords, ProduceEncodedBytes: m.Producer.ProduceEncodedBytes,
-			PeakProduceInFlightRequests:          gauge(m.Producer.PeakProduceInFlightRequests),
-			PeakProduceInFlightRequestsPerBroker: gauge(m.Producer.PeakProduceInFlightPerBroker),
+			PreparedBatches: gauge(m.Producer.SealedBatches), PreparedBatchBytes: gauge(m.Producer.SealedBatchBytes),
+			TerminalBacklog: gauge(m.Producer.UnreadResults),
+			ProduceRequests: m.Producer.Requests, ProduceBatches: m.Producer.Batches,
+			ProduceRecords: m.Producer.Records, ProduceEncodedBytes: m.Producer.Bytes,
+			PeakProduceInFlightRequests:          gauge(m.Producer.PeakInFlight),
+			PeakProduceInFlightRequestsPerBroker: gauge(m.Producer.PeakInFlightPerBroker),
 			Accepting:                            m.Producer.Accepting, Healthy: m.Producer.Healthy,
 		},
 	}

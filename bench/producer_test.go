@@ -173,13 +173,13 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 
 	b.ReportAllocs()
 	b.SetBytes(int64(c.valueSize))
-	reqs0 := cl.Metrics().Producer.ProduceRequests
+	reqs0 := cl.Metrics().Producer.Requests
 	b.ResetTimer()
 	start := readUsage()
 	produce(b.N, true)
 	b.StopTimer()
 	report(b, start, b.N)
-	if reqs := cl.Metrics().Producer.ProduceRequests - reqs0; reqs > 0 {
+	if reqs := cl.Metrics().Producer.Requests - reqs0; reqs > 0 {
 		b.ReportMetric(float64(b.N)/float64(reqs), "recs/req")
 	}
 	for _, d := range check {

@@ -40,7 +40,7 @@ func TestStartCallOrder(t *testing.T) {
 			t.Fatalf("broker received %s at position %d: not call order", name, i)
 		}
 	}
-	if m := c.Metrics().Calls; m.Admitted != m.Succeeded || m.Failed != 0 {
+	if m := c.Metrics().Calls; m.Started != m.Succeeded || m.Failed != 0 {
 		t.Fatalf("calls %+v", m)
 	}
 }
@@ -95,7 +95,7 @@ func TestStartCallDeadline(t *testing.T) {
 	}
 	next.Release()
 	m := c.Metrics().Calls
-	if m.PossiblySent != 1 || m.ObserverAbandoned != 1 || m.Failed != 1 || m.Succeeded != m.Admitted-1 {
+	if m.PossiblySent != 1 || m.Abandoned != 1 || m.Failed != 1 || m.Succeeded != m.Started-1 {
 		t.Fatalf("calls %+v, want 1 failed possibly sent (abandoned), the others succeeded", m)
 	}
 }

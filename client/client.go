@@ -300,7 +300,7 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 	if cn == nil {
 		cn, err = c.route(ob.get(), broker, lane, dedicated)
 	}
-	c.m.lat[stageRouting].observe(time.Since(t0))
+	c.m.lat[stageRoute].observe(time.Since(t0))
 	if err != nil {
 		return nil, reqErr(broker, name, NotSent, err)
 	}

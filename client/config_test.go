@@ -109,18 +109,18 @@ func TestIdleConnectionsClosed(t *testing.T) {
 func TestProducerMetricsSummed(t *testing.T) {
 	c := newTestClient(t, Config{Bootstrap: []string{"127.0.0.1:9"}})
 	u1 := c.RegisterProducerMetrics(func(p *ProducerMetrics) {
-		p.ActiveRecords, p.ProduceRecords, p.PeakProduceInFlightRequests, p.Accepting, p.Healthy = 2, 10, 3, true, true
+		p.BufferedRecords, p.Records, p.PeakInFlight, p.Accepting, p.Healthy = 2, 10, 3, true, true
 	})
 	c.RegisterProducerMetrics(func(p *ProducerMetrics) {
-		p.ActiveRecords, p.ProduceRecords, p.PeakProduceInFlightRequests, p.Accepting, p.Healthy = 5, 1, 2, true, false
+		p.BufferedRecords, p.Records, p.PeakInFlight, p.Accepting, p.Healthy = 5, 1, 2, true, false
 	})
 	p := c.Metrics().Producer
-	if p.ActiveRecords != 7 || p.ProduceRecords != 11 || p.PeakProduceInFlightRequests != 3 || !p.Accepting || p.Healthy {
+	if p.BufferedRecords != 7 || p.Records != 11 || p.PeakInFlight != 3 || !p.Accepting || p.Healthy {
 		t.Fatalf("summed %+v", p)
 	}
 	u1()
 	u1()
-	if p := c.Metrics().Producer; p.ActiveRecords != 5 || p.Healthy {
+	if p := c.Metrics().Producer; p.BufferedRecords != 5 || p.Healthy {
 		t.Fatalf("after unregister %+v", p)
 	}
 }

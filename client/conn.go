@@ -151,7 +151,7 @@ func (cn *conn) send(p *pending) error {
 		}
 		m.queuedWork.Add(-1)
 	}
-	m.lat[stageMailbox].observe(time.Since(t0))
+	m.lat[stageSlotWait].observe(time.Since(t0))
 	select {
 	case cn.wlock <- struct{}{}:
 	default:
@@ -170,7 +170,7 @@ func (cn *conn) send(p *pending) error {
 	}
 	defer func() { <-cn.wlock }()
 	t1 := time.Now()
-	m.lat[stageWriterAdmission].observe(t1.Sub(t0))
+	m.lat[stageWriterWait].observe(t1.Sub(t0))
 	if cn.reauthAt != 0 && t1.UnixNano() >= cn.reauthAt {
 		if err := cn.reauthenticate(p); err != nil {
 			<-cn.slots
@@ -198,7 +198,7 @@ func (cn *conn) write(p *pending, t1 time.Time) error {
 		cn.wbuf = nil
 	}
 	defer cn.keepSplices(splices)
-	m.lat[stagePreparation].observe(time.Since(t1))
+	m.lat[stageEncode].observe(time.Since(t1))
 
 	cn.mu.Lock()
 	if cn.closed {
@@ -387,7 +387,7 @@ func (cn *conn) readLoop() {
 		}
 		size := int32(binary.BigEndian.Uint32(hdr[:]))
 		if size > maxBytes {
-			cn.fail(withClass(classResponseCapacity, fmt.Errorf("%w: response frame of %d bytes from %s exceeds MaxResponseBytes %d", ErrProtocol, size, cn.addr, maxBytes)))
+			cn.fail(withClass(classResponseTooLarge, fmt.Errorf("%w: response frame of %d bytes from %s exceeds MaxResponseBytes %d", ErrProtocol, size, cn.addr, maxBytes)))
 			return
 		}
 		if size < 4 {

@@ -151,8 +151,8 @@ func TestOversizedFrameCheckedBeforeAllocating(t *testing.T) {
 	})
 	_, err := c.Request(testCtx(t, 5*time.Second), 1, createTopics("big"))
 	expectFailure(t, "oversized", err, ErrProtocol, PossiblySent)
-	if m := c.Metrics(); m.Failures.ResponseCapacity != 1 {
-		t.Fatalf("ResponseCapacity = %d, want 1", m.Failures.ResponseCapacity)
+	if m := c.Metrics(); m.Failures.ResponseTooLarge != 1 {
+		t.Fatalf("ResponseTooLarge = %d, want 1", m.Failures.ResponseTooLarge)
 	}
 	recovers(t, c, fc, 1, 2)
 }
@@ -210,8 +210,8 @@ func TestStallPastDeadline(t *testing.T) {
 	}
 	recovers(t, c, fc, 1, 2)
 	m := c.Metrics()
-	if m.Calls.ObserverAbandoned < 1 || m.Failures.Deadline < 1 || m.Latency.DeadlineLateness.Samples < 1 {
-		t.Fatalf("metrics: calls %+v failures %+v lateness %+v", m.Calls, m.Failures, m.Latency.DeadlineLateness)
+	if m.Calls.Abandoned < 1 || m.Failures.Deadline < 1 || m.Stages.DeadlineOverrun.Count < 1 {
+		t.Fatalf("metrics: calls %+v failures %+v lateness %+v", m.Calls, m.Failures, m.Stages.DeadlineOverrun)
 	}
 }
 
@@ -285,7 +285,7 @@ func TestPipeliningOrder(t *testing.T) {
 		enqueued <- nil
 	}()
 	waitFor(t, "five outstanding and the sixth queued", 5*time.Second, func() bool {
-		return len(fc.requests(wire.KeyCreateTopics)) == 5 && c.Metrics().Mailbox.QueuedWork == 1
+		return len(fc.requests(wire.KeyCreateTopics)) == 5 && c.Metrics().Slots.Waiting == 1
 	})
 	close(release)
 	if err := <-enqueued; err != nil {
@@ -313,8 +313,8 @@ func TestPipeliningOrder(t *testing.T) {
 			t.Fatalf("request %d on connection %d", i, r.conn)
 		}
 	}
-	if m := c.Metrics(); m.Mailbox.WorkFull == 0 || m.Mailbox.CapacityPerLane != 5 || m.Mailbox.QueuedWork != 0 {
-		t.Fatalf("expected requests to wait for the in-flight limit: %+v", m.Mailbox)
+	if m := c.Metrics(); m.Slots.Waited == 0 || m.Slots.MaxInFlight != 5 || m.Slots.Waiting != 0 {
+		t.Fatalf("expected requests to wait for the in-flight limit: %+v", m.Slots)
 	}
 }
 
@@ -355,7 +355,7 @@ func TestConnectRefusedIsNotSent(t *testing.T) {
 	if dials.Load() < 2 {
 		t.Fatalf("a NotSent connect failure should be retried within the deadline; %d dials", dials.Load())
 	}
-	if m := c.Metrics(); m.Calls.NotSent != 1 || m.Calls.Failed != 1 || m.Calls.Admitted != 1 {
+	if m := c.Metrics(); m.Calls.NotSent != 1 || m.Calls.Failed != 1 || m.Calls.Started != 1 {
 		t.Fatalf("calls %+v", m.Calls)
 	}
 }
@@ -459,8 +459,8 @@ func TestCloseFailsOutstanding(t *testing.T) {
 	}
 	_, err = c.Request(testCtx(t, time.Second), 1, createTopics("y"))
 	expectFailure(t, "after close", err, ErrClosed, NotSent)
-	if m := c.Metrics(); m.Mailbox.ClosedRejections != 1 {
-		t.Fatalf("closed rejections %d", m.Mailbox.ClosedRejections)
+	if m := c.Metrics(); m.Calls.RejectedClosed != 1 {
+		t.Fatalf("closed rejections %d", m.Calls.RejectedClosed)
 	}
 }
 
@@ -518,7 +518,7 @@ func TestConcurrentRequestsRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := c.Metrics()
-	if m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Admitted || m.Calls.Succeeded < workers*each {
+	if m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Started || m.Calls.Succeeded < workers*each {
 		t.Fatalf("calls %+v", m.Calls)
 	}
 }
@@ -553,14 +553,14 @@ func TestLatencyMetricsKept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l := c.Metrics().Latency
-	for name, s := range map[string]Latency{"routing": l.Routing, "writer admission": l.WriterAdmission, "preparation": l.Preparation,
-		"in flight": l.InFlight, "end to end": l.EndToEnd, "mailbox": l.Mailbox} {
-		if s.Samples < 3 || s.TotalNs == 0 && name != "mailbox" && name != "preparation" || s.MaxNs > s.TotalNs {
+	l := c.Metrics().Stages
+	for name, s := range map[string]DurationStats{"route": l.Route, "writer wait": l.WriterWait, "encode": l.Encode,
+		"in flight": l.InFlight, "call": l.Call, "slot wait": l.SlotWait} {
+		if s.Count < 3 || s.Total == 0 && name != "slot wait" && name != "encode" || s.Max > s.Total {
 			t.Errorf("%s latency %+v", name, s)
 		}
 	}
-	if l.EndToEnd.TotalNs < l.InFlight.TotalNs {
-		t.Errorf("end to end %d < in flight %d", l.EndToEnd.TotalNs, l.InFlight.TotalNs)
+	if l.Call.Total < l.InFlight.Total {
+		t.Errorf("call %v < in flight %v", l.Call.Total, l.InFlight.Total)
 	}
 }

@@ -133,6 +133,8 @@
 // moved", ...): Info is quiet in steady state, every line is guarded by
 // Logger.Enabled, and no line carries credentials. MetricsSnapshot.Requests
 // holds request latency histograms (LatencyBuckets) and byte counts per
-// broker and lane. The nested modules plugin/prom and plugin/otel turn
+// broker and lane; MetricsSnapshot.Partitions the produce and fetch counts,
+// end offsets, consumer positions, lag and buffered records per topic and
+// partition of the producers and consumers built on the client. The nested modules plugin/prom and plugin/otel turn
 // hooks and snapshots into Prometheus and OpenTelemetry signals.
 package client

@@ -38,9 +38,9 @@ func classOf(err error) failClass {
 	case errors.Is(err, ErrTransport), errors.Is(err, ErrProtocol):
 		return classTransport
 	case errors.Is(err, ErrBackpressure), errors.Is(err, ErrClosed):
-		return classLocalRejection
+		return classRejected
 	case errors.Is(err, ErrUnknownBroker):
-		return classRouteCapacity
+		return classUnknownBroker
 	}
 	return classNone
 }

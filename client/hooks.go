@@ -183,11 +183,18 @@ type TxnEvent struct {
 	ProducerEpoch   int16
 	// Committed is true for a commit, false for an abort.
 	Committed bool
-	// Err is the failure of EndTxn, nil when the outcome took effect.
+	// Err is nil when the outcome took effect; otherwise the failure that
+	// ended the attempt: for a commit, an error of txn's classes
+	// (ErrAbortable: abort next; ErrFenced/ErrFatal; ErrCommitOutcomeUnknown:
+	// it may or may not have committed), for an abort, a fatal one.
 	Err error
 }
 
-// TxnOutcomeHook is called when a transaction was committed or aborted.
+// TxnOutcomeHook is called by package txn once per Commit or Abort (Close
+// aborting an open transaction included) that reached an outcome: the
+// transaction ended, or failed in a way retrying the same call cannot
+// cure. A call that fails only because its context ended (the transaction
+// stays open or aborting) is not reported.
 type TxnOutcomeHook interface {
 	OnTxnOutcome(TxnEvent)
 }

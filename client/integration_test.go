@@ -233,7 +233,9 @@ func TestIntegrationMetadataAndCoordinator(t *testing.T) {
 // TestIntegrationMetadataFollowsBrokerKill starts its own 1+3 cluster, kills
 // the leader of a partition and checks that metadata moves the leadership
 // with a larger epoch, then that the broker comes back after a restart;
-// then, on the same cluster, checkRebootstrap.
+// then, on the same cluster, checkRebootstrap. The client authenticates
+// with SCRAM and logs at Debug: the kill, with a long-polling Fetch
+// outstanding on the leader, produces the documented lines (checkKillLog).
 func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
@@ -242,8 +244,11 @@ func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cluster.Close()
-	c := newTestClient(t, Config{Bootstrap: cluster.Bootstrap(kafkatest.Plaintext), ExpectedClusterID: cluster.ClusterID(),
-		RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond})
+	logs := &lockedBuffer{}
+	c := newTestClient(t, Config{Bootstrap: cluster.Bootstrap(kafkatest.SASLPlaintext), ExpectedClusterID: cluster.ClusterID(),
+		SASL:         &SASL{SASLScramSHA512, kafkatest.AdminUser, kafkatest.AdminPassword},
+		RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond,
+		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	topic := kafkatest.UniqueName(t, "client-kill")
 	createTopic(t, c, topic, 1, 3)
 	leader, epoch, err := c.Leader(ctx, topic, 0)
@@ -251,6 +256,7 @@ func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("partition 0: leader %d epoch %d", leader, epoch)
+	fetched := longPollFetch(ctx, t, c, topic, leader, epoch)
 	if err := cluster.KillBroker(ctx, leader); err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +268,7 @@ func TestIntegrationMetadataFollowsBrokerKill(t *testing.T) {
 		return err == nil && l != leader
 	})
 	t.Logf("after killing %d: leader %d epoch %d", leader, newLeader, newEpoch)
+	checkKillLog(t, logs, fetched, topic, leader)
 	if newEpoch <= epoch {
 		t.Fatalf("leader %d -> %d but epoch %d -> %d did not grow", leader, newLeader, epoch, newEpoch)
 	}
@@ -395,7 +402,7 @@ func TestIntegrationConcurrentRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if m := c.Metrics(); m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Admitted {
+	if m := c.Metrics(); m.Calls.Failed != 0 || m.Calls.Succeeded != m.Calls.Started {
 		t.Fatalf("calls %+v", m.Calls)
 	}
 }

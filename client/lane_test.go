@@ -206,7 +206,7 @@ func TestDeadProduceLaneCertainty(t *testing.T) {
 		_, err := c.Enqueue(ctx, 1, produceReq())
 		third <- err
 	}()
-	waitFor(t, "the third produce to wait for a slot", 5*time.Second, func() bool { return c.Metrics().Mailbox.QueuedWork == 1 })
+	waitFor(t, "the third produce to wait for a slot", 5*time.Second, func() bool { return c.Metrics().Slots.Waiting == 1 })
 	if got := c.Metrics().Lanes[LaneProduce].InFlight; got != 2 {
 		t.Fatalf("produce lane in flight %d, want 2", got)
 	}

@@ -17,20 +17,20 @@ const (
 	classNegotiation
 	classAuthentication
 	classDeadline
-	classLocalRejection
-	classResponseCapacity
-	classRouteCapacity
+	classRejected
+	classResponseTooLarge
+	classUnknownBroker
 )
 
 // latency stages, indexes into counters.lat.
 const (
-	stageMailbox = iota
-	stageRouting
-	stagePreparation
-	stageWriterAdmission
+	stageSlotWait = iota
+	stageRoute
+	stageEncode
+	stageWriterWait
 	stageInFlight
-	stageEndToEnd
-	stageDeadlineLateness
+	stageCall
+	stageDeadlineOverrun
 	numStages
 )
 
@@ -53,8 +53,8 @@ func (l *latencyCounter) observe(d time.Duration) {
 	}
 }
 
-func (l *latencyCounter) snapshot() Latency {
-	return Latency{Samples: l.samples.Load(), TotalNs: l.totalNs.Load(), MaxNs: l.maxNs.Load()}
+func (l *latencyCounter) snapshot() DurationStats {
+	return DurationStats{Count: l.samples.Load(), Total: time.Duration(l.totalNs.Load()), Max: time.Duration(l.maxNs.Load())}
 }
 
 // counters are the client's live metrics; every field is updated with atomics
@@ -62,10 +62,10 @@ func (l *latencyCounter) snapshot() Latency {
 type counters struct {
 	admitted, succeeded, failed, abandoned, notSent, possiblySent atomic.Uint64
 
-	fail [classRouteCapacity + 1]atomic.Uint64
+	fail [classUnknownBroker + 1]atomic.Uint64
 
-	queuedWork, queuedWorkBytes atomic.Int64
-	workFull, closedRejections  atomic.Uint64
+	queuedWork                 atomic.Int64
+	workFull, closedRejections atomic.Uint64
 
 	lat [numStages]latencyCounter
 
@@ -74,13 +74,14 @@ type counters struct {
 	laneOpened, laneClosed            [NumLanes]atomic.Uint64
 
 	prodMu  sync.Mutex
-	prodSrc map[uint64]func(*ProducerMetrics)
-	prodSeq uint64
+	prodSrc map[uint64]func(*ProducerMetrics)                      // guarded by prodMu
+	partSrc map[uint64]func([]PartitionMetrics) []PartitionMetrics // guarded by prodMu
+	prodSeq uint64                                                 // guarded by prodMu
 }
 
 // terminal records the one terminal outcome of a call.
 func (m *counters) terminal(err error, admitted time.Time) {
-	m.lat[stageEndToEnd].observe(time.Since(admitted))
+	m.lat[stageCall].observe(time.Since(admitted))
 	if err == nil {
 		m.succeeded.Add(1)
 		return
@@ -103,12 +104,13 @@ func (c *Client) Metrics() MetricsSnapshot {
 	m := &c.m
 	var s MetricsSnapshot
 	s.Calls = CallMetrics{
-		Admitted:          m.admitted.Load(),
-		Succeeded:         m.succeeded.Load(),
-		Failed:            m.failed.Load(),
-		ObserverAbandoned: m.abandoned.Load(),
-		NotSent:           m.notSent.Load(),
-		PossiblySent:      m.possiblySent.Load(),
+		Started:        m.admitted.Load(),
+		Succeeded:      m.succeeded.Load(),
+		Failed:         m.failed.Load(),
+		Abandoned:      m.abandoned.Load(),
+		NotSent:        m.notSent.Load(),
+		PossiblySent:   m.possiblySent.Load(),
+		RejectedClosed: m.closedRejections.Load(),
 	}
 	s.Failures = FailureMetrics{
 		DNS:              m.fail[classDNS].Load(),
@@ -117,9 +119,9 @@ func (c *Client) Metrics() MetricsSnapshot {
 		Negotiation:      m.fail[classNegotiation].Load(),
 		Authentication:   m.fail[classAuthentication].Load(),
 		Deadline:         m.fail[classDeadline].Load(),
-		LocalRejection:   m.fail[classLocalRejection].Load(),
-		ResponseCapacity: m.fail[classResponseCapacity].Load(),
-		RouteCapacity:    m.fail[classRouteCapacity].Load(),
+		Rejected:         m.fail[classRejected].Load(),
+		ResponseTooLarge: m.fail[classResponseTooLarge].Load(),
+		UnknownBroker:    m.fail[classUnknownBroker].Load(),
 	}
 	s.Conns = ConnMetrics{Opened: m.connsOpened.Load(), Closed: m.connsClosed.Load(), Reauthentications: m.reauths.Load(), Rebootstraps: m.rebootstraps.Load()}
 	for l := range NumLanes {
@@ -130,26 +132,28 @@ func (c *Client) Metrics() MetricsSnapshot {
 		s.Lanes[cn.lane].Connections++
 		s.Lanes[cn.lane].InFlight += cn.inFlight()
 	}
-	s.Mailbox = MailboxMetrics{
-		CapacityPerLane:  c.cfg.MaxInFlightPerBroker,
-		QueuedWork:       int(max(m.queuedWork.Load(), 0)),
-		QueuedWorkBytes:  int(max(m.queuedWorkBytes.Load(), 0)),
-		WorkFull:         m.workFull.Load(),
-		ClosedRejections: m.closedRejections.Load(),
+	s.Slots = SlotMetrics{
+		MaxInFlight: c.cfg.MaxInFlightPerBroker,
+		Waiting:     int(max(m.queuedWork.Load(), 0)),
+		Waited:      m.workFull.Load(),
 	}
-	s.Latency = LatencyMetrics{
-		Mailbox:          m.lat[stageMailbox].snapshot(),
-		Routing:          m.lat[stageRouting].snapshot(),
-		Preparation:      m.lat[stagePreparation].snapshot(),
-		WriterAdmission:  m.lat[stageWriterAdmission].snapshot(),
-		InFlight:         m.lat[stageInFlight].snapshot(),
-		EndToEnd:         m.lat[stageEndToEnd].snapshot(),
-		DeadlineLateness: m.lat[stageDeadlineLateness].snapshot(),
+	s.Stages = StageLatencies{
+		Route:           m.lat[stageRoute].snapshot(),
+		SlotWait:        m.lat[stageSlotWait].snapshot(),
+		WriterWait:      m.lat[stageWriterWait].snapshot(),
+		Encode:          m.lat[stageEncode].snapshot(),
+		InFlight:        m.lat[stageInFlight].snapshot(),
+		Call:            m.lat[stageCall].snapshot(),
+		DeadlineOverrun: m.lat[stageDeadlineOverrun].snapshot(),
 	}
 	m.prodMu.Lock()
 	srcs := make([]func(*ProducerMetrics), 0, len(m.prodSrc))
 	for _, f := range m.prodSrc {
 		srcs = append(srcs, f)
+	}
+	psrcs := make([]func([]PartitionMetrics) []PartitionMetrics, 0, len(m.partSrc))
+	for _, f := range m.partSrc {
+		psrcs = append(psrcs, f)
 	}
 	m.prodMu.Unlock()
 	for i, f := range srcs {
@@ -157,6 +161,11 @@ func (c *Client) Metrics() MetricsSnapshot {
 		f(&p)
 		sumProducer(&s.Producer, &p, i == 0)
 	}
+	var parts []PartitionMetrics
+	for _, f := range psrcs {
+		parts = f(parts)
+	}
+	s.Partitions = mergePartitions(parts)
 	return s
 }
 
@@ -164,19 +173,19 @@ func (c *Client) Metrics() MetricsSnapshot {
 // Accepting and Healthy hold when they hold for every producer (and are
 // false when none is registered).
 func sumProducer(dst, p *ProducerMetrics, first bool) {
-	dst.ActiveRecords += p.ActiveRecords
-	dst.ActiveBytes += p.ActiveBytes
+	dst.BufferedRecords += p.BufferedRecords
+	dst.BufferedBytes += p.BufferedBytes
 	dst.WaitingRecords += p.WaitingRecords
 	dst.WaitingBytes += p.WaitingBytes
-	dst.PreparedBatches += p.PreparedBatches
-	dst.PreparedBatchBytes += p.PreparedBatchBytes
-	dst.TerminalBacklog += p.TerminalBacklog
-	dst.ProduceRequests += p.ProduceRequests
-	dst.ProduceBatches += p.ProduceBatches
-	dst.ProduceRecords += p.ProduceRecords
-	dst.ProduceEncodedBytes += p.ProduceEncodedBytes
-	dst.PeakProduceInFlightRequests = max(dst.PeakProduceInFlightRequests, p.PeakProduceInFlightRequests)
-	dst.PeakProduceInFlightPerBroker = max(dst.PeakProduceInFlightPerBroker, p.PeakProduceInFlightPerBroker)
+	dst.SealedBatches += p.SealedBatches
+	dst.SealedBatchBytes += p.SealedBatchBytes
+	dst.UnreadResults += p.UnreadResults
+	dst.Requests += p.Requests
+	dst.Batches += p.Batches
+	dst.Records += p.Records
+	dst.Bytes += p.Bytes
+	dst.PeakInFlight = max(dst.PeakInFlight, p.PeakInFlight)
+	dst.PeakInFlightPerBroker = max(dst.PeakInFlightPerBroker, p.PeakInFlightPerBroker)
 	if first {
 		dst.Accepting, dst.Healthy = p.Accepting, p.Healthy
 	} else {
@@ -202,6 +211,28 @@ func (c *Client) RegisterProducerMetrics(src func(*ProducerMetrics)) (unregister
 	return func() {
 		m.prodMu.Lock()
 		delete(m.prodSrc, id)
+		m.prodMu.Unlock()
+	}
+}
+
+// RegisterPartitionMetrics adds src, called on every Metrics snapshot to
+// append its partitions' metrics to dst and return it; entries several
+// sources give for one partition are merged as PartitionMetrics describes.
+// src must be safe to call from any goroutine and must not call Metrics.
+// The returned function removes src; calling it twice is harmless.
+func (c *Client) RegisterPartitionMetrics(src func(dst []PartitionMetrics) []PartitionMetrics) (unregister func()) {
+	m := &c.m
+	m.prodMu.Lock()
+	defer m.prodMu.Unlock()
+	if m.partSrc == nil {
+		m.partSrc = make(map[uint64]func([]PartitionMetrics) []PartitionMetrics)
+	}
+	m.prodSeq++
+	id := m.prodSeq
+	m.partSrc[id] = src
+	return func() {
+		m.prodMu.Lock()
+		delete(m.partSrc, id)
 		m.prodMu.Unlock()
 	}
 }

@@ -266,7 +266,7 @@ func (p *pending) abandon(cause error) {
 	if !p.internal { // counted before the terminal is signalled
 		p.cl.m.abandoned.Add(1)
 		if d := p.effDeadline(); !d.IsZero() && cause == context.DeadlineExceeded {
-			p.cl.m.lat[stageDeadlineLateness].observe(time.Since(d))
+			p.cl.m.lat[stageDeadlineOverrun].observe(time.Since(d))
 		}
 	}
 	p.finish(nil, reqErr(p.broker, p.info.Name, PossiblySent, ctxError(cause)))

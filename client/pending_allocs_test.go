@@ -81,7 +81,7 @@ func TestSteadyStateAllocations(t *testing.T) {
 	}
 }
 
-// TestProduceCallAllocatesNothing: a steady stream of ProduceRequests sent
+// TestProduceCallAllocatesNothing: a steady stream of Requests sent
 // with StartCall, each decoding into the request's own response
 // (SetResponseInto), allocates nothing per round trip: no handle, no
 // response, no frame (a ProduceResponse keeps nothing of its frame, so the

@@ -113,14 +113,14 @@ func TestPooledRecordsNeverCrossed(t *testing.T) {
 		t.Fatalf("%d answered, %d failed: the mix did not exercise both paths", ok, fail)
 	}
 	m := c.Metrics()
-	if m.Calls.Succeeded+m.Calls.Failed != m.Calls.Admitted {
+	if m.Calls.Succeeded+m.Calls.Failed != m.Calls.Started {
 		t.Fatalf("calls %+v: not every call reached one terminal", m.Calls)
 	}
-	if m.Calls.ObserverAbandoned == 0 {
+	if m.Calls.Abandoned == 0 {
 		t.Fatalf("calls %+v: no request was abandoned in flight", m.Calls)
 	}
 	t.Logf("%d answered, %d failed, %d abandoned in flight; connections accepted: %d, %d",
-		ok, fail, m.Calls.ObserverAbandoned, fc.brokers[0].accepted.Load(), fc.brokers[1].accepted.Load())
+		ok, fail, m.Calls.Abandoned, fc.brokers[0].accepted.Load(), fc.brokers[1].accepted.Load())
 	// The client still works after all that: with the broker prompt again,
 	// a request succeeds (each try is bounded by the short RequestTimeout,
 	// which a loaded machine may miss, so a few tries are allowed).
@@ -285,8 +285,8 @@ func TestRequestTimeoutWithoutContextDeadline(t *testing.T) {
 	if resp, err := q.Result(); err != nil || respTopic(resp) != "after-enqueue" {
 		t.Fatalf("after-enqueue: %v %v", respTopic(resp), err)
 	}
-	if m := c.Metrics(); m.Calls.ObserverAbandoned < 2 || m.Latency.DeadlineLateness.Samples < 2 {
-		t.Fatalf("metrics: calls %+v lateness %+v", m.Calls, m.Latency.DeadlineLateness)
+	if m := c.Metrics(); m.Calls.Abandoned < 2 || m.Stages.DeadlineOverrun.Count < 2 {
+		t.Fatalf("metrics: calls %+v lateness %+v", m.Calls, m.Stages.DeadlineOverrun)
 	}
 }
 

@@ -56,6 +56,15 @@ type Consumer struct {
 	pins    pinRing            // delivered slices not handed back yet, guarded by mu
 	take    []*partState       // takeLocked's scratch, guarded by mu
 	m       Metrics            // counters, guarded by mu
+
+	// counts holds per-partition fetch counters, kept across Remove and
+	// Assign; endCh is closed (and set nil) when a position or end moved,
+	// made only while a WaitEnd waits. Both guarded by mu.
+	counts map[TopicPartition]*partCounts
+	endCh  chan struct{}
+	// unregister removes the consumer's partition metrics from the
+	// client's snapshot (nil with a test cluster).
+	unregister func()
 }
 
 // New returns a Consumer reading through c with cfg (zero fields take their
@@ -94,6 +103,11 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 	if lc, ok := cl.(interface{ Logger() *slog.Logger }); ok {
 		c.log = lc.Logger()
 	}
+	if rc, ok := cl.(interface {
+		RegisterPartitionMetrics(func([]client.PartitionMetrics) []client.PartitionMetrics) func()
+	}); ok {
+		c.unregister = rc.RegisterPartitionMetrics(c.partitionMetrics)
+	}
 	c.wg.Add(1)
 	go c.fetchLoop()
 	return c, nil
@@ -118,6 +132,9 @@ func (c *Consumer) Close() error {
 	c.mu.Unlock()
 	c.cancel()
 	c.wg.Wait()
+	if c.unregister != nil {
+		c.unregister()
+	}
 	return nil
 }
 
@@ -209,7 +226,7 @@ func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace 
 			continue
 		}
 		c.gen++
-		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen}
+		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen, hwm: -1, lso: -1}
 		c.order = append(c.order, p.TopicPartition)
 	}
 	c.poke()
@@ -330,6 +347,7 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 		c.buffered -= st.buf.bytes
 		st.buf = nil
 	}
+	c.progressedLocked()
 }
 
 // dropLocked removes a partition with its buffered records.
@@ -348,6 +366,7 @@ func (c *Consumer) dropLocked(tp TopicPartition) {
 			break
 		}
 	}
+	c.progressedLocked()
 }
 
 func (c *Consumer) checkOpen() error {

@@ -73,6 +73,25 @@
 // Recycle the garbage collector reclaims them. The consumer keeps at most
 // 8 recycled blocks, within MaxBufferedBytes.
 //
+// # End of partition and lag
+//
+// Each Fetch response reports a partition's high watermark and last stable
+// offset. Progress returns, per assigned partition, the position (the next
+// offset Receive returns), the end (the high watermark, or the last stable
+// offset under ReadCommitted; -1 until the first response), the lag (end
+// minus position, in offsets) and the records buffered; Progress.AtEnd
+// holds once Receive returned every record below the end. WaitEnd blocks
+// until the listed partitions are at their ends, so
+//
+//	go func() { done <- c.WaitEnd(ctx) }() // every assigned partition
+//	for { recs, err := c.Receive(ctx); ... }
+//
+// learns when everything produced before the consumer started has been
+// read (the end moves as records are produced; WaitEnd reports the first
+// moment all were reached). Group has the same two methods. The client's
+// Metrics snapshot (client.PartitionMetrics) carries the same numbers with
+// the records and bytes fetched per partition.
+//
 // # Consumer groups
 //
 // NewGroup starts a member of a consumer group (GroupConfig.GroupID) that

@@ -57,6 +57,9 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 		if !ok || st == nil || st.gen != gen || st.offset != req.want[p.TopicPartition].FetchOffset {
 			continue // unassigned, repositioned or not asked for: stale
 		}
+		if p.Err == nil {
+			st.hwm, st.lso = p.HighWatermark, p.LastStableOffset
+		}
 		switch {
 		case p.Err != nil:
 			switch c.partitionErrorAction(p.Err) {
@@ -102,6 +105,7 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 			if ch := r.chunks[p.TopicPartition]; ch != nil && len(ch.records) > 0 {
 				st.buf = ch
 				c.buffered += ch.bytes
+				c.countFetchedLocked(st, ch)
 			}
 			signal = true
 		default:
@@ -120,9 +124,11 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 			}
 			st.buf = ch
 			c.buffered += ch.bytes
+			c.countFetchedLocked(st, ch)
 			signal = true
 		}
 	}
+	c.progressedLocked()
 	if invalidate {
 		c.m.MetadataRefreshes++
 		c.cl.InvalidateMetadata()
@@ -171,4 +177,14 @@ func isSessionErr(err error) bool {
 	return errors.Is(err, wire.ErrFetchSessionIDNotFound) ||
 		errors.Is(err, wire.ErrInvalidFetchSessionEpoch) ||
 		errors.Is(err, wire.ErrFetchSessionTopicIDError)
+}
+
+// countFetchedLocked adds a fetched chunk to its partition's counters.
+func (c *Consumer) countFetchedLocked(st *partState, ch *chunk) {
+	if st.counts == nil {
+		st.counts = c.countsLocked(st.tp)
+	}
+	pc := st.counts
+	pc.records += uint64(len(ch.records))
+	pc.bytes += uint64(ch.bytes)
 }

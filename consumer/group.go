@@ -173,6 +173,17 @@ func (g *Group) Seek(ctx context.Context, tp TopicPartition, p Position) error {
 	return g.c.Seek(ctx, tp, p)
 }
 
+// Progress returns each owned partition's position against the end of its
+// log, as Consumer.Progress does.
+func (g *Group) Progress() []Progress { return g.c.Progress() }
+
+// WaitEnd waits until each of tps (every owned partition when tps is empty)
+// has been read to its end, as Consumer.WaitEnd does; a partition revoked
+// meanwhile fails it with ErrNotAssigned.
+func (g *Group) WaitEnd(ctx context.Context, tps ...TopicPartition) error {
+	return g.c.WaitEnd(ctx, tps...)
+}
+
 // Assignment returns the owned partitions with their positions, in the
 // order they were assigned.
 func (g *Group) Assignment() []PartitionPosition { return g.c.Assignment() }

@@ -109,6 +109,7 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 	}
 	p.first = &out[0]
 	c.pins.put(p)
+	c.progressedLocked()
 	return out, nil
 }
 

@@ -40,6 +40,11 @@ type partState struct {
 	err     error
 
 	buf *chunk // fetched, filtered records waiting for delivery
+
+	// hwm and lso are the high watermark and last stable offset the
+	// latest Fetch response listing the partition reported; -1 before.
+	hwm, lso int64
+	counts   *partCounts // the consumer's counters of tp, set at the first fetched chunk
 }
 
 // leaderHint is a partition's leader and leader epoch as a broker reported

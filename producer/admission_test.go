@@ -395,7 +395,7 @@ func TestMetricsSnapshot(t *testing.T) {
 	sendN(t, p, "t", 0, 3, 0)
 	var m client.ProducerMetrics
 	p.fillMetrics(&m)
-	if m.ActiveRecords != 3 || m.ActiveBytes == 0 || !m.Accepting || !m.Healthy {
+	if m.BufferedRecords != 3 || m.BufferedBytes == 0 || !m.Accepting || !m.Healthy {
 		t.Fatalf("metrics before flush %+v", m)
 	}
 	if err := p.Flush(context.Background()); err != nil {
@@ -403,8 +403,8 @@ func TestMetricsSnapshot(t *testing.T) {
 	}
 	m = client.ProducerMetrics{}
 	p.fillMetrics(&m)
-	if m.ActiveRecords != 0 || m.ActiveBytes != 0 || m.ProduceRecords != 3 || m.ProduceRequests != 1 || m.ProduceBatches != 1 ||
-		m.ProduceEncodedBytes == 0 || m.PeakProduceInFlightRequests != 1 || m.PeakProduceInFlightPerBroker != 1 {
+	if m.BufferedRecords != 0 || m.BufferedBytes != 0 || m.Records != 3 || m.Requests != 1 || m.Batches != 1 ||
+		m.Bytes == 0 || m.PeakInFlight != 1 || m.PeakInFlightPerBroker != 1 {
 		t.Fatalf("metrics after flush %+v", m)
 	}
 }

@@ -92,7 +92,7 @@ type Delivery struct {
 // Delivery states (Delivery.state): a phase in the low bits and watchedBit.
 const (
 	statePending  uint32 = iota // no terminal yet
-	stateTerminal               // terminal, not yet read by Result or Wait (counted in TerminalBacklog)
+	stateTerminal               // terminal, not yet read by Result or Wait (counted in UnreadResults)
 	stateObserved               // terminal and read
 
 	phaseMask  uint32 = 3
@@ -103,7 +103,7 @@ const (
 func (d *Delivery) isTerminal() bool { return d.state.Load()&phaseMask != statePending }
 
 // observe marks the terminal as read by the caller, leaving the producer's
-// TerminalBacklog once.
+// UnreadResults once.
 func (d *Delivery) observe() {
 	for {
 		old := d.state.Load()
@@ -148,7 +148,7 @@ func (d *Delivery) Done() <-chan struct{} {
 // Result returns the terminal outcome and true, or a zero Result and false
 // when the record is not terminal yet. It never blocks. The first call that
 // returns the terminal (here or through Wait) takes the record out of the
-// producer's TerminalBacklog metric.
+// producer's UnreadResults metric.
 func (d *Delivery) Result() (Result, bool) {
 	if !d.isTerminal() {
 		return Result{}, false
@@ -208,7 +208,7 @@ func (d *Delivery) Cancel() CancelOutcome {
 // finish sets the terminal: the shared outcome o and, when acknowledged,
 // the record's offset (off) and the broker's LogAppendTime (appendTime, -1
 // when the topic uses CreateTime). The producer calls it at most once per
-// record, under its lock, after adding the record to its TerminalBacklog
+// record, under its lock, after adding the record to its UnreadResults
 // (so observe never runs first). The record stays in the backlog until
 // Result or Wait returns it.
 func (d *Delivery) finish(o *outcome, off, appendTime int64) {

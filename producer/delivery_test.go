@@ -52,7 +52,7 @@ func TestTerminalBacklog(t *testing.T) {
 	backlog := func() int {
 		var m client.ProducerMetrics
 		p.fillMetrics(&m)
-		return m.TerminalBacklog
+		return m.UnreadResults
 	}
 	ds := sendN(t, p, "t", 0, 4, 0)
 	if got := backlog(); got != 0 {

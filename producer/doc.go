@@ -96,13 +96,15 @@
 //
 // # Metrics
 //
-// The producer adds to the client's ProducerMetrics snapshot: active and
-// waiting records and bytes, prepared (sealed, unacknowledged) batches and
-// their bytes, ProduceRequest/batch/record/encoded-byte counters, peak
-// in-flight requests, Accepting and Healthy. TerminalBacklog counts records
+// The producer adds to the client's Metrics snapshot (client.ProducerMetrics):
+// buffered and waiting records and bytes, sealed (unacknowledged) batches
+// and their bytes, Produce request/batch/record/byte counters, peak
+// in-flight requests, Accepting and Healthy. UnreadResults counts records
 // whose terminal is decided but not yet read by the caller: a record joins
 // it when its Result is set and leaves it the first time Delivery.Result or
-// Delivery.Wait returns that Result (Done alone does not read it).
+// Delivery.Wait returns that Result (Done alone does not read it). Per
+// partition (client.PartitionMetrics) it counts the records and encoded
+// batch bytes the broker acknowledged.
 //
 // # Memory
 //

@@ -141,6 +141,9 @@ func (p *Producer) Close(ctx context.Context) error {
 	<-p.done
 	p.resolving.Wait() // automatic resolutions end with p.ctx
 	p.unregister()
+	if p.unregisterParts != nil {
+		p.unregisterParts()
+	}
 	return err
 }
 
@@ -206,25 +209,42 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 func (p *Producer) fillMetrics(m *client.ProducerMetrics) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	m.ActiveRecords += p.activeRecords
-	m.ActiveBytes += int(p.activeBytes)
+	m.BufferedRecords += p.activeRecords
+	m.BufferedBytes += int(p.activeBytes)
 	m.WaitingRecords += p.waitingRecords()
 	m.WaitingBytes += int(p.waitingBytes)
 	for _, part := range p.parts {
 		for _, b := range part.batches {
 			if b.state != batchOpen {
-				m.PreparedBatches++
-				m.PreparedBatchBytes += b.est
+				m.SealedBatches++
+				m.SealedBatchBytes += b.est
 			}
 		}
 	}
-	m.TerminalBacklog += int(p.backlog.Load())
-	m.ProduceRequests += p.m.ProduceRequests
-	m.ProduceBatches += p.m.ProduceBatches
-	m.ProduceRecords += p.m.ProduceRecords
-	m.ProduceEncodedBytes += p.m.ProduceEncodedBytes
-	m.PeakProduceInFlightRequests = max(m.PeakProduceInFlightRequests, p.m.PeakProduceInFlightRequests)
-	m.PeakProduceInFlightPerBroker = max(m.PeakProduceInFlightPerBroker, p.m.PeakProduceInFlightPerBroker)
+	m.UnreadResults += int(p.backlog.Load())
+	m.Requests += p.m.Requests
+	m.Batches += p.m.Batches
+	m.Records += p.m.Records
+	m.Bytes += p.m.Bytes
+	m.PeakInFlight = max(m.PeakInFlight, p.m.PeakInFlight)
+	m.PeakInFlightPerBroker = max(m.PeakInFlightPerBroker, p.m.PeakInFlightPerBroker)
 	m.Accepting = m.Accepting || !p.closing
 	m.Healthy = m.Healthy || (!p.closed && p.idErr == nil)
+}
+
+// partitionMetrics appends the acknowledged records and bytes of every
+// partition that had any (client.PartitionMetrics).
+func (p *Producer) partitionMetrics(dst []client.PartitionMetrics) []client.PartitionMetrics {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, t := range p.topics {
+		for _, part := range t.parts {
+			if part == nil || part.producedRecords == 0 {
+				continue
+			}
+			dst = append(dst, client.PartitionMetrics{Topic: t.name, Partition: part.partition, ProducedRecords: part.producedRecords,
+				ProducedBytes: part.producedBytes, HighWatermark: -1, LastStableOffset: -1, Position: -1, Lag: -1})
+		}
+	}
+	return dst
 }

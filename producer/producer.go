@@ -58,6 +58,9 @@ type Producer struct {
 	done chan struct{} // closed when the sender goroutine exits
 
 	unregister func()
+	// unregisterParts removes partitionMetrics from the client's snapshot
+	// (nil when the client has no per-partition metrics, as a test fake).
+	unregisterParts func()
 
 	// mu guards every field from slab to m (txn excepted: set once by New),
 	// and clockBase, and the topicState, partState, waiter and batch values
@@ -112,7 +115,7 @@ type Producer struct {
 
 	m client.ProducerMetrics // counters; gauges are filled on read
 	// backlog counts terminals decided but not yet read by the caller
-	// (Delivery.Result or Wait): the TerminalBacklog gauge.
+	// (Delivery.Result or Wait): the UnreadResults gauge.
 	backlog atomic.Int64
 
 	// watch holds the channel of each non-terminal Delivery whose Done was
@@ -186,6 +189,9 @@ type partState struct {
 	// ackedEnd is the offset after the last record acknowledged here (0:
 	// none): where Resolve starts reading for a batch sent after it.
 	ackedEnd int64
+	// producedRecords and producedBytes count the records and encoded
+	// batch bytes acknowledged here (client.PartitionMetrics).
+	producedRecords, producedBytes uint64
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
@@ -210,6 +216,11 @@ func newProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		p.log = lc.Logger()
 	}
 	p.unregister = c.RegisterProducerMetrics(p.fillMetrics)
+	if rc, ok := c.(interface {
+		RegisterPartitionMetrics(func([]client.PartitionMetrics) []client.PartitionMetrics) func()
+	}); ok {
+		p.unregisterParts = rc.RegisterPartitionMetrics(p.partitionMetrics)
+	}
 	go p.run()
 	return p, nil
 }

@@ -194,6 +194,8 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 			off++
 		}
 	}
+	part.producedRecords += uint64(b.live)
+	part.producedBytes += uint64(len(b.out))
 	b.live = 0
 	part.ackedEnd = max(part.ackedEnd, off) // off: after the batch's last record, or -1 unknown
 	part.lastRecs, part.lastStream, part.lastEncoded = len(b.recs), b.streamLen(), len(b.encoded)

@@ -32,7 +32,7 @@ type batchResult struct {
 	leader     int32 // current leader from the response (KIP-951), -1 unknown
 }
 
-// run is the sender goroutine: it turns ready batches into ProduceRequests,
+// run is the sender goroutine: it turns ready batches into Requests,
 // in sequence order per partition, at most MaxInFlightPerBroker per broker.
 func (p *Producer) run() {
 	defer close(p.done)
@@ -146,8 +146,8 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 	for _, r := range out[start:] {
 		p.inflight[r.broker]++
 		p.totalInflight++
-		p.m.PeakProduceInFlightRequests = max(p.m.PeakProduceInFlightRequests, p.totalInflight)
-		p.m.PeakProduceInFlightPerBroker = max(p.m.PeakProduceInFlightPerBroker, p.inflight[r.broker])
+		p.m.PeakInFlight = max(p.m.PeakInFlight, p.totalInflight)
+		p.m.PeakInFlightPerBroker = max(p.m.PeakInFlightPerBroker, p.inflight[r.broker])
 	}
 	return needID, out, p.next
 }
@@ -455,10 +455,10 @@ func (p *Producer) send(r *inflightReq) {
 	for _, b := range r.batches {
 		b.releaseStream(&p.pools)
 	}
-	p.m.ProduceRequests++
-	p.m.ProduceBatches += uint64(len(r.batches))
-	p.m.ProduceRecords += uint64(records)
-	p.m.ProduceEncodedBytes += uint64(encoded)
+	p.m.Requests++
+	p.m.Batches += uint64(len(r.batches))
+	p.m.Records += uint64(records)
+	p.m.Bytes += uint64(encoded)
 	q := p.brokerQ[r.broker]
 	if q == nil {
 		q = make(chan *inflightReq, 8)

@@ -187,13 +187,14 @@ func (t *Producer) Commit(ctx context.Context) error {
 	if err == nil {
 		err = t.abortErr
 	}
-	started, v2 := t.started, t.v2
+	started, v2, pid, epoch := t.started, t.v2, t.pid, t.epoch
 	t.mu.Unlock()
 	if err != nil {
 		return t.reopen(err)
 	}
 	if !started {
 		t.finish(-1, -1)
+		t.outcome(true, pid, epoch, nil)
 		return nil
 	}
 	resp, err := t.endTxn(ctx, true, v2)
@@ -201,9 +202,11 @@ func (t *Producer) Commit(ctx context.Context) error {
 	case err == nil:
 		r := resp.(*wire.EndTxnResponse)
 		t.finish(r.ProducerID, r.ProducerEpoch)
+		t.outcome(true, pid, epoch, nil)
 		return nil
 	case isBrokerFatal(err):
 		err = t.classify(err)
+		t.outcome(true, pid, epoch, err)
 		if errors.Is(err, ErrFatal) {
 			t.setFatal(err)
 			return err
@@ -217,6 +220,7 @@ func (t *Producer) Commit(ctx context.Context) error {
 		// Re-initialise (completing or aborting whatever the coordinator
 		// has) before reporting it (Jepsen, KIP-1050).
 		unknown := join(ErrCommitOutcomeUnknown, err)
+		t.outcome(true, pid, epoch, unknown)
 		if rerr := t.initPID(ctx); rerr != nil {
 			if errors.Is(rerr, ErrFatal) {
 				return errors.Join(unknown, rerr)
@@ -315,7 +319,7 @@ func (t *Producer) Abort(ctx context.Context) error {
 		return stateErr("Abort outside a transaction")
 	}
 	t.mu.Unlock()
-	return t.abortLocked(ctx)
+	return t.abortReported(ctx)
 }
 
 // abortLocked is Abort with t.op held.

@@ -221,7 +221,7 @@ func (t *Producer) Close(ctx context.Context) error {
 	t.mu.Unlock()
 	var abortErr error
 	if st == stInTxn || st == stCommitting || st == stAborting {
-		abortErr = t.abortLocked(ctx)
+		abortErr = t.abortReported(ctx)
 	} else {
 		// A fatal error may have left records held (never sent).
 		abortErr = t.hooks.Drain(ctx, ErrAborted)

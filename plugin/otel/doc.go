@@ -17,10 +17,18 @@
 //	messaging.client.sent.messages      counter   records acknowledged or failed
 //	messaging.client.consumed.messages  counter   records fetched
 //	messaging.client.operation.duration histogram (s) request latency, per Kafka API
-//	messaging.kafka.consumer.lag        gauge-like up/down counter, records
+//
+// and, once Meter.Attach is given the client, observes its Metrics snapshot:
+//
+//	messaging.kafka.consumer.lag        gauge     end offset minus position (records)
+//	gregor.partition.high_watermark     gauge     from the last Fetch response
+//	gregor.client.sent.bytes            counter   encoded batch bytes acknowledged (By)
+//	gregor.client.consumed.bytes        counter   bytes fetched for delivery (By)
+//	gregor.consumer.buffered.messages   gauge     fetched records waiting for Receive
+//	gregor.producer.buffered.messages   gauge     records admitted, not yet terminal
 //
 // with attributes messaging.system="kafka", messaging.destination.name
-// (topic), messaging.destination.partition.id, messaging.operation.name
-// ("send", "receive" or the Kafka API name), error.type and
-// gregor.certainty on failures.
+// (topic), messaging.destination.partition.id (all but the last),
+// messaging.operation.name ("send", "receive" or the Kafka API name),
+// error.type and gregor.certainty on failures.
 package otel

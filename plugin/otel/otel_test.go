@@ -44,6 +44,9 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
+	if err := meter.Attach(cl); err != nil {
+		t.Fatal(err)
+	}
 	topic := kafkatest.UniqueName(t, "otel")
 	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
@@ -168,6 +171,36 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 	}
 	if !ops["Produce"] || !ops["Fetch"] {
 		t.Errorf("%s operations %v, want Produce and Fetch", gotel.MetricDuration, ops)
+	}
+	// Observed from the client's snapshot: the partition's lag 0 after the
+	// one record was received, high watermark 1, bytes both ways.
+	for name, want := range map[string]func(int64) bool{
+		gotel.MetricLag:              func(v int64) bool { return v == 0 },
+		gotel.MetricHighWatermark:    func(v int64) bool { return v == 1 },
+		gotel.MetricProducedBytes:    func(v int64) bool { return v > 0 },
+		gotel.MetricFetchedBytes:     func(v int64) bool { return v > 0 },
+		gotel.MetricConsumerBuffered: func(v int64) bool { return v == 0 },
+	} {
+		var dps []metricdata.DataPoint[int64]
+		switch d := got[name].(type) {
+		case metricdata.Gauge[int64]:
+			dps = d.DataPoints
+		case metricdata.Sum[int64]:
+			dps = d.DataPoints
+		}
+		found := false
+		for _, dp := range dps {
+			a := dp.Attributes.ToSlice()
+			if hasAttr(a, "messaging.destination.name", topic) && hasAttr(a, "messaging.destination.partition.id", "0") && hasAttr(a, "messaging.system", "kafka") {
+				found = true
+				if !want(dp.Value) {
+					t.Errorf("%s of %s/0 = %d: implausible", name, topic, dp.Value)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no data point for %s/0: %+v", name, topic, got[name])
+		}
 	}
 }
 

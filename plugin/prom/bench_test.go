@@ -5,23 +5,40 @@ import (
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/plugin/prom"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // BenchmarkHookOverheadPerRecord reports what the collector's hooks cost
-// per produced and consumed record, for batches of 100 records: one batch
-// acknowledgement, 100 record outcomes and one fetched batch.
+// per produced record: per-partition counts come from the client's
+// snapshot at scrape time, so a record costs one RecordOutcomeHook call
+// (which counts only failures). Add producer's BenchmarkAdmitEncodeHooked
+// minus BenchmarkAdmitEncode/none for the producer's side of a hook.
 func BenchmarkHookOverheadPerRecord(b *testing.B) {
 	col := prom.New()
-	ack := client.BatchEvent{Topic: "t", Partition: 3, Records: 100, Bytes: 10000, BaseOffset: 0, HighWatermark: -1, LastOffset: -1}
 	rec := client.RecordEvent{Topic: "t", Partition: 3}
-	fetch := client.BatchEvent{Topic: "t", Partition: 3, Records: 100, Bytes: 10000, HighWatermark: 1000, LastOffset: 99}
 	b.ReportAllocs()
-	for range b.N {
-		col.OnProduceBatchAcked(ack)
-		for range 100 {
-			col.OnRecordOutcome(rec)
-		}
-		col.OnFetchBatch(fetch)
+	for b.Loop() {
+		col.OnRecordOutcome(rec)
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/record")
+}
+
+// BenchmarkScrape reports one scrape of a client that has no connection
+// and no partition: the fixed cost of Collect (a client's Metrics snapshot
+// and the series built from it).
+func BenchmarkScrape(b *testing.B) {
+	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:1"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cl.Close()
+	col := prom.New()
+	col.Attach(cl)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(col)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Gather(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

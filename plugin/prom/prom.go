@@ -15,16 +15,10 @@ import (
 // with the client and register it.
 type Collector struct {
 	mu     sync.Mutex
-	parts  map[tpKey]*partStats        // guarded by mu
 	failed map[failKey]uint64          // guarded by mu
 	thr    map[int32]time.Duration     // guarded by mu
 	cl     *client.Client              // guarded by mu; set by Attach
 	descs  map[string]*prometheus.Desc // read-only after New
-}
-
-type tpKey struct {
-	topic     string
-	partition int32
 }
 
 type failKey struct {
@@ -32,15 +26,9 @@ type failKey struct {
 	certainty client.Certainty
 }
 
-type partStats struct {
-	prodRecs, prodBytes, fetchRecs, fetchBytes uint64
-	lag                                        int64
-	hasLag                                     bool
-}
-
 // New returns a Collector with no client attached.
 func New() *Collector {
-	c := &Collector{parts: map[tpKey]*partStats{}, failed: map[failKey]uint64{}, thr: map[int32]time.Duration{}, descs: map[string]*prometheus.Desc{}}
+	c := &Collector{failed: map[failKey]uint64{}, thr: map[int32]time.Duration{}, descs: map[string]*prometheus.Desc{}}
 	tp := []string{"topic", "partition"}
 	bl := []string{"broker", "lane"}
 	for name, spec := range map[string]struct {
@@ -52,7 +40,14 @@ func New() *Collector {
 		"produce_failed_records_total": {"Records that failed, by whether they may have been written.", []string{"topic", "certainty"}},
 		"fetched_records_total":        {"Records fetched and delivered to the consumer.", tp},
 		"fetched_bytes_total":          {"Bytes fetched (compressed batches plus decompressed records).", tp},
-		"consumer_lag_records":         {"High watermark of the last Fetch minus the next offset.", tp},
+		"consumer_lag_records":         {"End offset (high watermark, or last stable offset under read_committed) minus the consumer's position.", tp},
+		"consumer_position_offset":     {"Next offset the consumer's Receive returns.", tp},
+		"high_watermark_offset":        {"High watermark the last Fetch response reported.", tp},
+		"last_stable_offset":           {"Last stable offset the last Fetch response reported.", tp},
+		"consumer_buffered_records":    {"Fetched records waiting for Receive.", tp},
+		"consumer_buffered_bytes":      {"Bytes of fetched records waiting for Receive.", tp},
+		"producer_buffered_records":    {"Records admitted by the producers and not yet terminal.", nil},
+		"producer_buffered_bytes":      {"Bytes of records admitted by the producers and not yet terminal.", nil},
 		"request_latency_seconds":      {"Request latency from write to response read.", bl},
 		"request_bytes_written_total":  {"Request frame bytes written.", bl},
 		"response_bytes_read_total":    {"Response frame bytes read.", bl},
@@ -72,28 +67,6 @@ func (c *Collector) Attach(cl *client.Client) {
 	c.mu.Unlock()
 }
 
-func (c *Collector) part(topic string, partition int32) *partStats {
-	k := tpKey{topic, partition}
-	s := c.parts[k]
-	if s == nil {
-		s = &partStats{}
-		c.parts[k] = s
-	}
-	return s
-}
-
-// OnProduceBatchAcked implements client.ProduceBatchAckedHook.
-func (c *Collector) OnProduceBatchAcked(ev client.BatchEvent) {
-	if ev.Err != nil {
-		return // counted per record by OnRecordOutcome
-	}
-	c.mu.Lock()
-	s := c.part(ev.Topic, ev.Partition)
-	s.prodRecs += uint64(ev.Records)
-	s.prodBytes += uint64(ev.Bytes)
-	c.mu.Unlock()
-}
-
 // OnRecordOutcome implements client.RecordOutcomeHook.
 func (c *Collector) OnRecordOutcome(ev client.RecordEvent) {
 	if ev.Err == nil {
@@ -101,18 +74,6 @@ func (c *Collector) OnRecordOutcome(ev client.RecordEvent) {
 	}
 	c.mu.Lock()
 	c.failed[failKey{ev.Topic, ev.Certainty}]++
-	c.mu.Unlock()
-}
-
-// OnFetchBatch implements client.FetchBatchHook.
-func (c *Collector) OnFetchBatch(ev client.BatchEvent) {
-	c.mu.Lock()
-	s := c.part(ev.Topic, ev.Partition)
-	s.fetchRecs += uint64(ev.Records)
-	s.fetchBytes += uint64(ev.Bytes)
-	if ev.HighWatermark >= 0 && ev.LastOffset >= 0 {
-		s.lag, s.hasLag = max(ev.HighWatermark-ev.LastOffset-1, 0), true
-	}
 	c.mu.Unlock()
 }
 
@@ -140,20 +101,6 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	c.mu.Lock()
 	cl := c.cl
-	for k, s := range c.parts {
-		p := strconv.Itoa(int(k.partition))
-		if s.prodRecs > 0 {
-			counter("produced_records_total", float64(s.prodRecs), k.topic, p)
-			counter("produced_bytes_total", float64(s.prodBytes), k.topic, p)
-		}
-		if s.fetchRecs > 0 {
-			counter("fetched_records_total", float64(s.fetchRecs), k.topic, p)
-			counter("fetched_bytes_total", float64(s.fetchBytes), k.topic, p)
-		}
-		if s.hasLag {
-			gauge("consumer_lag_records", float64(s.lag), k.topic, p)
-		}
-	}
 	for k, n := range c.failed {
 		counter("produce_failed_records_total", float64(n), k.topic, k.certainty.String())
 	}
@@ -165,6 +112,11 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	m := cl.Metrics()
+	for _, pm := range m.Partitions {
+		collectPartition(pm, counter, gauge)
+	}
+	gauge("producer_buffered_records", float64(m.Producer.BufferedRecords))
+	gauge("producer_buffered_bytes", float64(m.Producer.BufferedBytes))
 	counter("calls_total", float64(m.Calls.Succeeded), "succeeded")
 	counter("calls_total", float64(m.Calls.Failed), "failed")
 	for l := range client.NumLanes {
@@ -184,10 +136,37 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
+// collectPartition emits one partition's series: produce and fetch
+// counters once they count something, offsets and lag once known, the
+// consumer's buffered records while it reads the partition.
+func collectPartition(pm client.PartitionMetrics, counter, gauge func(string, float64, ...string)) {
+	t, p := pm.Topic, strconv.Itoa(int(pm.Partition))
+	if pm.ProducedRecords > 0 {
+		counter("produced_records_total", float64(pm.ProducedRecords), t, p)
+		counter("produced_bytes_total", float64(pm.ProducedBytes), t, p)
+	}
+	if pm.FetchedRecords > 0 {
+		counter("fetched_records_total", float64(pm.FetchedRecords), t, p)
+		counter("fetched_bytes_total", float64(pm.FetchedBytes), t, p)
+	}
+	if pm.HighWatermark >= 0 {
+		gauge("high_watermark_offset", float64(pm.HighWatermark), t, p)
+	}
+	if pm.LastStableOffset >= 0 {
+		gauge("last_stable_offset", float64(pm.LastStableOffset), t, p)
+	}
+	if pm.Position >= 0 {
+		gauge("consumer_position_offset", float64(pm.Position), t, p)
+		gauge("consumer_buffered_records", float64(pm.BufferedRecords), t, p)
+		gauge("consumer_buffered_bytes", float64(pm.BufferedBytes), t, p)
+	}
+	if pm.Lag >= 0 {
+		gauge("consumer_lag_records", float64(pm.Lag), t, p)
+	}
+}
+
 var (
-	_ prometheus.Collector         = (*Collector)(nil)
-	_ client.ProduceBatchAckedHook = (*Collector)(nil)
-	_ client.RecordOutcomeHook     = (*Collector)(nil)
-	_ client.FetchBatchHook        = (*Collector)(nil)
-	_ client.ThrottleHook          = (*Collector)(nil)
+	_ prometheus.Collector     = (*Collector)(nil)
+	_ client.RecordOutcomeHook = (*Collector)(nil)
+	_ client.ThrottleHook      = (*Collector)(nil)
 )

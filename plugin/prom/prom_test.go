@@ -18,8 +18,9 @@ import (
 
 // TestCollectorAfterRealTraffic: after producing n records to a real
 // broker and consuming them, a scrape shows the produced and fetched
-// record counts per partition, a zero consumer lag, request latency
-// histograms for the produce and fetch lanes, and succeeded calls.
+// record counts per partition, the high watermark and consumer position n,
+// nothing buffered and a zero consumer lag, request latency histograms for
+// the produce and fetch lanes, and succeeded calls.
 func TestCollectorAfterRealTraffic(t *testing.T) {
 	cluster := kafkatest.Shared(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -85,12 +86,25 @@ gregor_produced_records_total{partition="0",topic="TOPIC"} 25
 # HELP gregor_fetched_records_total Records fetched and delivered to the consumer.
 # TYPE gregor_fetched_records_total counter
 gregor_fetched_records_total{partition="0",topic="TOPIC"} 25
-# HELP gregor_consumer_lag_records High watermark of the last Fetch minus the next offset.
+# HELP gregor_consumer_lag_records End offset (high watermark, or last stable offset under read_committed) minus the consumer's position.
 # TYPE gregor_consumer_lag_records gauge
 gregor_consumer_lag_records{partition="0",topic="TOPIC"} 0
+# HELP gregor_high_watermark_offset High watermark the last Fetch response reported.
+# TYPE gregor_high_watermark_offset gauge
+gregor_high_watermark_offset{partition="0",topic="TOPIC"} 25
+# HELP gregor_consumer_position_offset Next offset the consumer's Receive returns.
+# TYPE gregor_consumer_position_offset gauge
+gregor_consumer_position_offset{partition="0",topic="TOPIC"} 25
+# HELP gregor_consumer_buffered_records Fetched records waiting for Receive.
+# TYPE gregor_consumer_buffered_records gauge
+gregor_consumer_buffered_records{partition="0",topic="TOPIC"} 0
+# HELP gregor_producer_buffered_records Records admitted by the producers and not yet terminal.
+# TYPE gregor_producer_buffered_records gauge
+gregor_producer_buffered_records 0
 `
 	want = strings.ReplaceAll(want, "TOPIC", topic)
-	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gregor_produced_records_total", "gregor_fetched_records_total", "gregor_consumer_lag_records"); err != nil {
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gregor_produced_records_total", "gregor_fetched_records_total", "gregor_consumer_lag_records",
+		"gregor_high_watermark_offset", "gregor_consumer_position_offset", "gregor_consumer_buffered_records", "gregor_producer_buffered_records"); err != nil {
 		t.Fatal(err)
 	}
 	mfs, err := reg.Gather()
@@ -98,7 +112,7 @@ gregor_consumer_lag_records{partition="0",topic="TOPIC"} 0
 		t.Fatal(err)
 	}
 	lanes := map[string]uint64{}
-	var bytes, succeeded float64
+	var bytes, fetchedBytes, succeeded float64
 	for _, mf := range mfs {
 		for _, m := range mf.GetMetric() {
 			switch mf.GetName() {
@@ -110,6 +124,8 @@ gregor_consumer_lag_records{partition="0",topic="TOPIC"} 0
 				}
 			case "gregor_produced_bytes_total":
 				bytes += m.GetCounter().GetValue()
+			case "gregor_fetched_bytes_total":
+				fetchedBytes += m.GetCounter().GetValue()
 			case "gregor_calls_total":
 				if m.GetLabel()[0].GetValue() == "succeeded" {
 					succeeded = m.GetCounter().GetValue()
@@ -120,7 +136,7 @@ gregor_consumer_lag_records{partition="0",topic="TOPIC"} 0
 	if lanes["produce"] == 0 || lanes["fetch"] == 0 || lanes["control"] == 0 {
 		t.Errorf("latency samples per lane %v: want produce, fetch and control", lanes)
 	}
-	if bytes < n*5 || succeeded < 3 {
-		t.Errorf("produced bytes %v, succeeded calls %v: implausible", bytes, succeeded)
+	if bytes < n*5 || fetchedBytes < n*5 || succeeded < 3 {
+		t.Errorf("produced bytes %v, fetched bytes %v, succeeded calls %v: implausible", bytes, fetchedBytes, succeeded)
 	}
 }

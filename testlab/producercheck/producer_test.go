@@ -170,13 +170,13 @@ func TestCancelAfterSend(t *testing.T) {
 	tooLate := 0
 	var acked []*producer.Delivery
 	for attempt := 0; attempt < 50 && tooLate == 0; attempt++ {
-		before := cl.Metrics().Producer.ProduceRequests
+		before := cl.Metrics().Producer.Requests
 		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", attempt)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(10 * time.Second)
-		for cl.Metrics().Producer.ProduceRequests == before && time.Now().Before(deadline) {
+		for cl.Metrics().Producer.Requests == before && time.Now().Before(deadline) {
 			// Waiting on a counter condition with a deadline.
 		}
 		switch o := d.Cancel(); o {
@@ -232,7 +232,7 @@ func TestBackpressureAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := cl.Metrics().Producer
-	if m.ProduceRecords != 10 || m.ActiveRecords != 0 || !m.Accepting || !m.Healthy || m.ProduceRequests == 0 {
+	if m.Records != 10 || m.BufferedRecords != 0 || !m.Accepting || !m.Healthy || m.Requests == 0 {
 		t.Fatalf("metrics %+v", m)
 	}
 	_ = kgo.Record{}

@@ -81,7 +81,7 @@ func TestProduceAcrossReauthentication(t *testing.T) {
 		at[fmt.Sprintf("%d@%d", r.Partition, r.Offset)] = s.value
 	}
 	m := gcl.Metrics()
-	t.Logf("%d records acknowledged; connections %+v; %d produce requests", len(all), m.Conns, m.Producer.ProduceRequests)
+	t.Logf("%d records acknowledged; connections %+v; %d produce requests", len(all), m.Conns, m.Producer.Requests)
 	if m.Conns.Closed != 0 || m.Conns.Reauthentications < 2 {
 		t.Fatalf("connections %+v: want none closed and >= 2 re-authentications", m.Conns)
 	}
