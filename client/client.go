@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -363,27 +363,14 @@ func readOnly(k wire.APIKey) bool {
 }
 
 // backoff sleeps before retry try+1: RetryBackoff doubling per try up to
-// RetryBackoffMax, with ±20% jitter. It reports false when ctx or the
-// deadline ends first or the client closes.
+// RetryBackoffMax, with ±20% jitter (internal/backoff). It reports false
+// when ctx or the deadline ends first or the client closes.
 func (c *Client) backoff(ctx context.Context, deadline time.Time, try int) bool {
-	d := c.cfg.RetryBackoff << min(try, 20)
-	if d > c.cfg.RetryBackoffMax || d <= 0 {
-		d = c.cfg.RetryBackoffMax
-	}
-	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-	if time.Until(deadline) < d {
+	if deadline.IsZero() { // every client operation has one; none means no time to wait
 		return false
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-c.stop:
-		return false
-	}
+	d := backoff.Delay(c.cfg.RetryBackoff, c.cfg.RetryBackoffMax, try)
+	return backoff.Sleep(ctx, deadline, d, c.stop)
 }
 
 // apiName is Kafka's name for an API key, for errors and logs.
