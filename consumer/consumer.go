@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -318,17 +317,10 @@ func (c *Consumer) Assignment() []PartitionPosition {
 // repositionLocked sets a partition's position from outside the fetch path.
 func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	c.gen++
-	st.gen = c.gen
-	st.offset = offset
-	st.lastEpoch = -1
-	st.stopped, st.err, st.reset, st.validate = false, nil, false, false
 	// A Fetch in flight for the old position is now stale (its result is
 	// dropped by gen); the partition may be listed again at once.
-	st.inflight = false
-	st.backoff = time.Time{}
-	if st.buf != nil {
-		c.buffered -= st.buf.bytes
-		st.buf = nil
+	if ch := st.reposition(c.gen, offset); ch != nil {
+		c.buffered -= ch.bytes
 	}
 }
 

@@ -33,13 +33,13 @@ func BenchmarkAdmitEncode(b *testing.B) {
 				part := p.topics["t"].parts[0]
 				bt := part.batches[0]
 				p.assignSequence(part, bt)
-				bt.state = batchInFlight
+				bt.send()
 				p.mu.Unlock()
 				if err := p.encode(bt); err != nil {
 					b.Fatal(err)
 				}
 				p.mu.Lock()
-				bt.state = batchReady
+				bt.answered()
 				p.succeed(part, bt, batchResult{baseOffset: offset, appendTime: -1})
 				offset += 100
 				p.mu.Unlock()

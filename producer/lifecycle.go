@@ -36,7 +36,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	if b == nil {
 		return TooLate // held for an automatic resolution (holdForResolve)
 	}
-	if b.handed || b.state == batchInFlight {
+	if b.handed || b.inFlight() {
 		return TooLate
 	}
 	r := &b.recs[d.idx]
@@ -149,7 +149,7 @@ func (p *Producer) failAll(err error) {
 	for _, part := range p.parts {
 		for _, b := range part.batches {
 			cert := client.NotSent
-			if b.state == batchInFlight || b.maybeWritten {
+			if b.inFlight() || b.maybeWritten {
 				cert = client.PossiblySent
 			}
 			p.failBatch(b, err, cert)
@@ -181,7 +181,7 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 	if p.hooks.Produce() && b.live > 0 {
 		p.hooks.ProduceBatchAcked(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: topic, Partition: partition, Broker: -1, Records: b.live, Bytes: len(b.out), BaseOffset: -1, Err: err, Certainty: cert})
 	}
-	if cert == client.PossiblySent && b.sequenced && b.part != nil {
+	if cert == client.PossiblySent && b.sequenced() && b.part != nil {
 		o.sent = b.sentBatch()
 	}
 	if o.sent.Records > 0 && p.cfg.ResolvePossiblySent {
@@ -212,7 +212,7 @@ func (p *Producer) fillMetrics(m *client.ProducerMetrics) {
 	m.WaitingBytes += int(p.waitingBytes)
 	for _, part := range p.parts {
 		for _, b := range part.batches {
-			if b.state != batchOpen {
+			if b.phase != batchOpen {
 				m.PreparedBatches++
 				m.PreparedBatchBytes += b.est
 			}

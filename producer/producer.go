@@ -337,11 +337,11 @@ func (p *Producer) recycle(b *batch) {
 func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	if n := len(part.batches); n > 0 {
 		b := part.batches[n-1]
-		if b.state == batchOpen {
+		if b.phase == batchOpen {
 			if len(b.recs) < p.cfg.BatchMaxRecords && (b.est+size <= p.cfg.BatchMaxBytes || len(b.recs) == 0) && p.pinAllows(b) {
 				return b
 			}
-			b.state = batchReady
+			b.seal()
 			p.wakeup()
 		}
 	}

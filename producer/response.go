@@ -98,7 +98,7 @@ func (p *Producer) complete(r *inflightReq) {
 	now := time.Now()
 	for i, b := range r.batches {
 		b.part.inflight--
-		b.state = batchReady
+		b.answered()
 		p.onResult(b.part, b, r.results[i], now)
 	}
 	p.recycleRequest(r)

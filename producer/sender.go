@@ -134,8 +134,7 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		p.assignSequence(part, b)
 		b.topicID = part.topic.id
 		b.sentTo = part.leader
-		b.state = batchInFlight
-		b.handed = true
+		b.send()
 		part.inflight++
 		r.batches = append(r.batches, b)
 		r.bytes += size
@@ -212,12 +211,12 @@ func (p *Producer) soon(t time.Time) {
 func (p *Producer) sendable(part *partState, now time.Time) *batch {
 	for i := 0; i < len(part.batches); i++ {
 		b := part.batches[i]
-		if b.state == batchInFlight {
+		if b.inFlight() {
 			continue
 		}
 		p.pinUnpinned(b)
 		switch {
-		case b.live == 0 && !b.sequenced:
+		case b.live == 0 && !b.sequenced():
 			p.removeBatch(part, i)
 			p.recycle(b)
 			i--
@@ -243,7 +242,7 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 	if part.gap && part.inflight == 0 {
 		earlier := false
 		for _, b := range part.batches {
-			if b.sequenced && b.baseSeq < part.gapSeq {
+			if b.sequenced() && b.baseSeq < part.gapSeq {
 				earlier = true
 				break
 			}
@@ -266,19 +265,19 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 		return nil
 	}
 	for _, b := range part.batches {
-		if b.state == batchInFlight {
+		if b.inFlight() {
 			continue
 		}
-		if part.gap && !(b.sequenced && b.baseSeq < part.gapSeq) {
+		if part.gap && !(b.sequenced() && b.baseSeq < part.gapSeq) {
 			return nil
 		}
-		if b.state == batchOpen {
+		if b.phase == batchOpen {
 			due := b.created.Add(p.cfg.linger)
 			if !p.full(b) && now.Before(due) && p.flushing == 0 && !p.closing {
 				p.soon(due)
 				return nil
 			}
-			b.state = batchReady
+			b.seal()
 		}
 		return b
 	}
@@ -357,7 +356,7 @@ func isFatal(err error) bool {
 // certaintyOf is what is known about a batch that fails now: PossiblySent
 // when it is in flight or some attempt ended with an unknown outcome.
 func certaintyOf(b *batch) client.Certainty {
-	if b.state == batchInFlight || b.maybeWritten {
+	if b.inFlight() || b.maybeWritten {
 		return client.PossiblySent
 	}
 	return client.NotSent

@@ -11,7 +11,7 @@ import (
 // cannot be written under the current sequence (KIP-360). Unsequenced
 // batches leave no gap.
 func (p *Producer) markGap(part *partState, b *batch) {
-	if part == nil || !b.sequenced {
+	if part == nil || !b.sequenced() {
 		return
 	}
 	if !part.gap || b.baseSeq < part.gapSeq {
@@ -29,7 +29,7 @@ func (p *Producer) markGap(part *partState, b *batch) {
 func (p *Producer) resetPartition(part *partState) {
 	for i := 0; i < len(part.batches); i++ {
 		b := part.batches[i]
-		if !b.sequenced {
+		if !b.sequenced() {
 			continue
 		}
 		if (part.gapUnknown && b.maybeWritten) || p.txn != nil {
@@ -41,9 +41,7 @@ func (p *Producer) resetPartition(part *partState) {
 			i--
 			continue
 		}
-		b.sequenced = false
-		b.maybeWritten = false
-		b.encodedOK = false
+		b.unsequence()
 	}
 	part.gap, part.gapUnknown, part.retry = false, false, false
 	p.logger().Info("gregor: partition sequence reset", "topic", part.topic.name, "partition", part.partition)
@@ -68,13 +66,13 @@ func (p *Producer) bumpEpoch() {
 // assignSequence gives b its sequence range on first send. An idle
 // partition adopts the producer's current ID and epoch at sequence 0.
 func (p *Producer) assignSequence(part *partState, b *batch) {
-	if b.sequenced {
+	if b.sequenced() {
 		return
 	}
 	if !part.hasID || part.pid != p.pid || part.epoch != p.epoch {
 		idle := true
 		for _, x := range part.batches {
-			if x.sequenced {
+			if x.sequenced() {
 				idle = false
 				break
 			}
@@ -88,8 +86,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 	b.ackedEnd = part.ackedEnd
 	b.compact(&p.pools)
 	b.numSeq = int32(b.live)
-	b.sequenced = true
-	b.encodedOK = false
+	b.sequence()
 	if need := encodedRoom(part, len(b.stream)); p.cfg.Compression != wire.CompressionNone && b.zs == nil && !b.streamed && cap(b.encoded) < need {
 		p.pools.bytes.put(b.encoded)
 		b.encoded = p.pools.bytes.get(need)

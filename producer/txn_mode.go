@@ -60,7 +60,7 @@ func (p *Producer) failHeld(err error) {
 	for _, part := range p.parts {
 		for i := 0; i < len(part.batches); i++ {
 			b := part.batches[i]
-			if b.state == batchInFlight {
+			if b.inFlight() {
 				continue
 			}
 			p.failBatch(b, err, certaintyOf(b))
