@@ -20,7 +20,7 @@ type rec struct {
 
 // batchPhase is where a batch is in its life (see INTERNALS.md, "A
 // record"). The zero value is batchOpen. A batch leaves its last phase by
-// being removed from its partition and recycled (succeed, failBatch).
+// being removed from its partition and recycled (succeedLocked, failBatchLocked).
 type batchPhase uint8
 
 const (
@@ -40,7 +40,7 @@ const (
 // seal: open → ready (full, linger passed, flush or close).
 func (b *batch) seal() { b.phase = batchReady }
 
-// sequence: ready → sequenced (assignSequence gave it its range).
+// sequence: ready → sequenced (assignSequenceLocked gave it its range).
 func (b *batch) sequence() {
 	b.phase = batchSequenced
 	b.encodedOK = false
@@ -52,7 +52,7 @@ func (b *batch) send() {
 	b.handed = true
 }
 
-// answered: in flight → sequenced (the request's outcome arrived; onResult
+// answered: in flight → sequenced (the request's outcome arrived; onResultLocked
 // then keeps it for a retry or removes it).
 func (b *batch) answered() { b.phase = batchSequenced }
 
@@ -105,7 +105,7 @@ type batch struct {
 
 	created   time.Time // first record's admission (linger starts here)
 	deadline  time.Time // first record's delivery deadline
-	lastAdmit time.Time // newest record's admission (see fatalFor)
+	lastAdmit time.Time // newest record's admission (see fatalForLocked)
 	// unknownBase is the topic's unknown count when the batch was opened:
 	// the refreshes since then that reported the topic unknown are
 	// topic.unknown - unknownBase (Config.UnknownTopicRetries).

@@ -20,7 +20,7 @@ func BenchmarkAdmitEncode(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p.haveID, p.pid = true, 1
+			p.ident.set(1, 0)
 			value := make([]byte, 100)
 			for i := range value {
 				value[i] = byte('a' + i%7)
@@ -32,7 +32,7 @@ func BenchmarkAdmitEncode(b *testing.B) {
 				p.mu.Lock()
 				part := p.topics["t"].parts[0]
 				bt := part.batches[0]
-				p.assignSequence(part, bt)
+				p.assignSequenceLocked(part, bt)
 				bt.send()
 				p.mu.Unlock()
 				if err := p.encode(bt); err != nil {
@@ -40,7 +40,7 @@ func BenchmarkAdmitEncode(b *testing.B) {
 				}
 				p.mu.Lock()
 				bt.answered()
-				p.succeed(part, bt, batchResult{baseOffset: offset, appendTime: -1})
+				p.succeedLocked(part, bt, batchResult{baseOffset: offset, appendTime: -1})
 				offset += 100
 				p.mu.Unlock()
 			}
