@@ -4,46 +4,50 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Client is a connection to one Kafka cluster, safe for concurrent use. It
 // holds up to one connection per broker and workload lane (Lane), a
 // metadata cache and a coordinator cache; see the package documentation.
+//
+// Ownership: the Client has no lock of its own. Fields marked "set in New"
+// are read-only afterwards; the others are atomics or values that guard
+// themselves (their own mutex, documented on their types).
 type Client struct {
-	cfg    Config
-	dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+	cfg    Config                                                            // set in New
+	dialer func(ctx context.Context, network, addr string) (net.Conn, error) // set in New
 
-	m     counters
-	pool  pool
-	hooks *Hooks // set in New, read-only after
-	hists histograms
+	m     counters   // atomics (counters.prodMu for the producer sources)
+	pool  pool       // pool.mu
+	hooks *Hooks     // set in New, read-only after
+	hists histograms // histograms.mu
 
 	// pendings recycles the request records of Request and connection
 	// setup (see pending); watchIn hands Enqueue'd requests to an idle
 	// watcher goroutine (see watch).
 	pendings sync.Pool
-	watchIn  chan *pending
-	closedCh chan struct{} // closed at New: Done of a handle after its terminal
+	watchIn  chan *pending // set in New
+	closedCh chan struct{} // set in New, closed at once: Done of a handle after its terminal
 
 	watchMu     sync.Mutex
-	watchClosed bool           // guarded by watchMu: Close has begun, start no watcher
+	watchClosed bool           // watchMu: Close has begun, start no watcher
 	watchers    sync.WaitGroup // running watcher goroutines
 
-	meta  metaCache
-	coord coordCache
-	rb    rebootstrapState
+	meta  metaCache        // atomic snapshot; refreshes single-flight (see metaCache)
+	coord coordCache       // coordCache.mu
+	rb    rebootstrapState // rebootstrapState.mu
 
 	closed    atomic.Bool
 	closeOnce sync.Once
-	stop      chan struct{}
-	bg        sync.WaitGroup
+	stop      chan struct{}  // set in New; closed by Close: background work and backoffs end
+	bg        sync.WaitGroup // the reaper goroutine
 }
 
 // New validates cfg, fills in defaults and returns a Client. It does not
@@ -367,27 +371,14 @@ func readOnly(k wire.APIKey) bool {
 }
 
 // backoff sleeps before retry try+1: RetryBackoff doubling per try up to
-// RetryBackoffMax, with ±20% jitter. It reports false when ctx or the
-// deadline ends first or the client closes.
+// RetryBackoffMax, with ±20% jitter (internal/backoff). It reports false
+// when ctx or the deadline ends first or the client closes.
 func (c *Client) backoff(ctx context.Context, deadline time.Time, try int) bool {
-	d := c.cfg.RetryBackoff << min(try, 20)
-	if d > c.cfg.RetryBackoffMax || d <= 0 {
-		d = c.cfg.RetryBackoffMax
-	}
-	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-	if time.Until(deadline) < d {
+	if deadline.IsZero() { // every client operation has one; none means no time to wait
 		return false
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-c.stop:
-		return false
-	}
+	d := backoff.Delay(c.cfg.RetryBackoff, c.cfg.RetryBackoffMax, try)
+	return backoff.Sleep(ctx, deadline, d, c.stop)
 }
 
 // apiName is Kafka's name for an API key, for errors and logs.

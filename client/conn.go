@@ -57,6 +57,8 @@ type conn struct {
 	wvec    [][]byte
 	wbufs   net.Buffers
 
+	// mu guards queue, closed, closeErr, idle and opened (lock order:
+	// wlock, then mu).
 	mu       sync.Mutex
 	queue    pendingQueue // written (or being written), oldest first
 	closed   bool

@@ -46,10 +46,9 @@
 // On connect the client runs ApiVersions (retrying at the broker's
 // advertised ApiVersions version, or v0, when the broker answers
 // UNSUPPORTED_VERSION, KIP-511) and then SASL (SaslHandshake v1 and
-// SaslAuthenticate, KIP-152). Requests are encoded and
-// written by one writer path per connection, at most MaxInFlightPerBroker at
-// a time, in correlation-ID order; one reader goroutine matches each response
-// frame to the oldest outstanding request. A frame above MaxResponseBytes
+// SaslAuthenticate, KIP-152). A connection has at most MaxInFlightPerBroker
+// requests outstanding, written in correlation-ID order; each response
+// frame must answer the oldest outstanding request. A frame above MaxResponseBytes
 // (checked before allocating), a correlation ID other than the oldest
 // outstanding one, a short read or an undecodable response closes the
 // connection and fails every request on it (ErrProtocol or ErrTransport,
@@ -105,18 +104,13 @@
 // Sending a request on a live connection allocates nothing per request but
 // its response (the response frame and the decoded message), plus, for
 // Enqueue, the Pending returned to the caller (and its Done channel when
-// Done is called before the response). Request records are recycled once
-// both the caller and the connection are done with them; the effective
-// deadline is enforced with reused timers rather than a derived context;
-// Enqueue'd requests are watched by reused goroutines. StartCall is
-// Enqueue without the Pending: its Call is a recycled request record the
-// caller releases after Wait. A request type may also avoid the response's
-// allocations: a ProduceRequest decodes into a response the caller set
-// (SetResponseInto, reusing its arrays), and a response that keeps nothing
-// of its frame (wire.FrameFreeResponder) is read into the connection's
-// reused buffer, so the producer's Produce round trips allocate nothing. See
-// TestSteadyStateAllocations, TestProduceCallAllocatesNothing and the
-// overhead-allocs/op benchmark metric.
+// Done is called before the response). StartCall is Enqueue without the
+// Pending: the caller releases its Call after Wait. A request type may also
+// avoid the response's allocations: a ProduceRequest decodes into a
+// response the caller set (SetResponseInto, reusing its arrays), and a
+// response that keeps nothing of its frame (wire.FrameFreeResponder) is
+// read into a reused buffer, so the producer's Produce round trips
+// allocate nothing.
 //
 // # Observability
 //
@@ -127,7 +121,7 @@
 // producer and consumers built on the client report through the same
 // hooks (Client.Hooks). Hooks run synchronously on the client's goroutines
 // and must return quickly (see Hook). With no hook registered a call site
-// costs a nil or length check: TestProduceCallAllocatesNothing stays at 0.
+// costs a nil or length check and allocates nothing.
 // Config.Logger receives the lines listed in logs.go's comment (Warn
 // "gregor: connection lost", Info "gregor: retrying", "gregor: leader
 // moved", ...): Info is quiet in steady state, every line is guarded by

@@ -118,7 +118,8 @@ func BenchmarkDeliverRecycle(b *testing.B) {
 				if codec != wire.CompressionNone {
 					c.blocks.noteArena(len(blk.arena), len(part.Records))
 				}
-				st.buf, st.offset = ch, 0
+				st.buffer(ch)
+				st.offset = 0
 				recs, err := c.takeLocked()
 				if err != nil {
 					b.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -24,38 +23,41 @@ type cluster interface {
 // for concurrent use. One background goroutine plans Fetch requests (at most
 // one in flight per leader, each in a fetch session, KIP-227) while the
 // application calls Receive.
+//
+// Ownership: fields marked "set by New" are read-only afterwards; "mu"
+// fields, and every partState they reach, need mu (methods ending in
+// Locked need it held). The fetch loop goroutine owns its fetch sessions
+// (local to fetchLoop), not any field here.
 type Consumer struct {
-	cl    cluster
-	tr    transport
-	cfg   Config
-	hooks *client.Hooks // the client's; nil with a test cluster
-	log   *slog.Logger  // the client's; nil with a test cluster (see logger)
+	cl    cluster       // set by New
+	tr    transport     // set by New
+	cfg   Config        // set by New
+	hooks *client.Hooks // set by New: the client's; nil with a test cluster
+	log   *slog.Logger  // set by New: the client's; nil with a test cluster (see logger)
 
-	ctx    context.Context // lifetime of background work; cancelled by Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	wake   chan struct{} // capacity 1: pokes the fetch loop
+	ctx    context.Context    // set by New: lifetime of background work; cancelled by Close
+	cancel context.CancelFunc // set by New
+	wg     sync.WaitGroup     // the fetch loop goroutine
+	wake   chan struct{}      // set by New; capacity 1: pokes the fetch loop
 
-	// mu guards the fields from parts to inflight (closedCh is closed under
-	// it), every partState and m. Methods ending in Locked need it.
 	mu       sync.Mutex
-	parts    map[TopicPartition]*partState
-	order    []TopicPartition // assignment order, for fair delivery
-	rotate   int              // where the next Receive starts in order
-	gen      uint64
-	buffered int64         // bytes of chunks waiting for delivery
-	reserved int64         // MaxBytes of Fetches in flight not yet charged
-	ready    chan struct{} // closed (and replaced) when data or an error may be deliverable
-	closed   bool
-	closedCh chan struct{}
-	inflight map[int32]bool // leaders with a Fetch in flight
+	parts    map[TopicPartition]*partState // mu
+	order    []TopicPartition              // mu: assignment order, for fair delivery
+	rotate   int                           // mu: where the next Receive starts in order
+	gen      uint64                        // mu: last partState.gen handed out
+	buffered int64                         // mu: bytes of chunks waiting for delivery
+	reserved int64                         // mu: MaxBytes of Fetches in flight not yet charged
+	ready    chan struct{}                 // mu: closed (and replaced) when data or an error may be deliverable
+	closed   bool                          // mu
+	closedCh chan struct{}                 // set by New; closed under mu by Close
+	inflight map[int32]bool                // mu: leaders with a Fetch in flight
 
-	dec     *wire.Decompressor // shared by the fetch goroutines
+	dec     *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
 	scratch sync.Pool          // *batchScratch for the fetch goroutines
-	blocks  blockPool          // recycled record blocks (Recycle)
-	pins    pinRing            // delivered slices not handed back yet, guarded by mu
-	take    []*partState       // takeLocked's scratch, guarded by mu
-	m       Metrics            // counters, guarded by mu
+	blocks  blockPool          // blockPool.mu: recycled record blocks (Recycle)
+	pins    pinRing            // mu: delivered slices not handed back yet
+	take    []*partState       // mu: takeLocked's scratch
+	m       Metrics            // mu: counters
 
 	// counts holds per-partition fetch counters, kept across Remove and
 	// Assign; endCh is closed (and set nil) when a position or end moved,
@@ -335,17 +337,10 @@ func (c *Consumer) Assignment() []PartitionPosition {
 // repositionLocked sets a partition's position from outside the fetch path.
 func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	c.gen++
-	st.gen = c.gen
-	st.offset = offset
-	st.lastEpoch = -1
-	st.stopped, st.err, st.reset, st.validate = false, nil, false, false
 	// A Fetch in flight for the old position is now stale (its result is
 	// dropped by gen); the partition may be listed again at once.
-	st.inflight = false
-	st.backoff = time.Time{}
-	if st.buf != nil {
-		c.buffered -= st.buf.bytes
-		st.buf = nil
+	if ch := st.reposition(c.gen, offset); ch != nil {
+		c.buffered -= ch.bytes
 	}
 	c.progressedLocked()
 }

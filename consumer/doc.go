@@ -18,7 +18,7 @@
 //
 // # Fetching
 //
-// One background goroutine plans Fetch requests: at most one in flight per
+// Fetch requests are sent in the background: at most one in flight per
 // leader, each in that leader's fetch session (full, then incremental:
 // only partitions whose position changed are listed, partitions with
 // buffered data are forgotten until delivered). A partition is not fetched
@@ -69,7 +69,7 @@
 // An application that is done with a delivered slice may hand it back with
 // Recycle: the slice and the decompression buffer are then reused by later
 // fetches, and a steady consumer allocates almost nothing per record
-// (BenchmarkDeliverRecycle: 0 allocs per record for every codec). Without
+// (none for every codec in the offline benchmark). Without
 // Recycle the garbage collector reclaims them. The consumer keeps at most
 // 8 recycled blocks, within MaxBufferedBytes.
 //

@@ -39,7 +39,7 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 	c.reserved -= int64(req.maxBytes)
 	for tp, gen := range req.gens {
 		if st := c.parts[tp]; st != nil && st.gen == gen {
-			st.inflight = false
+			st.answered()
 			if topErr != nil && !isSessionErr(topErr) {
 				st.backoff = now.Add(retryBackoff)
 			}
@@ -77,17 +77,16 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 				invalidate = true
 				st.backoff = now.Add(retryBackoff)
 			case actReset:
-				st.reset, st.resetSeen = true, st.offset
+				st.startReset()
 				c.poke()
 			case actStop:
-				st.stopped, st.err = true, &PartitionError{p.TopicPartition, p.Err}
+				st.stop(&PartitionError{p.TopicPartition, p.Err})
 				signal = true
 			}
 		case p.Diverging != nil && p.Diverging.EndOffset < st.offset:
 			// KIP-320: the leader's log diverged below our position.
 			if c.cfg.OffsetReset == ResetNone {
-				st.stopped = true
-				st.err = &LogTruncationError{p.TopicPartition, st.offset, p.Diverging.EndOffset, p.Diverging.Epoch}
+				st.stop(&LogTruncationError{p.TopicPartition, st.offset, p.Diverging.EndOffset, p.Diverging.Epoch})
 				signal = true
 			} else {
 				c.gen++
@@ -101,12 +100,12 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 			// Corrupt data: the records before it are delivered (after the
 			// error), then the partition stops at the corrupt batch until
 			// a seek moves past it.
-			st.stopped, st.err = true, &PartitionError{p.TopicPartition, r.errs[p.TopicPartition]}
 			if ch := r.chunks[p.TopicPartition]; ch != nil && len(ch.records) > 0 {
-				st.buf = ch
+				st.buffer(ch)
 				c.buffered += ch.bytes
 				c.countFetchedLocked(st, ch)
 			}
+			st.stop(&PartitionError{p.TopicPartition, r.errs[p.TopicPartition]})
 			signal = true
 		default:
 			ch := r.chunks[p.TopicPartition]
@@ -122,7 +121,7 @@ func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult
 				}
 				continue
 			}
-			st.buf = ch
+			st.buffer(ch)
 			c.buffered += ch.bytes
 			c.countFetchedLocked(st, ch)
 			signal = true

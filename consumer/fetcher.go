@@ -145,7 +145,7 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 	for _, tp := range c.order {
 		st := c.parts[tp]
 		if !st.fetchable(now) {
-			if !st.paused && !st.inflight && !st.stopped && st.buf == nil && (earliest.IsZero() || st.backoff.Before(earliest)) && st.backoff.After(now) {
+			if st.backingOff(now) && (earliest.IsZero() || st.backoff.Before(earliest)) {
 				earliest = st.backoff
 			}
 			continue
@@ -285,12 +285,12 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 				st.leaderEpoch = e
 				if changed && st.lastEpoch >= 0 {
 					// New leader: validate the position first (KIP-320).
-					st.validate = true
+					st.startValidation()
 					c.poke()
 					continue
 				}
 			}
-			st.inflight = true
+			st.send()
 			order = append(order, cd.tp)
 			req.gens[cd.tp] = cd.gen
 			req.want[cd.tp] = sessionPart{
@@ -377,7 +377,7 @@ func (c *Consumer) stopPartition(cd candidate, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if st := c.parts[cd.tp]; st != nil && st.gen == cd.gen {
-		st.stopped, st.err = true, err
+		st.stop(err)
 		c.signalLocked()
 	}
 }

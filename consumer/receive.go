@@ -90,8 +90,7 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 		out = p.merged.recs[:0:total]
 	}
 	for i, st := range take {
-		b := st.buf
-		st.buf = nil
+		b := st.delivered()
 		take[i] = nil
 		c.buffered -= b.bytes
 		c.m.RecordsDelivered += uint64(len(b.records))

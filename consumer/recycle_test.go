@@ -57,7 +57,8 @@ func (r *recycleRig) fetch(codec wire.Compression, tag string, n int) *recBlock 
 		if err != nil {
 			r.t.Fatal(err)
 		}
-		st.buf, st.offset = ch, 0
+		st.buffer(ch)
+		st.offset = 0
 	}
 	return blk
 }

@@ -15,7 +15,7 @@ func (c *Consumer) runResets() {
 	seen := map[TopicPartition]int64{}
 	for _, tp := range c.order {
 		st := c.parts[tp]
-		if !st.reset || st.inflight || time.Now().Before(st.backoff) {
+		if st.phase != phaseResetting || time.Now().Before(st.backoff) {
 			continue
 		}
 		gens[tp] = st.gen
@@ -46,24 +46,23 @@ func (c *Consumer) runResets() {
 	defer c.mu.Unlock()
 	for _, p := range ps {
 		st := c.parts[p.TopicPartition]
-		if st == nil || st.gen != gens[p.TopicPartition] || !st.reset {
+		if st == nil || st.gen != gens[p.TopicPartition] || st.phase != phaseResetting {
 			continue
 		}
 		if err != nil {
 			st.backoff = time.Now().Add(retryBackoff)
 			continue
 		}
-		st.reset = false
 		if c.cfg.OffsetReset == ResetNone {
 			end, ok := ends[p.TopicPartition]
 			if !ok {
 				end = -1
 			}
-			st.stopped = true
-			st.err = &OffsetOutOfRangeError{p.TopicPartition, seen[p.TopicPartition], offsets[p.TopicPartition], end}
+			st.stop(&OffsetOutOfRangeError{p.TopicPartition, seen[p.TopicPartition], offsets[p.TopicPartition], end})
 			c.signalLocked()
 			continue
 		}
+		st.resetDone()
 		c.gen++
 		c.m.OffsetResets++
 		st.gen = c.gen

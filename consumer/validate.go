@@ -48,7 +48,7 @@ func (c *Consumer) runValidations() {
 	todo := map[TopicPartition]snap{}
 	for _, tp := range c.order {
 		st := c.parts[tp]
-		if st.validate && !st.inflight && !now.Before(st.backoff) {
+		if st.phase == phaseValidating && !now.Before(st.backoff) {
 			todo[tp] = snap{st.offset, st.lastEpoch, st.leaderEpoch, st.gen, st.hint}
 		}
 	}
@@ -107,7 +107,7 @@ func (c *Consumer) runValidations() {
 	invalidate := false
 	for tp, s := range todo {
 		st := c.parts[tp]
-		if st == nil || st.gen != s.gen || !st.validate {
+		if st == nil || st.gen != s.gen || st.phase != phaseValidating {
 			continue
 		}
 		r, ok := results[tp]
@@ -127,26 +127,24 @@ func (c *Consumer) runValidations() {
 			}
 			// The leader cannot validate (e.g. an old version): fetch on,
 			// Fetch's DivergingEpoch still guards.
-			st.validate = false
+			st.validated()
 		case r.EndOffset < 0 || r.LeaderEpoch < 0:
 			// The leader no longer knows the epoch: the position cannot be
 			// validated, so the reset policy decides.
-			st.validate = false
-			st.reset, st.resetSeen = true, st.offset
+			st.startReset()
 		case r.EndOffset < st.offset:
-			st.validate = false
 			if c.cfg.OffsetReset == ResetNone {
-				st.stopped = true
-				st.err = &LogTruncationError{tp, st.offset, r.EndOffset, r.LeaderEpoch}
+				st.stop(&LogTruncationError{tp, st.offset, r.EndOffset, r.LeaderEpoch})
 				c.signalLocked()
 				continue
 			}
+			st.validated()
 			c.gen++
 			c.m.OffsetResets++
 			st.gen = c.gen
 			st.offset, st.lastEpoch = r.EndOffset, r.LeaderEpoch
 		default:
-			st.validate = false
+			st.validated()
 		}
 	}
 	if invalidate {

@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// now returns the current time for admission. It reads only the monotonic
+// nowLocked returns the current time for admission. It reads only the monotonic
 // clock (time.Since) and derives the wall time from a base taken with
 // time.Now at most a second earlier, which halves the clock cost of a
 // record; the base is refreshed every second so wall-clock adjustments
-// show up within a second. Called with p.mu held.
-func (p *Producer) now() time.Time {
+// show up within a second.
+func (p *Producer) nowLocked() time.Time {
 	el := time.Since(p.clockBase)
 	if el >= time.Second || el < 0 || p.clockBase.IsZero() {
 		p.clockBase = time.Now()
@@ -34,13 +34,13 @@ func (p *Producer) TrySend(m *Message) (*Delivery, error) {
 	if p.closing {
 		return nil, ErrProducerClosed
 	}
-	if p.waitHead < len(p.waiters) {
+	if p.waiting.queued() {
 		return nil, errWaiters
 	}
-	if err := p.room(size); err != nil {
+	if err := p.roomLocked(size); err != nil {
 		return nil, err
 	}
-	return p.admit(m, size, p.now()), nil
+	return p.admitLocked(m, size, p.nowLocked()), nil
 }
 
 // Send admits m, waiting in FIFO order for room until ctx ends. It fails at
@@ -57,79 +57,37 @@ func (p *Producer) Send(ctx context.Context, m *Message) (*Delivery, error) {
 		p.mu.Unlock()
 		return nil, ErrProducerClosed
 	}
-	if p.waitHead == len(p.waiters) && p.room(size) == nil {
-		d := p.admit(m, size, p.now())
+	if !p.waiting.queued() && p.roomLocked(size) == nil {
+		d := p.admitLocked(m, size, p.nowLocked())
 		p.mu.Unlock()
 		return d, nil
 	}
-	if len(p.waiters)-p.waitHead+1 > p.cfg.WaitingRecords || p.waitingBytes+int64(size) > p.cfg.WaitingBytes {
+	if p.waiting.full(size, p.cfg.WaitingRecords, p.cfg.WaitingBytes) {
 		p.mu.Unlock()
 		return nil, errWaitFull
 	}
-	w := p.newWaiter(m, size)
-	p.waiters = append(p.waiters, w)
-	p.waitingBytes += int64(size)
+	w := p.waiting.push(m, size)
 	p.mu.Unlock()
 
 	select {
 	case <-w.ready:
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		return p.recycleWaiter(w)
+		return p.waiting.recycle(w)
 	case <-ctx.Done():
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	select {
 	case <-w.ready: // admitted (or failed) meanwhile
-		return p.recycleWaiter(w)
+		return p.waiting.recycle(w)
 	default:
 	}
-	w.gone = true
-	p.waitingBytes -= int64(size)
-	p.compactWaiters()
+	p.waiting.abandon(w)
 	return nil, fmt.Errorf("%w: %w", errWaitAbandoned, ctx.Err())
 }
 
 var errWaitAbandoned = &backpressureError{"waiting for room ended"}
-
-// waiter is a Send call waiting for room. Its ready channel (capacity 1)
-// is signalled once per wait, so a waiter is recycled once its Send has
-// the outcome: a Send that waits for room allocates nothing.
-type waiter struct {
-	m     *Message
-	size  int
-	ready chan struct{}
-	d     *Delivery
-	err   error
-	gone  bool // its caller stopped waiting
-}
-
-// maxFreeWaiters bounds the waiters kept for reuse.
-const maxFreeWaiters = 64
-
-// newWaiter returns a recycled (or new) waiter for m. Called with p.mu held.
-func (p *Producer) newWaiter(m *Message, size int) *waiter {
-	if n := len(p.freeWaiters); n > 0 {
-		w := p.freeWaiters[n-1]
-		p.freeWaiters[n-1] = nil
-		p.freeWaiters = p.freeWaiters[:n-1]
-		w.m, w.size = m, size
-		return w
-	}
-	return &waiter{m: m, size: size, ready: make(chan struct{}, 1)}
-}
-
-// recycleWaiter returns w's outcome and keeps w for reuse; its signal was
-// received and no list refers to it any more. Called with p.mu held.
-func (p *Producer) recycleWaiter(w *waiter) (*Delivery, error) {
-	d, err := w.d, w.err
-	*w = waiter{ready: w.ready}
-	if len(p.freeWaiters) < maxFreeWaiters {
-		p.freeWaiters = append(p.freeWaiters, w)
-	}
-	return d, err
-}
 
 // check validates m and returns its reserved size.
 func (p *Producer) check(m *Message) (int, error) {
@@ -146,8 +104,8 @@ func (p *Producer) check(m *Message) (int, error) {
 	return size, nil
 }
 
-// room reports whether a record of size bytes fits the active limits.
-func (p *Producer) room(size int) error {
+// roomLocked reports whether a record of size bytes fits the active limits.
+func (p *Producer) roomLocked(size int) error {
 	if p.activeRecords+1 > p.cfg.InFlightRecords {
 		return errFullRecords
 	}
@@ -157,35 +115,35 @@ func (p *Producer) room(size int) error {
 	return nil
 }
 
-// admit copies m into its partition's open batch (or its topic's unassigned
-// batch) and returns its Delivery. Called with p.mu held and room checked.
-func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
+// admitLocked copies m into its partition's open batch (or its topic's unassigned
+// batch) and returns its Delivery. Room checked.
+func (p *Producer) admitLocked(m *Message, size int, now time.Time) *Delivery {
 	d := p.slab.get()
 	ts := now.UnixMilli()
 	if !m.Timestamp.IsZero() {
 		ts = m.Timestamp.UnixMilli()
 	}
 	d.p, d.ts, d.part = p, ts, m.Partition
-	if p.cfg.PinTopicIDs && p.metadataChanged() {
-		p.syncMetadata(now) // pin the record to the topic ID the client knows now
+	if p.cfg.PinTopicIDs && p.metadataChangedLocked() {
+		p.syncMetadataLocked(now) // pin the record to the topic ID the client knows now
 	}
-	t := p.topic(m.Topic)
+	t := p.topicLocked(m.Topic)
 	partition := m.Partition
 	if partition < 0 && t.numParts > 0 {
-		partition = p.choose(t, m.Key, size)
+		partition = p.chooseLocked(t, m.Key, size)
 	}
 	var b *batch
 	if partition >= 0 {
-		part := p.part(t, partition)
-		b = p.openBatch(part, size, now)
+		part := p.partLocked(t, partition)
+		b = p.openBatchLocked(part, size, now)
 		b.add(&p.pools, m, d, ts, size)
 		b.lastAdmit = now
-		if p.full(b) {
+		if p.fullLocked(b) {
 			p.wakeup()
 		}
 	} else {
 		if t.unassigned == nil {
-			t.unassigned = p.newBatch(t, nil, now)
+			t.unassigned = p.newBatchLocked(t, nil, now)
 			p.wakeup()
 		}
 		b = t.unassigned
@@ -197,64 +155,25 @@ func (p *Producer) admit(m *Message, size int, now time.Time) *Delivery {
 	return d
 }
 
-// choose partitions an unkeyed or keyed record of a topic with known metadata.
-func (p *Producer) choose(t *topicState, key []byte, size int) int32 {
+// chooseLocked partitions an unkeyed or keyed record of a topic with known metadata.
+func (p *Producer) chooseLocked(t *topicState, key []byte, size int) int32 {
 	if key != nil {
 		return KeyPartition(key, t.numParts)
 	}
 	return t.sticky.next(size, p.cfg.BatchMaxBytes, t.numParts, t.avail)
 }
 
-// admitWaiters admits waiting Send calls in FIFO order while they fit.
-func (p *Producer) admitWaiters() {
-	for p.waitHead < len(p.waiters) {
-		w := p.waiters[p.waitHead]
+// admitWaitersLocked admits waiting Send calls in FIFO order while they fit.
+func (p *Producer) admitWaitersLocked() {
+	q := &p.waiting
+	for w := q.front(); w != nil; w = q.front() {
 		if !w.gone {
-			if p.room(w.size) != nil {
+			if p.roomLocked(w.size) != nil {
 				return
 			}
-			w.d = p.admit(w.m, w.size, p.now())
-			p.waitingBytes -= int64(w.size)
-			w.ready <- struct{}{}
+			q.signal(w, p.admitLocked(w.m, w.size, p.nowLocked()), nil)
 		}
-		p.waiters[p.waitHead] = nil
-		p.waitHead++
+		q.pop()
 	}
-	p.compactWaiters()
-}
-
-func (p *Producer) compactWaiters() {
-	for p.waitHead < len(p.waiters) && p.waiters[p.waitHead].gone {
-		p.waiters[p.waitHead] = nil
-		p.waitHead++
-	}
-	if p.waitHead == len(p.waiters) {
-		p.waiters = p.waiters[:0]
-		p.waitHead = 0
-	}
-}
-
-// failWaiters ends every waiting Send with err.
-func (p *Producer) failWaiters(err error) {
-	for _, w := range p.waiters[p.waitHead:] {
-		if !w.gone {
-			w.err = err
-			p.waitingBytes -= int64(w.size)
-			w.ready <- struct{}{}
-		}
-	}
-	clear(p.waiters)
-	p.waiters = p.waiters[:0]
-	p.waitHead = 0
-}
-
-// waitingRecords counts Send calls waiting.
-func (p *Producer) waitingRecords() int {
-	n := 0
-	for _, w := range p.waiters[p.waitHead:] {
-		if !w.gone {
-			n++
-		}
-	}
-	return n
+	q.compact()
 }

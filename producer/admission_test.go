@@ -161,7 +161,7 @@ func TestSendWaitsFIFO(t *testing.T) {
 			mu.Unlock()
 			results[i] = d
 		}(i)
-		waitFor(t, "waiter queued", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waitingRecords() == i+1 })
+		waitFor(t, "waiter queued", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waiting.count() == i+1 })
 	}
 	// The waiting queue is full (3): the next Send fails at once.
 	if _, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: []byte("x")}); !errors.Is(err, client.ErrBackpressure) {
@@ -192,10 +192,10 @@ func TestSendWaitsFIFO(t *testing.T) {
 	// Send allocates nothing once warm); the abandoned one is not.
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.freeWaiters) != 3 {
-		t.Fatalf("%d waiters recycled, want 3", len(p.freeWaiters))
+	if len(p.waiting.free) != 3 {
+		t.Fatalf("%d waiters recycled, want 3", len(p.waiting.free))
 	}
-	for _, w := range p.freeWaiters {
+	for _, w := range p.waiting.free {
 		if w.m != nil || w.d != nil || w.err != nil || w.gone || len(w.ready) != 0 || cap(w.ready) != 1 {
 			t.Fatalf("recycled waiter not reset: %+v", w)
 		}
@@ -466,7 +466,7 @@ func TestCloseFailsWaitersAndFlushHonoursContext(t *testing.T) {
 		_, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: []byte("b")})
 		errc <- err
 	}()
-	waitFor(t, "Send waiting", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waitingRecords() == 1 })
+	waitFor(t, "Send waiting", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waiting.count() == 1 })
 	cctx, ccancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer ccancel()
 	if err := p.Close(cctx); !errors.Is(err, client.ErrTimeout) {

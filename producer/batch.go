@@ -18,18 +18,62 @@ type rec struct {
 	cancelled  bool
 }
 
-// batchState is where a batch is in its life.
-type batchState uint8
+// batchPhase is where a batch is in its life (see INTERNALS.md, "A
+// record"). The zero value is batchOpen. A batch leaves its last phase by
+// being removed from its partition and recycled (succeedLocked, failBatchLocked).
+type batchPhase uint8
 
 const (
-	batchOpen     batchState = iota // accepting records
-	batchReady                      // sealed, waiting to be (re)sent
-	batchInFlight                   // in an outstanding ProduceRequest
+	// batchOpen: accepting records (the partition's last batch).
+	batchOpen batchPhase = iota
+	// batchReady: sealed, no sequence range yet (or its range was dropped
+	// by a sequence reset): waiting to be sequenced and sent.
+	batchReady
+	// batchSequenced: sealed with a sequence range under an identity,
+	// waiting to be (re)sent with that range.
+	batchSequenced
+	// batchInFlight: in an outstanding ProduceRequest (always sequenced);
+	// the sender owns it exclusively while encoding it.
+	batchInFlight
 )
+
+// seal: open → ready (full, linger passed, flush or close).
+func (b *batch) seal() { b.phase = batchReady }
+
+// sequence: ready → sequenced (assignSequenceLocked gave it its range).
+func (b *batch) sequence() {
+	b.phase = batchSequenced
+	b.encodedOK = false
+}
+
+// send: sequenced → in flight (put in a ProduceRequest).
+func (b *batch) send() {
+	b.phase = batchInFlight
+	b.handed = true
+}
+
+// answered: in flight → sequenced (the request's outcome arrived; onResultLocked
+// then keeps it for a retry or removes it).
+func (b *batch) answered() { b.phase = batchSequenced }
+
+// unsequence: sequenced → ready (a sequence reset, KIP-360: the broker
+// definitely did not write it, so it gets a new range).
+func (b *batch) unsequence() {
+	b.phase = batchReady
+	b.maybeWritten = false
+	b.encodedOK = false
+}
+
+// sequenced reports whether b holds a sequence range (sequenced or in
+// flight).
+func (b *batch) sequenced() bool { return b.phase >= batchSequenced }
+
+// inFlight reports whether b is in an outstanding ProduceRequest.
+func (b *batch) inFlight() bool { return b.phase == batchInFlight }
 
 // batch is a partition's group of records, sent as one record batch. The
 // producer's lock guards every field except during encoding, when the
-// sender owns a sealed batch exclusively (state batchInFlight).
+// sender owns a sealed batch exclusively (phase batchInFlight).
 //
 // Admission copies each record once, already in the v2 record format
 // (wire.AppendRecord), into stream behind wire.BatchHeaderLen reserved
@@ -38,7 +82,7 @@ const (
 type batch struct {
 	topic *topicState
 	part  *partState // nil for a topic's unassigned records
-	state batchState
+	phase batchPhase // changed only by the transition methods above
 	recs  []rec
 	live  int // records neither cancelled nor terminal
 	est   int // estimated encoded bytes (uncompressed)
@@ -61,7 +105,7 @@ type batch struct {
 
 	created   time.Time // first record's admission (linger starts here)
 	deadline  time.Time // first record's delivery deadline
-	lastAdmit time.Time // newest record's admission (see fatalFor)
+	lastAdmit time.Time // newest record's admission (see fatalForLocked)
 	// unknownBase is the topic's unknown count when the batch was opened:
 	// the refreshes since then that reported the topic unknown are
 	// topic.unknown - unknownBase (Config.UnknownTopicRetries).
@@ -71,8 +115,7 @@ type batch struct {
 	topicID      wire.UUID // the topic's ID when the batch was last handed out
 	pinID        wire.UUID // the topic's ID when the batch was opened (Config.PinTopicIDs)
 	sentTo       int32     // broker of the last attempt
-	handed       bool      // handed to the client at least once: Cancel is TooLate
-	sequenced    bool
+	handed       bool      // handed to the client at least once (send): Cancel is TooLate
 	pid          int64
 	epoch        int16
 	baseSeq      int32

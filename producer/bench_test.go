@@ -53,7 +53,7 @@ func benchAdmitEncode(b *testing.B, codec wire.Compression, hooks *client.Hooks)
 				b.Fatal(err)
 			}
 			p.hooks = hooks
-			p.haveID, p.pid = true, 1
+			p.ident.set(1, 0)
 			value := make([]byte, 100)
 			for i := range value {
 				value[i] = byte('a' + i%7)
@@ -65,15 +65,15 @@ func benchAdmitEncode(b *testing.B, codec wire.Compression, hooks *client.Hooks)
 				p.mu.Lock()
 				part := p.topics["t"].parts[0]
 				bt := part.batches[0]
-				p.assignSequence(part, bt)
-				bt.state = batchInFlight
+				p.assignSequenceLocked(part, bt)
+				bt.send()
 				p.mu.Unlock()
 				if err := p.encode(bt); err != nil {
 					b.Fatal(err)
 				}
 				p.mu.Lock()
-				bt.state = batchReady
-				p.succeed(part, bt, batchResult{baseOffset: offset, appendTime: -1})
+				bt.answered()
+				p.succeedLocked(part, bt, batchResult{baseOffset: offset, appendTime: -1})
 				offset += 100
 				p.mu.Unlock()
 			}

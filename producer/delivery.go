@@ -171,7 +171,7 @@ func (d *Delivery) result() Result {
 		r.Timestamp = d.ts
 	case o.sent.Records > 0:
 		r.Sent = o.sent
-		r.Sent.OffsetDelta = int32(d.off) // failBatch keeps the record's offset delta in off
+		r.Sent.OffsetDelta = int32(d.off) // failBatchLocked keeps the record's offset delta in off
 	}
 	return r
 }

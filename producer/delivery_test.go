@@ -22,8 +22,8 @@ func TestDeliveryDoneRacesFinish(t *testing.T) {
 			go func() { defer wg.Done(); chans[j] = d.Done() }()
 		}
 		p.activeRecords = 2
-		p.finishRecord(&rec{d: d}, &outcome{}, 7, -1)
-		p.finishRecord(&rec{d: d}, &outcome{}, 8, -1)
+		p.finishRecordLocked(&rec{d: d}, &outcome{}, 7, -1)
+		p.finishRecordLocked(&rec{d: d}, &outcome{}, 8, -1)
 		wg.Wait()
 		if p.activeRecords != 1 || p.backlog.Load() != 1 {
 			t.Fatalf("two finishes of one record: %d active, backlog %d; want 1 and 1", p.activeRecords, p.backlog.Load())

@@ -11,23 +11,14 @@
 // (wire.AppendRecord), into its partition's open batch (or, before the
 // topic's metadata is known, into the topic's unassigned batch) and reserves
 // its bytes against RetainedBytes and one slot of InFlightRecords.
-// It returns a *Delivery that reaches exactly one terminal Result. With lz4
-// and records of 512 bytes or more on average, a partition's batch
-// compresses its records 64 KiB at a time as they arrive
-// (wire.StreamEncoder, as the Java client's MemoryRecordsBuilder), so only
-// the chunk being filled is kept uncompressed; otherwise a batch is
-// compressed whole when it is first sent.
+// It returns a *Delivery that reaches exactly one terminal Result.
 //
-// One sender goroutine seals batches (full, Linger expired, Flush or Close),
-// assigns sequence numbers on a batch's first send, finishes it once
-// (wire.BatchEncoder.FinishBatch writes the header in place, or compresses;
-// a streamed lz4 batch ends its frame and is sealed with wire.SealBatch;
-// retries resend the same bytes, a new sequence only re-stamps the header) and builds at most one
-// ProduceRequest per broker per pass, at most MaxInFlightPerBroker per
-// broker. A goroutine per broker hands requests to the client in order
-// (client.StartCall keeps call order per broker), so a partition's sequences
-// reach its leader in order; another applies that broker's responses in
-// order.
+// A batch is sealed when it is full (BatchMaxBytes, BatchMaxRecords), when
+// Linger has passed since its first record, or on Flush or Close; it gets
+// its sequence numbers on its first send, and retries resend the same
+// bytes. At most MaxInFlightPerBroker ProduceRequests are outstanding per
+// broker; a partition's batches reach its leader, and their responses are
+// applied, in order.
 //
 // # Sequences and epochs (KIP-98, KIP-360)
 //
@@ -108,11 +99,8 @@
 //
 // # Memory
 //
-// Batch buffers (record streams, record tables, compressed batches) are recycled
-// through capacity-class pools bounded by RetainedBytes, and Delivery handles
-// (56 bytes) are allocated in slabs of 512, so steady-state admission,
-// encoding and acknowledgement allocate nothing per record or per batch: an
-// acknowledged record's Delivery keeps its own offset and timestamp and
-// points to its partition's shared topic/partition terminal; a failed
-// batch shares one terminal (one allocation per failure).
+// Batch buffers (record streams, record tables, compressed batches) are
+// recycled within RetainedBytes, so steady-state admission, encoding and
+// acknowledgement allocate nothing per record or per batch; a failed batch
+// costs one allocation (its records share one terminal).
 package producer

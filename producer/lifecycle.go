@@ -8,9 +8,9 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 )
 
-// finishRecord gives record r its terminal (see Delivery.finish) and
-// releases what it reserved. Called with p.mu held.
-func (p *Producer) finishRecord(r *rec, o *outcome, off, appendTime int64) {
+// finishRecordLocked gives record r its terminal (see Delivery.finish) and
+// releases what it reserved.
+func (p *Producer) finishRecordLocked(r *rec, o *outcome, off, appendTime int64) {
 	d := r.d
 	if d == nil || d.isTerminal() {
 		return
@@ -34,9 +34,9 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	}
 	b := d.b
 	if b == nil {
-		return TooLate // held for an automatic resolution (holdForResolve)
+		return TooLate // held for an automatic resolution (holdForResolveLocked)
 	}
-	if b.handed || b.state == batchInFlight {
+	if b.handed || b.inFlight() {
 		return TooLate
 	}
 	r := &b.recs[d.idx]
@@ -48,8 +48,8 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	if b.part != nil {
 		partition = b.part.partition
 	}
-	p.finishRecord(r, &outcome{topic: b.topic.name, partition: partition, recordTS: true, err: ErrRecordCancelled, cert: client.NotSent}, -1, -1)
-	p.admitWaiters()
+	p.finishRecordLocked(r, &outcome{topic: b.topic.name, partition: partition, recordTS: true, err: ErrRecordCancelled, cert: client.NotSent}, -1, -1)
+	p.admitWaitersLocked()
 	return CancelledNotSent
 }
 
@@ -77,7 +77,7 @@ func (p *Producer) Flush(ctx context.Context) error {
 			}
 		}
 	}
-	wait = p.heldDeliveries(wait)
+	wait = p.heldDeliveriesLocked(wait)
 	p.mu.Unlock()
 	p.wakeup()
 	defer func() {
@@ -127,13 +127,13 @@ func (p *Producer) Close(ctx context.Context) error {
 		return nil
 	}
 	p.closing = true
-	p.failWaiters(ErrProducerClosed)
+	p.waiting.failAll(ErrProducerClosed)
 	p.mu.Unlock()
 	err := p.Flush(ctx)
 	p.mu.Lock()
 	p.closed = true
 	if err != nil {
-		p.failAll(ErrProducerClosed)
+		p.failAllLocked(ErrProducerClosed)
 	}
 	p.mu.Unlock()
 	close(p.quit)
@@ -147,28 +147,28 @@ func (p *Producer) Close(ctx context.Context) error {
 	return err
 }
 
-// failAll fails every record left, each with its true certainty.
-func (p *Producer) failAll(err error) {
+// failAllLocked fails every record left, each with its true certainty.
+func (p *Producer) failAllLocked(err error) {
 	for _, part := range p.parts {
 		for _, b := range part.batches {
 			cert := client.NotSent
-			if b.state == batchInFlight || b.maybeWritten {
+			if b.inFlight() || b.maybeWritten {
 				cert = client.PossiblySent
 			}
-			p.failBatch(b, err, cert)
+			p.failBatchLocked(b, err, cert)
 		}
 		part.batches = part.batches[:0]
 	}
 	for _, t := range p.topics {
 		if t.unassigned != nil {
-			p.failBatch(t.unassigned, err, client.NotSent)
+			p.failBatchLocked(t.unassigned, err, client.NotSent)
 			t.unassigned = nil
 		}
 	}
 }
 
-// failBatch fails every live record of b. Called with p.mu held.
-func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
+// failBatchLocked fails every live record of b.
+func (p *Producer) failBatchLocked(b *batch, err error, cert client.Certainty) {
 	topic := b.topic.name
 	var partition int32 = -1
 	if b.part != nil {
@@ -184,13 +184,13 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 	if p.hooks.Produce() && b.live > 0 {
 		p.hooks.ProduceBatchAcked(client.BatchEvent{HighWatermark: -1, LastOffset: -1, Topic: topic, Partition: partition, Broker: -1, Records: b.live, Bytes: len(b.out), BaseOffset: -1, Err: err, Certainty: cert})
 	}
-	if cert == client.PossiblySent && b.sequenced && b.part != nil {
+	if cert == client.PossiblySent && b.sequenced() && b.part != nil {
 		o.sent = b.sentBatch()
 	}
 	if o.sent.Records > 0 && p.cfg.ResolvePossiblySent {
-		p.holdForResolve(b, o)
+		p.holdForResolveLocked(b, o)
 		b.live = 0
-		p.admitWaiters()
+		p.admitWaitersLocked()
 		return
 	}
 	delta := int64(0)
@@ -199,10 +199,10 @@ func (p *Producer) failBatch(b *batch, err error, cert client.Certainty) {
 		if o.sent.Records > 0 && !b.recs[i].cancelled {
 			off, delta = delta, delta+1 // the record's offset delta (see Delivery.result)
 		}
-		p.finishRecord(&b.recs[i], o, off, -1)
+		p.finishRecordLocked(&b.recs[i], o, off, -1)
 	}
 	b.live = 0
-	p.admitWaiters()
+	p.admitWaitersLocked()
 }
 
 // fillMetrics adds the producer's gauges and counters to a snapshot.
@@ -211,11 +211,11 @@ func (p *Producer) fillMetrics(m *client.ProducerMetrics) {
 	defer p.mu.Unlock()
 	m.BufferedRecords += p.activeRecords
 	m.BufferedBytes += int(p.activeBytes)
-	m.WaitingRecords += p.waitingRecords()
-	m.WaitingBytes += int(p.waitingBytes)
+	m.WaitingRecords += p.waiting.count()
+	m.WaitingBytes += int(p.waiting.bytes)
 	for _, part := range p.parts {
 		for _, b := range part.batches {
-			if b.state != batchOpen {
+			if b.phase != batchOpen {
 				m.SealedBatches++
 				m.SealedBatchBytes += b.est
 			}
@@ -229,7 +229,7 @@ func (p *Producer) fillMetrics(m *client.ProducerMetrics) {
 	m.PeakInFlight = max(m.PeakInFlight, p.m.PeakInFlight)
 	m.PeakInFlightPerBroker = max(m.PeakInFlightPerBroker, p.m.PeakInFlightPerBroker)
 	m.Accepting = m.Accepting || !p.closing
-	m.Healthy = m.Healthy || (!p.closed && p.idErr == nil)
+	m.Healthy = m.Healthy || (!p.closed && p.ident.err == nil)
 }
 
 // partitionMetrics appends the acknowledged records and bytes of every

@@ -10,9 +10,9 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// applyTopic applies md's entry for t, if it has one: error, topic ID,
-// partition count, available partitions and leaders. Called with p.mu held.
-func (p *Producer) applyTopic(t *topicState, md *client.Metadata) {
+// applyTopicLocked applies md's entry for t, if it has one: error, topic ID,
+// partition count, available partitions and leaders.
+func (p *Producer) applyTopicLocked(t *topicState, md *client.Metadata) {
 	tm := md.Topics[t.name]
 	if tm == nil {
 		return
@@ -44,23 +44,21 @@ func (p *Producer) applyTopic(t *topicState, md *client.Metadata) {
 	}
 }
 
-// metadataChanged reports whether the client holds a metadata snapshot the
-// producer has not applied (nor set aside as stale). Called with p.mu held.
-func (p *Producer) metadataChanged() bool {
-	md := p.cl.CachedMetadata()
-	return md != nil && md != p.lastMeta && md != p.staleMeta
+// metadataChangedLocked reports whether the client holds a metadata snapshot the
+// producer has not applied (nor set aside as stale).
+func (p *Producer) metadataChangedLocked() bool {
+	return p.meta.changed(p.cl.CachedMetadata())
 }
 
-// syncMetadata applies the client's cached metadata when it changed:
+// syncMetadataLocked applies the client's cached metadata when it changed:
 // partition leaders, partition counts and topic IDs; then it partitions
-// records that waited for their topic's metadata, or expires them. Called
-// with p.mu held.
-func (p *Producer) syncMetadata(now time.Time) {
-	if p.metadataChanged() {
+// records that waited for their topic's metadata, or expires them.
+func (p *Producer) syncMetadataLocked(now time.Time) {
+	if p.metadataChangedLocked() {
 		md := p.cl.CachedMetadata()
-		p.lastMeta = md
+		p.meta.last = md
 		for _, t := range p.topics {
-			p.applyTopic(t, md)
+			p.applyTopicLocked(t, md)
 		}
 	}
 	for _, t := range p.topics {
@@ -70,7 +68,7 @@ func (p *Producer) syncMetadata(now time.Time) {
 		}
 		if u.live == 0 {
 			t.unassigned = nil
-			p.recycle(u)
+			p.recycleLocked(u)
 			continue
 		}
 		if t.numParts > 0 {
@@ -80,8 +78,8 @@ func (p *Producer) syncMetadata(now time.Time) {
 				if r.d == nil || r.cancelled {
 					continue
 				}
-				part := p.part(t, p.choose(t, recordKey(u.stream[r.start:r.end]), int(r.size)))
-				b := p.openBatch(part, int(r.size), now)
+				part := p.partLocked(t, p.chooseLocked(t, recordKey(u.stream[r.start:r.end]), int(r.size)))
+				b := p.openBatchLocked(part, int(r.size), now)
 				if u.created.Before(b.created) {
 					b.created, b.deadline = u.created, u.deadline
 				}
@@ -91,43 +89,41 @@ func (p *Producer) syncMetadata(now time.Time) {
 				}
 				r.d = nil
 			}
-			p.recycle(u)
+			p.recycleLocked(u)
 			continue
 		}
 		if !now.Before(u.deadline) {
 			t.unassigned = nil
-			p.failBatch(u, p.timeoutErr(u), client.NotSent)
-			p.recycle(u)
+			p.failBatchLocked(u, p.timeoutErrLocked(u), client.NotSent)
+			p.recycleLocked(u)
 			continue
 		}
-		if err := p.fatalFor(u, now); err != nil {
+		if err := p.fatalForLocked(u, now); err != nil {
 			t.unassigned = nil
-			p.failBatch(u, err, client.NotSent)
-			p.recycle(u)
+			p.failBatchLocked(u, err, client.NotSent)
+			p.recycleLocked(u)
 			continue
 		}
-		p.soon(u.deadline)
-		p.needMetadata(now)
+		p.soonLocked(u.deadline)
+		p.needMetadataLocked(now)
 	}
 	for _, part := range p.parts {
 		if part.leader < 0 && len(part.batches) > 0 {
-			p.needMetadata(now)
+			p.needMetadataLocked(now)
 			break
 		}
 	}
 }
 
-// needMetadata starts one background metadata refresh for the producer's
-// topics unless one is running or backing off. Called with p.mu held.
-func (p *Producer) needMetadata(now time.Time) {
-	if p.metaFetch {
+// needMetadataLocked starts one background metadata refresh for the producer's
+// topics unless one is running or backing off.
+func (p *Producer) needMetadataLocked(now time.Time) {
+	if ok, again := p.meta.start(now); !ok {
+		if !again.IsZero() {
+			p.soonLocked(again)
+		}
 		return
 	}
-	if now.Before(p.metaBackoff) {
-		p.soon(p.metaBackoff)
-		return
-	}
-	p.metaFetch = true
 	topics := make([]string, 0, len(p.topics))
 	unknown := 0 // the longest run of refreshes reporting a topic unknown
 	for name, t := range p.topics {
@@ -139,11 +135,7 @@ func (p *Producer) needMetadata(now time.Time) {
 		md, err := p.cl.Metadata(ctx, topics)
 		cancel()
 		p.mu.Lock()
-		p.metaFetch = false
-		if err == nil && md != p.staleMeta {
-			p.staleMeta = nil // a fresh snapshot: apply it
-		}
-		p.metaBackoff = time.Now().Add(metadataBackoff(p.cfg.backoff, unknown))
+		p.meta.finished(md, err, time.Now(), metadataBackoff(p.cfg.backoff, unknown))
 		if err != nil {
 			for _, name := range topics {
 				if t := p.topics[name]; t != nil && t.metaErr == nil {
@@ -216,9 +208,8 @@ func (p *Producer) initProducerID(deadline time.Time) {
 		if errors.Is(err, context.Canceled) && p.ctx.Err() != nil {
 			return
 		}
-		p.idErr, p.idErrAt = err, time.Now()
-		p.idBackoff = time.Now().Add(max(p.cfg.backoff, 50*time.Millisecond))
+		p.ident.failed(err, time.Now(), p.cfg.backoff)
 		return
 	}
-	p.haveID, p.pid, p.epoch, p.idErr = true, ir.ProducerID, ir.ProducerEpoch, nil
+	p.ident.set(ir.ProducerID, ir.ProducerEpoch)
 }

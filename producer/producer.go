@@ -44,91 +44,81 @@ type Message struct {
 }
 
 // Producer is gregor's idempotent, acks=all producer. Safe for concurrent use.
+//
+// Ownership (the database/sql convention): each field says who may touch
+// it. "set by New" fields are read-only afterwards; "mu" fields, and the
+// topicState, partState, batch and waiter values they reach, need p.mu
+// (a batch being encoded excepted: its sender owns it, see batch);
+// "sender" fields are moreover written only by the sender goroutine (run,
+// collect). Methods ending in Locked need p.mu held.
 type Producer struct {
-	cfg   settings
-	cl    kafkaClient
-	enc   *wire.BatchEncoder
-	hooks *client.Hooks // the client's; nil with a test client
-	log   *slog.Logger  // the client's; nil with a test client (see logger)
+	cfg   settings           // set by New
+	cl    kafkaClient        // set by New
+	enc   *wire.BatchEncoder // set by New; used by the sender goroutine only (encode)
+	hooks *client.Hooks      // set by New: the client's; nil with a test client
+	log   *slog.Logger       // set by New: the client's; nil with a test client (see logger)
 
-	ctx  context.Context // cancelled when Close gives up
-	stop context.CancelFunc
-	wake chan struct{}
-	quit chan struct{}
-	done chan struct{} // closed when the sender goroutine exits
+	ctx        context.Context    // set by New; cancelled when Close gives up
+	stop       context.CancelFunc // set by New
+	wake       chan struct{}      // set by New; capacity 1: wakes the sender (wakeup)
+	quit       chan struct{}      // set by New; closed by Close to stop the sender
+	done       chan struct{}      // set by New; closed when the sender goroutine exits
+	unregister func()             // set by New; called once by Close
 
-	unregister func()
 	// unregisterParts removes partitionMetrics from the client's snapshot
 	// (nil when the client has no per-partition metrics, as a test fake).
-	unregisterParts func()
+	unregisterParts func() // set by New; called once by Close
 
-	// mu guards every field from slab to m (txn excepted: set once by New),
-	// and clockBase, and the topicState, partState, waiter and batch values
-	// they reach (a batch being encoded excepted: see batch). idDeadline and
-	// next are moreover written only by the sender goroutine (collect).
-	// Helpers documented "Called with p.mu held" need it.
-	mu        sync.Mutex
-	slab      deliverySlab
-	topics    map[string]*topicState
-	lastTopic *topicState  // the last topic admitted to (saves a map lookup)
-	parts     []*partState // every partition with state, for the sender's scan
-	free      []*batch
-	pools     batchPools
+	mu sync.Mutex // guards the fields below up to m, except where noted
 
-	activeRecords int
-	activeBytes   int64
-	waiters       []*waiter
-	freeWaiters   []*waiter // recycled (see recycleWaiter)
-	waitHead      int
-	waitingBytes  int64
+	slab      deliverySlab           // mu: Delivery handles are cut from it
+	topics    map[string]*topicState // mu
+	lastTopic *topicState            // mu: the last topic admitted to (saves a map lookup)
+	parts     []*partState           // mu: every partition with state, for the sender's scan
+	free      []*batch               // mu: recycled batches
+	pools     batchPools             // mu: recycled batch buffers
+	clockBase time.Time              // mu: see now
 
-	closing, closed bool
-	flushing        int
+	activeRecords int       // mu: admitted, not terminal (InFlightRecords)
+	activeBytes   int64     // mu: their reserved bytes (RetainedBytes)
+	waiting       waitQueue // mu: Send calls waiting for room (FIFO)
 
-	// Producer identity (KIP-98) and local epoch bumps (KIP-360).
-	haveID      bool
-	pid         int64
-	epoch       int16
-	idErr       error
-	idErrAt     time.Time // when idErr was observed (the InitProducerId answer arrived)
-	idBackoff   time.Time
-	idDeadline  time.Time // earliest deadline of a batch waiting for an ID (sender goroutine)
-	next        time.Time // when the sender must look again (collect)
-	freeReqs    []*inflightReq
-	metaFetch   bool
-	metaBackoff time.Time
-	lastMeta    *client.Metadata
-	staleMeta   *client.Metadata // snapshot invalidated by a broker error; not applied again
+	closing, closed bool // mu
+	flushing        int  // mu: Flush calls in progress (linger ignored)
 
-	inflight      map[int32]int // outstanding ProduceRequests per broker
-	totalInflight int
-	brokerQ       map[int32]chan *inflightReq
+	ident    identity       // mu: producer ID and epoch (KIP-98, KIP-360); deadline: sender
+	meta     metaSync       // mu: metadata applied, set aside, being refreshed
+	next     time.Time      // mu, sender: when the sender must look again (collect, soon)
+	freeReqs []*inflightReq // mu: recycled requests
+
+	inflight      map[int32]int               // mu: outstanding ProduceRequests per broker
+	totalInflight int                         // mu
+	brokerQ       map[int32]chan *inflightReq // mu: each broker's enqueueLoop input (created by send)
 
 	// Transactional mode (Config.Transactional): txn is the hooks (nil for
 	// the idempotent producer); draining is set while Drain fails records
 	// (their failures are not reported through txn.Failed); idle is closed
 	// and cleared when the last outstanding ProduceRequest completes.
-	// draining and idle are guarded by mu.
-	txn      *txnhook.Hooks
-	draining bool
-	idle     chan struct{}
+	txn      *txnhook.Hooks // set by New
+	draining bool           // mu
+	idle     chan struct{}  // mu
 
-	m client.ProducerMetrics // counters; gauges are filled on read
+	// held are the batches held for an automatic resolution
+	// (Config.ResolvePossiblySent); resolving counts their goroutines.
+	held      map[*heldBatch]struct{} // mu
+	resolving sync.WaitGroup          // waited for by Close
+
+	m client.ProducerMetrics // mu: counters; gauges are filled on read
+
 	// backlog counts terminals decided but not yet read by the caller
-	// (Delivery.Result or Wait): the UnreadResults gauge.
+	// (Delivery.Result or Wait): the UnreadResults gauge. Atomic.
 	backlog atomic.Int64
 
 	// watch holds the channel of each non-terminal Delivery whose Done was
 	// called (rare: most callers poll Result or Wait once terminal).
+	// Lock order: mu, then watchMu.
 	watchMu sync.Mutex
-	watch   map[*Delivery]chan struct{}
-
-	clockBase time.Time // see now; guarded by mu
-
-	// Automatic resolutions (Config.ResolvePossiblySent): held batches
-	// (p.mu) and their goroutines.
-	held      map[*heldBatch]struct{}
-	resolving sync.WaitGroup
+	watch   map[*Delivery]chan struct{} // watchMu
 }
 
 // topicState is a topic's partitions and partitioner state. Guarded by
@@ -145,7 +135,7 @@ type topicState struct {
 	// metaErrAt is when metaErr was observed: the Fetched time of the
 	// snapshot carrying it, or the failure time of a lookup. A fatal metaErr
 	// dooms only batches whose records were all admitted by then; a newer
-	// record first needs a fresh lookup (fatalFor).
+	// record first needs a fresh lookup (fatalForLocked).
 	metaErrAt time.Time
 	// unknown counts metadata snapshots in a row, fetched after the topic
 	// was first used, that reported it UNKNOWN_TOPIC_OR_PARTITION; 0 once
@@ -277,8 +267,8 @@ func (p *Producer) wakeup() {
 	}
 }
 
-// topic returns the state of a topic, creating it.
-func (p *Producer) topic(name string) *topicState {
+// topicLocked returns the state of a topic, creating it.
+func (p *Producer) topicLocked(name string) *topicState {
 	if t := p.lastTopic; t != nil && t.name == name {
 		return t
 	}
@@ -286,18 +276,18 @@ func (p *Producer) topic(name string) *topicState {
 	if t == nil {
 		t = &topicState{name: name, sticky: stickyState{partition: -1}, unknownAt: time.Now()}
 		p.topics[name] = t
-		if p.lastMeta != nil {
+		if p.meta.last != nil {
 			// A topic first used after the last metadata sync takes what
 			// that snapshot says of it at once (as part does for leaders).
-			p.applyTopic(t, p.lastMeta)
+			p.applyTopicLocked(t, p.meta.last)
 		}
 	}
 	p.lastTopic = t
 	return t
 }
 
-// part returns the state of a partition, creating it.
-func (p *Producer) part(t *topicState, partition int32) *partState {
+// partLocked returns the state of a partition, creating it.
+func (p *Producer) partLocked(t *topicState, partition int32) *partState {
 	if int(partition) >= len(t.parts) {
 		n := make([]*partState, partition+1)
 		copy(n, t.parts)
@@ -308,8 +298,8 @@ func (p *Producer) part(t *topicState, partition int32) *partState {
 		// A partition first used after the last metadata sync takes its
 		// leader from that snapshot at once.
 		ps = &partState{topic: t, partition: partition, leader: -1}
-		if p.lastMeta != nil {
-			ps.leader = leaderIn(p.lastMeta.Topics[t.name], partition)
+		if p.meta.last != nil {
+			ps.leader = leaderIn(p.meta.last.Topics[t.name], partition)
 		}
 		t.parts[partition] = ps
 	}
@@ -320,7 +310,7 @@ func (p *Producer) part(t *topicState, partition int32) *partState {
 	return ps
 }
 
-func (p *Producer) newBatch(t *topicState, part *partState, now time.Time) *batch {
+func (p *Producer) newBatchLocked(t *topicState, part *partState, now time.Time) *batch {
 	var b *batch
 	if n := len(p.free); n > 0 {
 		b = p.free[n-1]
@@ -336,28 +326,28 @@ func (p *Producer) newBatch(t *topicState, part *partState, now time.Time) *batc
 	return b
 }
 
-func (p *Producer) recycle(b *batch) {
+func (p *Producer) recycleLocked(b *batch) {
 	b.reset(&p.pools)
 	if len(p.free) < 256 {
 		p.free = append(p.free, b)
 	}
 }
 
-// openBatch returns the partition's open batch with room for a record of
+// openBatchLocked returns the partition's open batch with room for a record of
 // size bytes, sealing a full one and opening a new one as needed.
-func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
+func (p *Producer) openBatchLocked(part *partState, size int, now time.Time) *batch {
 	if n := len(part.batches); n > 0 {
 		b := part.batches[n-1]
-		if b.state == batchOpen {
-			if len(b.recs) < p.cfg.BatchMaxRecords && (b.est+size <= p.cfg.BatchMaxBytes || len(b.recs) == 0) && p.pinAllows(b) {
+		if b.phase == batchOpen {
+			if len(b.recs) < p.cfg.BatchMaxRecords && (b.est+size <= p.cfg.BatchMaxBytes || len(b.recs) == 0) && p.pinAllowsLocked(b) {
 				return b
 			}
-			b.state = batchReady
+			b.seal()
 			p.wakeup()
 		}
 	}
-	b := p.newBatch(part.topic, part, now)
-	b.pinID = p.pinFor(part.topic)
+	b := p.newBatchLocked(part.topic, part, now)
+	b.pinID = p.pinForLocked(part.topic)
 	// Start with room for a full batch when the pool holds such buffers
 	// (no new memory), else for as much as the last acknowledged batch
 	// needed: regrowing the stream record by record copies it each time.
@@ -376,28 +366,28 @@ func (p *Producer) openBatch(part *partState, size int, now time.Time) *batch {
 	return b
 }
 
-// pinFor is the topic ID a new batch of t is pinned to: its current ID
+// pinForLocked is the topic ID a new batch of t is pinned to: its current ID
 // with Config.PinTopicIDs, else none.
-func (p *Producer) pinFor(t *topicState) wire.UUID {
+func (p *Producer) pinForLocked(t *topicState) wire.UUID {
 	if !p.cfg.PinTopicIDs {
 		return wire.UUID{}
 	}
 	return t.id
 }
 
-// pinAllows reports whether open batch b may take another record: it is
+// pinAllowsLocked reports whether open batch b may take another record: it is
 // not pinned to a topic ID other than the topic's current one. A batch
 // opened before the topic's ID was known is pinned when it is next
-// considered for sending (pinUnpinned).
-func (p *Producer) pinAllows(b *batch) bool {
-	return b.pinID == (wire.UUID{}) || b.pinID == p.pinFor(b.topic)
+// considered for sending (pinUnpinnedLocked).
+func (p *Producer) pinAllowsLocked(b *batch) bool {
+	return b.pinID == (wire.UUID{}) || b.pinID == p.pinForLocked(b.topic)
 }
 
-// pinUnpinned pins b to its topic's ID once metadata shows one (records for
+// pinUnpinnedLocked pins b to its topic's ID once metadata shows one (records for
 // an explicit partition join a batch before the topic's metadata is known).
-func (p *Producer) pinUnpinned(b *batch) {
+func (p *Producer) pinUnpinnedLocked(b *batch) {
 	if b.pinID == (wire.UUID{}) {
-		b.pinID = p.pinFor(b.topic)
+		b.pinID = p.pinForLocked(b.topic)
 	}
 }
 
@@ -412,7 +402,7 @@ func idChanged(b *batch) error {
 	return fmt.Errorf("%w: %s was %v, now %v", ErrTopicIDChanged, b.topic.name, b.pinID, b.topic.id)
 }
 
-// full reports whether an open batch should be sent without lingering.
-func (p *Producer) full(b *batch) bool {
+// fullLocked reports whether an open batch should be sent without lingering.
+func (p *Producer) fullLocked(b *batch) bool {
 	return len(b.recs) >= p.cfg.BatchMaxRecords || b.est >= p.cfg.BatchMaxBytes
 }

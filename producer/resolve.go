@@ -42,7 +42,7 @@ func (s SentBatch) lastSequence() int32 {
 	return int32(last)
 }
 
-// sentBatch is b's identity for Result.Sent. Called with p.mu held.
+// sentBatch is b's identity for Result.Sent.
 func (b *batch) sentBatch() SentBatch {
 	return SentBatch{TopicID: b.topicID, ProducerID: b.pid, ProducerEpoch: b.epoch, BaseSequence: b.baseSeq,
 		Records: b.numSeq, AckedEnd: b.ackedEnd}

@@ -21,9 +21,9 @@ type heldBatch struct {
 	off  []int32  // their offset deltas
 }
 
-// holdForResolve takes b's live records out of b and resolves them in the
-// background. Called with p.mu held from failBatch.
-func (p *Producer) holdForResolve(b *batch, o *outcome) {
+// holdForResolveLocked takes b's live records out of b and resolves them in
+// the background (called from failBatchLocked).
+func (p *Producer) holdForResolveLocked(b *batch, o *outcome) {
 	h := &heldBatch{o: o}
 	delta := int32(0)
 	for i := range b.recs {
@@ -74,14 +74,13 @@ func (p *Producer) autoResolve(h *heldBatch) {
 		if o.err == nil {
 			off += res.Offset // res is for offset delta 0 (h.o.sent.OffsetDelta)
 		}
-		p.finishRecord(&h.recs[i], o, off, ts)
+		p.finishRecordLocked(&h.recs[i], o, off, ts)
 	}
-	p.admitWaiters()
+	p.admitWaitersLocked()
 }
 
-// heldDeliveries appends one Delivery per held batch (for Flush). Called
-// with p.mu held.
-func (p *Producer) heldDeliveries(dst []*Delivery) []*Delivery {
+// heldDeliveriesLocked appends one Delivery per held batch (for Flush).
+func (p *Producer) heldDeliveriesLocked(dst []*Delivery) []*Delivery {
 	for h := range p.held {
 		if len(h.recs) > 0 {
 			dst = append(dst, h.recs[0].d)

@@ -98,20 +98,20 @@ func (p *Producer) complete(r *inflightReq) {
 	now := time.Now()
 	for i, b := range r.batches {
 		b.part.inflight--
-		b.state = batchReady
-		p.onResult(b.part, b, r.results[i], now)
+		b.answered()
+		p.onResultLocked(b.part, b, r.results[i], now)
 	}
-	p.recycleRequest(r)
-	p.admitWaiters()
+	p.recycleRequestLocked(r)
+	p.admitWaitersLocked()
 	p.wakeup()
 }
 
-// onResult applies one batch's outcome: success (DUPLICATE_SEQUENCE_NUMBER
+// onResultLocked applies one batch's outcome: success (DUPLICATE_SEQUENCE_NUMBER
 // included), retry, sequence reset or final failure.
-func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time.Time) {
+func (p *Producer) onResultLocked(part *partState, b *batch, res batchResult, now time.Time) {
 	err := res.err
 	if err == nil || errors.Is(err, wire.ErrDuplicateSequenceNumber) {
-		p.succeed(part, b, res)
+		p.succeedLocked(part, b, res)
 		return
 	}
 	b.lastErr = err
@@ -124,16 +124,13 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 		if res.leader >= 0 && res.leader != b.sentTo {
 			part.leader = res.leader // the broker named the new leader (KIP-951)
 		}
-		if p.lastMeta != nil {
-			p.staleMeta = p.lastMeta
-		}
-		p.lastMeta = nil
+		p.meta.invalidate()
 	}
 	head := len(part.batches) > 0 && part.batches[0] == b
 	exhausted := func() bool {
 		return (p.cfg.retries >= 0 && b.attempts > p.cfg.retries) || !now.Before(b.deadline)
 	}
-	final := func() { p.endBatch(part, b, err) }
+	final := func() { p.endBatchLocked(part, b, err) }
 	if errors.Is(err, wire.ErrOutOfOrderSequenceNumber) || errors.Is(err, wire.ErrUnknownProducerID) {
 		if !head {
 			// Behind an unresolved predecessor: resend in order once it resolves.
@@ -152,7 +149,7 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 		}
 		// The broker lost this producer's state for the partition: restart
 		// the sequence at this batch under a new epoch (KIP-360).
-		p.markGap(part, b)
+		p.markGapLocked(part, b)
 		part.retry = true
 		return
 	}
@@ -172,8 +169,8 @@ func (p *Producer) onResult(part *partState, b *batch, res batchResult, now time
 	final()
 }
 
-// succeed gives every record of b its offset and removes b.
-func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
+// succeedLocked gives every record of b its offset and removes b.
+func (p *Producer) succeedLocked(part *partState, b *batch, res batchResult) {
 	if part.acked == nil {
 		part.acked = &outcome{topic: b.topic.name, partition: part.partition}
 	}
@@ -189,7 +186,7 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 		if r.cancelled {
 			continue
 		}
-		p.finishRecord(r, part.acked, off, res.appendTime)
+		p.finishRecordLocked(r, part.acked, off, res.appendTime)
 		if off >= 0 {
 			off++
 		}
@@ -202,8 +199,8 @@ func (p *Producer) succeed(part *partState, b *batch, res batchResult) {
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}
-	p.removeBatchPtr(part, b)
-	p.recycle(b)
+	p.removeBatchPtrLocked(part, b)
+	p.recycleLocked(b)
 }
 
 // mayHaveWritten reports whether an attempt that failed with err may still

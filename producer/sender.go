@@ -56,7 +56,7 @@ func (p *Producer) run() {
 				reqs[i] = nil
 			}
 			if needID {
-				p.initProducerID(p.idDeadline)
+				p.initProducerID(p.ident.deadline)
 				continue
 			}
 			if len(reqs) == 0 {
@@ -86,29 +86,29 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 	if p.closed {
 		return false, out, p.next
 	}
-	p.syncMetadata(now)
+	p.syncMetadataLocked(now)
 	start := len(out)
 	for _, part := range p.parts {
-		b := p.sendable(part, now)
+		b := p.sendableLocked(part, now)
 		if b == nil {
 			continue
 		}
-		if !p.haveID {
+		if !p.ident.have {
 			if p.txn != nil {
 				continue // package txn sets the identity (SetIdentity)
 			}
-			if now.Before(p.idBackoff) {
-				p.soon(p.idBackoff)
+			if now.Before(p.ident.backoff) {
+				p.soonLocked(p.ident.backoff)
 			} else {
-				if !needID || b.deadline.Before(p.idDeadline) {
-					p.idDeadline = b.deadline
+				if !needID || b.deadline.Before(p.ident.deadline) {
+					p.ident.deadline = b.deadline
 				}
 				needID = true
 			}
 			continue
 		}
 		if part.leader < 0 {
-			p.needMetadata(now)
+			p.needMetadataLocked(now)
 			continue
 		}
 		if p.inflight[part.leader] >= p.cfg.MaxInFlightPerBroker {
@@ -128,14 +128,13 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			continue // txn calls Wake when the partition may be sent
 		}
 		if r == nil {
-			r = p.newRequest(part.leader, now.Add(p.cfg.RequestTimeout))
+			r = p.newRequestLocked(part.leader, now.Add(p.cfg.RequestTimeout))
 			out = append(out, r)
 		}
-		p.assignSequence(part, b)
+		p.assignSequenceLocked(part, b)
 		b.topicID = part.topic.id
 		b.sentTo = part.leader
-		b.state = batchInFlight
-		b.handed = true
+		b.send()
 		part.inflight++
 		r.batches = append(r.batches, b)
 		r.bytes += size
@@ -152,8 +151,8 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 	return needID, out, p.next
 }
 
-// newRequest returns a recycled (or new) request for broker. Called with p.mu held.
-func (p *Producer) newRequest(broker int32, deadline time.Time) *inflightReq {
+// newRequestLocked returns a recycled (or new) request for broker.
+func (p *Producer) newRequestLocked(broker int32, deadline time.Time) *inflightReq {
 	var r *inflightReq
 	if n := len(p.freeReqs); n > 0 {
 		r = p.freeReqs[n-1]
@@ -166,12 +165,12 @@ func (p *Producer) newRequest(broker int32, deadline time.Time) *inflightReq {
 	return r
 }
 
-// recycleRequest keeps r for reuse once its outcome was applied; it drops
-// every reference to batches, responses and errors. Called with p.mu held.
+// recycleRequestLocked keeps r for reuse once its outcome was applied; it drops
+// every reference to batches, responses and errors.
 // A request that failed as a whole is not kept: it may have been abandoned
 // while written, and its response, arriving late, would be decoded into
 // r.resp (SetResponseInto) while r served another request.
-func (p *Producer) recycleRequest(r *inflightReq) {
+func (p *Producer) recycleRequestLocked(r *inflightReq) {
 	if r.err != nil {
 		if r.actx != nil {
 			r.actx.release()
@@ -198,58 +197,57 @@ func (p *Producer) recycleRequest(r *inflightReq) {
 	}
 }
 
-// soon makes the sender look again no later than t. Called with p.mu held
-// during collect.
-func (p *Producer) soon(t time.Time) {
+// soonLocked makes the sender look again no later than t (during collect).
+func (p *Producer) soonLocked(t time.Time) {
 	if t.Before(p.next) {
 		p.next = t
 	}
 }
 
-// sendable returns the partition's next batch to send, or nil. On the way
+// sendableLocked returns the partition's next batch to send, or nil. On the way
 // it drops emptied batches, expires batches past their delivery deadline
 // and performs a pending sequence reset (KIP-360).
-func (p *Producer) sendable(part *partState, now time.Time) *batch {
+func (p *Producer) sendableLocked(part *partState, now time.Time) *batch {
 	for i := 0; i < len(part.batches); i++ {
 		b := part.batches[i]
-		if b.state == batchInFlight {
+		if b.inFlight() {
 			continue
 		}
-		p.pinUnpinned(b)
+		p.pinUnpinnedLocked(b)
 		switch {
-		case b.live == 0 && !b.sequenced:
-			p.removeBatch(part, i)
-			p.recycle(b)
+		case b.live == 0 && !b.sequenced():
+			p.removeBatchLocked(part, i)
+			p.recycleLocked(b)
 			i--
 		case !now.Before(b.deadline):
-			p.endBatch(part, b, p.timeoutErr(b))
+			p.endBatchLocked(part, b, p.timeoutErrLocked(b))
 			i--
 		case idChanged(b) != nil:
-			p.endBatch(part, b, idChanged(b))
+			p.endBatchLocked(part, b, idChanged(b))
 			i--
 		default:
 			if !b.handed {
-				if err := p.fatalFor(b, now); err != nil {
-					p.failBatch(b, err, client.NotSent)
-					p.removeBatch(part, i)
-					p.recycle(b)
+				if err := p.fatalForLocked(b, now); err != nil {
+					p.failBatchLocked(b, err, client.NotSent)
+					p.removeBatchLocked(part, i)
+					p.recycleLocked(b)
 					i--
 					continue
 				}
 			}
-			p.soon(b.deadline)
+			p.soonLocked(b.deadline)
 		}
 	}
 	if part.gap && part.inflight == 0 {
 		earlier := false
 		for _, b := range part.batches {
-			if b.sequenced && b.baseSeq < part.gapSeq {
+			if b.sequenced() && b.baseSeq < part.gapSeq {
 				earlier = true
 				break
 			}
 		}
 		if !earlier {
-			p.resetPartition(part)
+			p.resetPartitionLocked(part)
 		}
 	}
 	if part.retry {
@@ -259,57 +257,57 @@ func (p *Producer) sendable(part *partState, now time.Time) *batch {
 		part.retry = false
 	}
 	if now.Before(part.backoffUntil) {
-		p.soon(part.backoffUntil)
+		p.soonLocked(part.backoffUntil)
 		return nil
 	}
 	if !part.confirmed && part.inflight > 0 {
 		return nil
 	}
 	for _, b := range part.batches {
-		if b.state == batchInFlight {
+		if b.inFlight() {
 			continue
 		}
-		if part.gap && !(b.sequenced && b.baseSeq < part.gapSeq) {
+		if part.gap && !(b.sequenced() && b.baseSeq < part.gapSeq) {
 			return nil
 		}
-		if b.state == batchOpen {
+		if b.phase == batchOpen {
 			due := b.created.Add(p.cfg.linger)
-			if !p.full(b) && now.Before(due) && p.flushing == 0 && !p.closing {
-				p.soon(due)
+			if !p.fullLocked(b) && now.Before(due) && p.flushing == 0 && !p.closing {
+				p.soonLocked(due)
 				return nil
 			}
-			b.state = batchReady
+			b.seal()
 		}
 		return b
 	}
 	return nil
 }
 
-// endBatch fails part's batch b with err and the certainty its attempts
-// leave, and drops it; a sequenced batch leaves a gap (markGap).
-func (p *Producer) endBatch(part *partState, b *batch, err error) {
-	p.markGap(part, b)
-	p.failBatch(b, err, certaintyOf(b))
-	p.removeBatchPtr(part, b)
-	p.recycle(b)
+// endBatchLocked fails part's batch b with err and the certainty its attempts
+// leave, and drops it; a sequenced batch leaves a gap (markGapLocked).
+func (p *Producer) endBatchLocked(part *partState, b *batch, err error) {
+	p.markGapLocked(part, b)
+	p.failBatchLocked(b, err, certaintyOf(b))
+	p.removeBatchPtrLocked(part, b)
+	p.recycleLocked(b)
 }
 
-func (p *Producer) removeBatch(part *partState, i int) {
+func (p *Producer) removeBatchLocked(part *partState, i int) {
 	copy(part.batches[i:], part.batches[i+1:])
 	part.batches[len(part.batches)-1] = nil
 	part.batches = part.batches[:len(part.batches)-1]
 }
 
-func (p *Producer) removeBatchPtr(part *partState, b *batch) {
+func (p *Producer) removeBatchPtrLocked(part *partState, b *batch) {
 	for i, x := range part.batches {
 		if x == b {
-			p.removeBatch(part, i)
+			p.removeBatchLocked(part, i)
 			return
 		}
 	}
 }
 
-// fatalFor returns an error that dooms an unsent batch before any send:
+// fatalForLocked returns an error that dooms an unsent batch before any send:
 // InitProducerId or the topic's metadata failed with a non-retriable broker
 // error (e.g. CLUSTER_AUTHORIZATION_FAILED, TOPIC_AUTHORIZATION_FAILED), or
 // metadata fetched after the batch was opened says the partition does not
@@ -321,17 +319,16 @@ func (p *Producer) removeBatchPtr(part *partState, b *batch) {
 // look first (an ACL may have been granted meanwhile): the metadata lookup
 // is started here, and InitProducerId is retried by collect once its
 // backoff passes; the batch fails only if the fresh answer is the same.
-// Called with p.mu held.
-func (p *Producer) fatalFor(b *batch, now time.Time) error {
-	if !p.haveID && isFatal(p.idErr) && !b.lastAdmit.After(p.idErrAt) {
-		return p.idErr
+func (p *Producer) fatalForLocked(b *batch, now time.Time) error {
+	if err := p.ident.fatalFor(b.lastAdmit); err != nil {
+		return err
 	}
 	t := b.topic
 	if isFatal(t.metaErr) {
 		if !b.lastAdmit.After(t.metaErrAt) {
 			return t.metaErr
 		}
-		p.needMetadata(now)
+		p.needMetadataLocked(now)
 	}
 	if n := t.unknown - b.unknownBase; p.cfg.UnknownTopicRetries >= 0 && n > p.cfg.UnknownTopicRetries &&
 		errors.Is(t.metaErr, wire.ErrUnknownTopicOrPartition) && !b.lastAdmit.After(t.metaErrAt) {
@@ -339,7 +336,7 @@ func (p *Producer) fatalFor(b *batch, now time.Time) error {
 			t.name, n, p.cfg.UnknownTopicRetries, wire.ErrUnknownTopicOrPartition)
 	}
 	if part := b.part; part != nil && part.leader < 0 && t.numParts > 0 && part.partition >= t.numParts &&
-		p.lastMeta != nil && p.lastMeta.Fetched.After(b.created) {
+		p.meta.fetchedAfter(b.created) {
 		return fmt.Errorf("%w: partition %d of %d", wire.ErrUnknownTopicOrPartition, part.partition, t.numParts)
 	}
 	return nil
@@ -357,20 +354,20 @@ func isFatal(err error) bool {
 // certaintyOf is what is known about a batch that fails now: PossiblySent
 // when it is in flight or some attempt ended with an unknown outcome.
 func certaintyOf(b *batch) client.Certainty {
-	if b.state == batchInFlight || b.maybeWritten {
+	if b.inFlight() || b.maybeWritten {
 		return client.PossiblySent
 	}
 	return client.NotSent
 }
 
-// timeoutErr is the delivery-timeout error of a batch, naming the last
+// timeoutErrLocked is the delivery-timeout error of a batch, naming the last
 // failure seen: the batch's last send error, else the last InitProducerId
 // failure, else (for a record still waiting for its topic's partitions or
 // its partition's leader) the last metadata condition of its topic.
-func (p *Producer) timeoutErr(b *batch) error {
+func (p *Producer) timeoutErrLocked(b *batch) error {
 	last := b.lastErr
-	if last == nil && !p.haveID {
-		last = p.idErr
+	if last == nil {
+		last = p.ident.lastErr()
 	}
 	if last == nil && b.topic.metaErr != nil {
 		if b.part == nil || b.topic.numParts == 0 {

@@ -7,11 +7,11 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// markGap records that sequenced batch b will not complete: batches after it
+// markGapLocked records that sequenced batch b will not complete: batches after it
 // cannot be written under the current sequence (KIP-360). Unsequenced
 // batches leave no gap.
-func (p *Producer) markGap(part *partState, b *batch) {
-	if part == nil || !b.sequenced {
+func (p *Producer) markGapLocked(part *partState, b *batch) {
+	if part == nil || !b.sequenced() {
 		return
 	}
 	if !part.gap || b.baseSeq < part.gapSeq {
@@ -21,66 +21,62 @@ func (p *Producer) markGap(part *partState, b *batch) {
 	part.gapUnknown = part.gapUnknown || b.maybeWritten
 }
 
-// resetPartition restarts a partition's sequence under a new epoch once
+// resetPartitionLocked restarts a partition's sequence under a new epoch once
 // nothing before its gap is outstanding (KIP-360). A remaining sequenced
 // batch that may have been written after an unresolved gap cannot be resent
 // without risking a duplicate, so it fails PossiblySent; the others, which
 // the broker definitely rejected, are sequenced again.
-func (p *Producer) resetPartition(part *partState) {
+func (p *Producer) resetPartitionLocked(part *partState) {
 	for i := 0; i < len(part.batches); i++ {
 		b := part.batches[i]
-		if !b.sequenced {
+		if !b.sequenced() {
 			continue
 		}
 		if (part.gapUnknown && b.maybeWritten) || p.txn != nil {
 			// In a transaction no batch is sequenced again (the epoch
 			// stays until the transaction ends; it must abort).
-			p.failBatch(b, ErrSequenceReset, certaintyOf(b))
-			p.removeBatch(part, i)
-			p.recycle(b)
+			p.failBatchLocked(b, ErrSequenceReset, certaintyOf(b))
+			p.removeBatchLocked(part, i)
+			p.recycleLocked(b)
 			i--
 			continue
 		}
-		b.sequenced = false
-		b.maybeWritten = false
-		b.encodedOK = false
+		b.unsequence()
 	}
 	part.gap, part.gapUnknown, part.retry = false, false, false
 	p.logger().Info("gregor: partition sequence reset", "topic", part.topic.name, "partition", part.partition)
-	if part.hasID && part.pid == p.pid && part.epoch >= p.epoch && p.haveID && p.txn == nil {
-		p.bumpEpoch()
+	if part.hasID && p.ident.current(part.pid, part.epoch) && p.txn == nil {
+		p.bumpEpochLocked()
 	}
 	part.hasID = false
 }
 
-// bumpEpoch moves the producer to the next epoch locally, as KIP-360 lets an
+// bumpEpochLocked moves the producer to the next epoch locally, as KIP-360 lets an
 // idempotent producer do; at epoch exhaustion it asks for a new producer ID.
-func (p *Producer) bumpEpoch() {
-	if p.epoch == math.MaxInt16 {
-		p.haveID = false
-		p.logger().Info("gregor: producer epoch exhausted, requesting a new producer ID", "producer_id", p.pid, "epoch", p.epoch)
+func (p *Producer) bumpEpochLocked() {
+	if !p.ident.bump() {
+		p.logger().Info("gregor: producer epoch exhausted, requesting a new producer ID", "producer_id", p.ident.pid, "epoch", p.ident.epoch)
 		return
 	}
-	p.epoch++
-	p.logger().Info("gregor: producer epoch bumped", "producer_id", p.pid, "epoch", p.epoch)
+	p.logger().Info("gregor: producer epoch bumped", "producer_id", p.ident.pid, "epoch", p.ident.epoch)
 }
 
-// assignSequence gives b its sequence range on first send. An idle
+// assignSequenceLocked gives b its sequence range on first send. An idle
 // partition adopts the producer's current ID and epoch at sequence 0.
-func (p *Producer) assignSequence(part *partState, b *batch) {
-	if b.sequenced {
+func (p *Producer) assignSequenceLocked(part *partState, b *batch) {
+	if b.sequenced() {
 		return
 	}
-	if !part.hasID || part.pid != p.pid || part.epoch != p.epoch {
+	if !part.hasID || !p.ident.adopted(part.pid, part.epoch) {
 		idle := true
 		for _, x := range part.batches {
-			if x.sequenced {
+			if x.sequenced() {
 				idle = false
 				break
 			}
 		}
 		if !part.hasID || idle {
-			part.hasID, part.pid, part.epoch, part.nextSeq = true, p.pid, p.epoch, 0
+			part.hasID, part.pid, part.epoch, part.nextSeq = true, p.ident.pid, p.ident.epoch, 0
 			part.confirmed = false
 		}
 	}
@@ -88,8 +84,7 @@ func (p *Producer) assignSequence(part *partState, b *batch) {
 	b.ackedEnd = part.ackedEnd
 	b.compact(&p.pools)
 	b.numSeq = int32(b.live)
-	b.sequenced = true
-	b.encodedOK = false
+	b.sequence()
 	if need := encodedRoom(part, len(b.stream)); p.cfg.Compression != wire.CompressionNone && b.zs == nil && !b.streamed && cap(b.encoded) < need {
 		p.pools.bytes.put(b.encoded)
 		b.encoded = p.pools.bytes.get(need)

@@ -13,7 +13,7 @@ import (
 // setIdentity implements txnhook.Hooks.SetIdentity.
 func (p *Producer) setIdentity(pid int64, epoch int16) {
 	p.mu.Lock()
-	p.haveID, p.pid, p.epoch, p.idErr = true, pid, epoch, nil
+	p.ident.set(pid, epoch)
 	p.mu.Unlock()
 	p.wakeup()
 }
@@ -29,7 +29,7 @@ func (p *Producer) drain(ctx context.Context, err error) error {
 	p.draining = true
 	defer func() { p.draining = false }()
 	for {
-		p.failHeld(err)
+		p.failHeldLocked(err)
 		if p.totalInflight == 0 {
 			for _, part := range p.parts {
 				part.hasID, part.confirmed = false, false
@@ -53,25 +53,25 @@ func (p *Producer) drain(ctx context.Context, err error) error {
 	}
 }
 
-// failHeld fails every batch that is not in an outstanding ProduceRequest,
+// failHeldLocked fails every batch that is not in an outstanding ProduceRequest,
 // with the certainty its attempts leave, and the records still waiting for
-// their topic's partitions (NotSent). Called with p.mu held.
-func (p *Producer) failHeld(err error) {
+// their topic's partitions (NotSent).
+func (p *Producer) failHeldLocked(err error) {
 	for _, part := range p.parts {
 		for i := 0; i < len(part.batches); i++ {
 			b := part.batches[i]
-			if b.state == batchInFlight {
+			if b.inFlight() {
 				continue
 			}
-			p.failBatch(b, err, certaintyOf(b))
-			p.removeBatch(part, i)
-			p.recycle(b)
+			p.failBatchLocked(b, err, certaintyOf(b))
+			p.removeBatchLocked(part, i)
+			p.recycleLocked(b)
 			i--
 		}
 	}
 	for _, t := range p.topics {
 		if t.unassigned != nil {
-			p.failBatch(t.unassigned, err, client.NotSent)
+			p.failBatchLocked(t.unassigned, err, client.NotSent)
 			t.unassigned = nil
 		}
 	}
