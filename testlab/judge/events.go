@@ -235,8 +235,8 @@ func (t *OperationTerminal) validate() error {
 	}
 	switch t.Status {
 	case "acknowledged", "transaction_staged":
-		if t.Code != nil {
-			return fmt.Errorf("status %s with code %q, want null", t.Status, *t.Code)
+		if t.Code != nil || t.Offset == nil {
+			return fmt.Errorf("status %s wants an offset and a null code", t.Status)
 		}
 	default:
 		if t.Code == nil || t.Offset != nil {
