@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -26,19 +26,15 @@ func problem(code, format string, args ...any) *Problem {
 type Event struct {
 	Kind      string
 	CommandID string
-	Fields    map[string]json.RawMessage // payload keys (envelope removed)
-	Raw       []byte
+	// Payload is the strictly decoded payload: a pointer to the struct of
+	// Kind (events.go), e.g. *OperationTerminal for operation_terminal.
+	Payload any
+	// Fields are the payload's raw values by key (envelope removed), already
+	// checked by the strict decode; used for identity comparisons with the
+	// command and for evidence.
+	Fields map[string]json.RawMessage
+	Raw    []byte
 }
-
-// String returns a field as a Go string ("" when absent or not a string).
-func (e *Event) String(key string) string {
-	var s string
-	_ = json.Unmarshal(e.Fields[key], &s)
-	return s
-}
-
-// IsNull reports whether field key is JSON null.
-func (e *Event) IsNull(key string) bool { return string(e.Fields[key]) == "null" }
 
 // Command is one command the runner issued and what the adapter has said about it.
 type Command struct {
@@ -54,7 +50,7 @@ type Command struct {
 	// per-operation bookkeeping for sends, batches, transactions, actors
 	ops       []string
 	admitted  map[string]string // op -> "accepted" | "rejected"
-	terminals map[string]*Event
+	terminals map[string]*OperationTerminal
 	nAdmitted int
 	sawReject bool
 	nTerminal int
@@ -63,8 +59,8 @@ type Command struct {
 	replaced  bool
 }
 
-// Terminal returns the operation_terminal event for op, if any.
-func (c *Command) Terminal(op string) *Event { return c.terminals[op] }
+// Terminal returns the operation_terminal of op, if any.
+func (c *Command) Terminal(op string) *OperationTerminal { return c.terminals[op] }
 
 // Admission returns "accepted", "rejected" or "" for op.
 func (c *Command) Admission(op string) string { return c.admitted[op] }
@@ -89,7 +85,7 @@ func CommandID(n int) string { return fmt.Sprintf("command-%08d", n) }
 // Begin registers the command about to be sent (payload without the
 // envelope) and makes it active. The previous command must be complete.
 func (s *Session) Begin(id, kind string, payload map[string]any) *Command {
-	c := &Command{ID: id, Kind: kind, Payload: payload, admitted: map[string]string{}, terminals: map[string]*Event{}}
+	c := &Command{ID: id, Kind: kind, Payload: payload, admitted: map[string]string{}, terminals: map[string]*OperationTerminal{}}
 	switch kind {
 	case "send", "cancel_producer_send":
 		c.ops = []string{str(payload["operation_id"])}
@@ -131,7 +127,8 @@ func (s *Session) Feed(line []byte) (*Event, bool, error) {
 		if _, ok := s.issued[ev.CommandID]; !ok {
 			return ev, false, problem("command_id_unknown", "fatal for unknown command id %q", ev.CommandID)
 		}
-		return ev, false, problem("adapter_fatal", "fatal %s: %s", ev.String("code"), ev.String("diagnostic"))
+		f := ev.Payload.(*Fatal)
+		return ev, false, problem("adapter_fatal", "fatal %s: %s", f.Code, f.Diagnostic)
 	}
 	c, ok := s.issued[ev.CommandID]
 	if !ok {
@@ -161,34 +158,42 @@ func (s *Session) Feed(line []byte) (*Event, bool, error) {
 	return ev, done, nil
 }
 
-// decodeEvent parses and shape-checks one event line.
+// decodeEvent parses one event line: the envelope, then the payload
+// strictly into the struct of its kind (strict.go). Any decode error is a
+// Problem naming the kind and the field.
 func decodeEvent(line []byte) (*Event, *Problem) {
 	if len(line)+1 > MaxLineBytes {
 		return nil, problem("adapter_output_invalid", "event line of %d bytes exceeds 4 MiB", len(line)+1)
 	}
-	var m map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, problem("adapter_output_invalid", "not a JSON object: %v: %.200q", err, line)
+	if !json.Valid(line) {
+		return nil, problem("adapter_output_invalid", "not one JSON value: %.200q", line)
 	}
-	if dec.More() {
-		return nil, problem("adapter_output_invalid", "more than one JSON value on a line: %.200q", line)
+	m, err := objectFields(bytes.TrimSpace(line), "event")
+	if err != nil {
+		return nil, problem("adapter_output_invalid", "%v: %.200q", err, line)
 	}
-	var ver any
-	if err := json.Unmarshal(m["protocol_version"], &ver); err != nil {
-		return nil, problem("adapter_output_invalid", "protocol_version missing or invalid: %.200q", line)
+	var ver uint16
+	if raw, ok := m["protocol_version"]; !ok {
+		return nil, problem("adapter_output_invalid", "protocol_version missing: %.200q", line)
+	} else if err := decodeStrict(raw, &ver, "protocol_version"); err != nil {
+		return nil, problem("adapter_output_invalid", "%v: %.200q", err, line)
 	}
-	if f, ok := ver.(float64); !ok || f != ProtocolVersion {
-		return nil, problem("protocol_version_mismatch", "event protocol_version %s, want 34", m["protocol_version"])
+	if ver != ProtocolVersion {
+		return nil, problem("protocol_version_mismatch", "event protocol_version %d, want 34", ver)
 	}
-	ev := &Event{Fields: map[string]json.RawMessage{}, Raw: line}
-	if err := json.Unmarshal(m["command_id"], &ev.CommandID); err != nil || !ValidID(ev.CommandID) {
-		return nil, problem("adapter_output_invalid", "command_id missing or not an identifier: %.200q", line)
+	var id ID
+	if raw, ok := m["command_id"]; !ok {
+		return nil, problem("adapter_output_invalid", "command_id missing: %.200q", line)
+	} else if err := decodeStrict(raw, &id, "command_id"); err != nil {
+		return nil, problem("adapter_output_invalid", "%v: %.200q", err, line)
 	}
-	if err := json.Unmarshal(m["kind"], &ev.Kind); err != nil {
-		return nil, problem("adapter_output_invalid", "kind missing or not a string: %.200q", line)
+	ev := &Event{CommandID: string(id), Fields: map[string]json.RawMessage{}, Raw: line}
+	if raw, ok := m["kind"]; !ok {
+		return nil, problem("adapter_output_invalid", "kind missing: %.200q", line)
+	} else if err := decodeStrict(raw, &ev.Kind, "kind"); err != nil {
+		return nil, problem("adapter_output_invalid", "%v: %.200q", err, line)
 	}
-	want, known := eventFields[ev.Kind]
+	mk, known := eventTypes[ev.Kind]
 	if !known {
 		return nil, problem("unexpected_event_kind", "unknown event kind %q", ev.Kind)
 	}
@@ -197,32 +202,20 @@ func decodeEvent(line []byte) (*Event, *Problem) {
 			ev.Fields[k] = v
 		}
 	}
-	if err := exactKeys(ev.Kind, ev.Fields, want); err != "" {
-		return nil, problem("adapter_output_invalid", "%s", err)
+	ev.Payload = mk()
+	if err := decodeFields(ev.Fields, reflect.ValueOf(ev.Payload).Elem(), ev.Kind); err != nil {
+		code := "adapter_output_invalid"
+		if ev.Kind == "ready" {
+			code = "handshake_event_invalid"
+		}
+		return nil, problem(code, "%v", err)
 	}
-	if err := checkNested(ev); err != "" {
-		return nil, problem("adapter_output_invalid", "%s: %s", ev.Kind, err)
+	if v, ok := ev.Payload.(validator); ok {
+		if err := v.validate(); err != nil {
+			return nil, problem("adapter_output_invalid", "%s: %v", ev.Kind, err)
+		}
 	}
 	return ev, nil
-}
-
-func exactKeys(what string, got map[string]json.RawMessage, want []string) string {
-	var missing, extra []string
-	for _, k := range want {
-		if _, ok := got[k]; !ok {
-			missing = append(missing, k)
-		}
-	}
-	for k := range got {
-		if !contains(want, k) {
-			extra = append(extra, k)
-		}
-	}
-	sort.Strings(extra)
-	if len(missing)+len(extra) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s: missing keys %v (absent optionals must be explicit null), unknown keys %v", what, missing, extra)
 }
 
 // ValidID reports whether s satisfies the identifier rule of §1.4.
@@ -260,7 +253,7 @@ func (s *Session) step(c *Command, ev *Event) (bool, *Problem) {
 		if p := sameID(c, ev, "concurrency_id"); p != nil {
 			return false, p
 		}
-		if !jsonEqual(ev.Fields["actor_ids"], actorIDs(s.actors[str(c.Payload["concurrency_id"])])) {
+		if !slices.Equal(ev.Payload.(*ConcurrentActorsStarted).ActorIDs, actorIDs(s.actors[str(c.Payload["concurrency_id"])])) {
 			return false, problem("event_identity_mismatch", "actor_ids %s, want caller order", ev.Fields["actor_ids"])
 		}
 		return true, nil
@@ -287,7 +280,7 @@ func (s *Session) step(c *Command, ev *Event) (bool, *Problem) {
 		}
 	}
 	if ctl, ok := c.Payload["control"].(map[string]any); ok {
-		if ev.String("control") != str(ctl["kind"]) {
+		if controlOf(ev) != str(ctl["kind"]) {
 			return false, problem("event_identity_mismatch", "control %s, want %q", ev.Fields["control"], ctl["kind"])
 		}
 	}
@@ -299,7 +292,7 @@ func (s *Session) step(c *Command, ev *Event) (bool, *Problem) {
 
 // stepOps handles commands whose operations are admitted and then terminate.
 func (s *Session) stepOps(c *Command, ev *Event) (bool, *Problem) {
-	op := ev.String("operation_id")
+	op := operationIDOf(ev)
 	switch ev.Kind {
 	case "operation_accepted", "operation_rejected":
 		if c.nAdmitted >= len(c.ops) || c.ops[c.nAdmitted] != op {
@@ -334,10 +327,7 @@ func (s *Session) stepOps(c *Command, ev *Event) (bool, *Problem) {
 				return false, problem("event_identity_mismatch", "send_batch: terminal for %q, want %q (input order)", op, want)
 			}
 		}
-		if !contains(terminalStatuses, ev.String("status")) {
-			return false, problem("adapter_output_invalid", "operation_terminal status %s", ev.Fields["status"])
-		}
-		c.terminals[op] = ev
+		c.terminals[op] = ev.Payload.(*OperationTerminal)
 		c.nTerminal++
 		return c.Kind == "send", nil
 	case "producer_cancellation_completed":
@@ -373,7 +363,7 @@ func (s *Session) stepOps(c *Command, ev *Event) (bool, *Problem) {
 		}
 		return true, nil
 	case "transactional_producer_created":
-		if c.Kind != "fence_transaction" || ev.String("producer_id") != str(c.Payload["replacement_producer_id"]) || c.replaced {
+		if c.Kind != "fence_transaction" || string(ev.Payload.(*TransactionalProducerCreated).ProducerID) != str(c.Payload["replacement_producer_id"]) || c.replaced {
 			return false, unexpected(c, ev)
 		}
 		c.replaced = true
@@ -417,7 +407,8 @@ func (s *Session) stepJoin(c *Command, ev *Event) (bool, *Problem) {
 		if c.actorIdx != len(acts) {
 			return false, problem("unexpected_event_kind", "concurrent_actors_completed after %d of %d actors", c.actorIdx, len(acts))
 		}
-		if ev.String("concurrency_id") != cid || !jsonEqual(ev.Fields["actor_ids"], actorIDs(acts)) {
+		done := ev.Payload.(*ConcurrentActorsCompleted)
+		if string(done.ConcurrencyID) != cid || !slices.Equal(done.ActorIDs, actorIDs(acts)) {
 			return false, problem("event_identity_mismatch", "concurrent_actors_completed %s", ev.Raw)
 		}
 		return true, nil
@@ -432,7 +423,8 @@ func (s *Session) stepJoin(c *Command, ev *Event) (bool, *Problem) {
 	}
 	switch ev.Kind {
 	case "concurrent_actor_completed":
-		if ev.String("concurrency_id") != cid || ev.String("actor_id") != str(a["actor_id"]) || ev.String("operation_id") != opID {
+		done := ev.Payload.(*ConcurrentActorCompleted)
+		if string(done.ConcurrencyID) != cid || string(done.ActorID) != str(a["actor_id"]) || string(done.OperationID) != opID {
 			return false, problem("event_identity_mismatch", "concurrent_actor_completed %s, want actor %s operation %s", ev.Raw, a["actor_id"], opID)
 		}
 		if !c.actorDone {
@@ -442,14 +434,15 @@ func (s *Session) stepJoin(c *Command, ev *Event) (bool, *Problem) {
 		c.actorDone = false
 		return false, nil
 	case "receive_completed":
-		if str(a["kind"]) != "assigned_receive" || ev.String("receive_id") != opID || c.actorDone {
-			return false, problem("event_identity_mismatch", "receive_completed %s for actor %s", ev.String("receive_id"), a["actor_id"])
+		rid := string(ev.Payload.(*ReceiveCompleted).ReceiveID)
+		if str(a["kind"]) != "assigned_receive" || rid != opID || c.actorDone {
+			return false, problem("event_identity_mismatch", "receive_completed %s for actor %s", rid, a["actor_id"])
 		}
 		c.actorDone = true
 		return false, nil
 	case "operation_accepted", "operation_rejected", "operation_terminal":
-		if str(a["kind"]) != "producer_send" || ev.String("operation_id") != opID || c.actorDone {
-			return false, problem("event_identity_mismatch", "%s for %q during actor %s", ev.Kind, ev.String("operation_id"), a["actor_id"])
+		if op := operationIDOf(ev); str(a["kind"]) != "producer_send" || op != opID || c.actorDone {
+			return false, problem("event_identity_mismatch", "%s for %q during actor %s", ev.Kind, op, a["actor_id"])
 		}
 		switch ev.Kind {
 		case "operation_accepted":
@@ -467,7 +460,7 @@ func (s *Session) stepJoin(c *Command, ev *Event) (bool, *Problem) {
 			if c.admitted[opID] != "accepted" {
 				return false, problem("unexpected_event_kind", "terminal of %s without acceptance", opID)
 			}
-			c.terminals[opID] = ev
+			c.terminals[opID] = ev.Payload.(*OperationTerminal)
 			c.actorDone = true
 		}
 		return false, nil
@@ -475,29 +468,42 @@ func (s *Session) stepJoin(c *Command, ev *Event) (bool, *Problem) {
 	return false, unexpected(c, ev)
 }
 
-var terminalStatuses = []string{"acknowledged", "definitely_not_sent", "possibly_sent", "transaction_staged"}
-
+// checkDescriptor checks what the strict decode of ready cannot: the
+// descriptor's protocol version.
 func checkDescriptor(ev *Event) *Problem {
-	var d map[string]json.RawMessage
-	if err := json.Unmarshal(ev.Fields["descriptor"], &d); err != nil {
-		return problem("handshake_event_invalid", "descriptor is not an object")
-	}
-	if e := exactKeys("descriptor", d, []string{"id", "implementation", "version", "protocol_version", "capabilities"}); e != "" {
-		return problem("handshake_event_invalid", "%s", e)
-	}
-	var v float64
-	if json.Unmarshal(d["protocol_version"], &v) != nil || v != ProtocolVersion {
-		return problem("descriptor_version_mismatch", "descriptor protocol_version %s", d["protocol_version"])
-	}
-	var id string
-	if json.Unmarshal(d["id"], &id) != nil || !ValidID(id) {
-		return problem("handshake_event_invalid", "descriptor id %s is not an identifier", d["id"])
-	}
-	var caps []string
-	if json.Unmarshal(d["capabilities"], &caps) != nil {
-		return problem("handshake_event_invalid", "capabilities is not an array of strings")
+	d := ev.Payload.(*Ready).Descriptor
+	if d.ProtocolVersion != ProtocolVersion {
+		return problem("descriptor_version_mismatch", "descriptor protocol_version %d", d.ProtocolVersion)
 	}
 	return nil
+}
+
+// operationIDOf returns the operation_id of the producer operation events
+// ("" for other kinds).
+func operationIDOf(ev *Event) string {
+	switch p := ev.Payload.(type) {
+	case *OperationAccepted:
+		return string(p.OperationID)
+	case *OperationRejected:
+		return string(p.OperationID)
+	case *OperationTerminal:
+		return string(p.OperationID)
+	case *ProducerCancellationCompleted:
+		return string(p.OperationID)
+	}
+	return ""
+}
+
+// controlOf returns the control kind of a control completion ("" for other
+// kinds).
+func controlOf(ev *Event) string {
+	switch p := ev.Payload.(type) {
+	case *AssignedConsumerControlCompleted:
+		return string(p.Control)
+	case *GroupConsumerControlCompleted:
+		return string(p.Control)
+	}
+	return ""
 }
 
 func unexpected(c *Command, ev *Event) *Problem {
@@ -505,20 +511,22 @@ func unexpected(c *Command, ev *Event) *Problem {
 }
 
 func sameID(c *Command, ev *Event, key string) *Problem {
-	want, _ := json.Marshal(c.Payload[key])
+	want, err := json.Marshal(c.Payload[key])
+	if err != nil {
+		return problem("event_identity_mismatch", "%s: the command's %s cannot be encoded: %v", ev.Kind, key, err)
+	}
 	if !jsonEqual(ev.Fields[key], want) {
 		return problem("event_identity_mismatch", "%s: %s is %s, want %s", ev.Kind, key, ev.Fields[key], want)
 	}
 	return nil
 }
 
-func actorIDs(acts []map[string]any) []byte {
-	var ids []string
+func actorIDs(acts []map[string]any) []ID {
+	var ids []ID
 	for _, a := range acts {
-		ids = append(ids, str(a["actor_id"]))
+		ids = append(ids, ID(str(a["actor_id"])))
 	}
-	b, _ := json.Marshal(ids)
-	return b
+	return ids
 }
 
 func jsonEqual(a, b []byte) bool {
@@ -527,15 +535,6 @@ func jsonEqual(a, b []byte) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func next(xs []string, i int) string {

@@ -17,8 +17,10 @@ func TestCheckCancellation(t *testing.T) {
 			fmt.Sprintf(`"kind":"operation_terminal","operation_id":"op","status":%q,"code":%s,"offset":null`, status, code),
 			fmt.Sprintf(`"kind":"producer_cancellation_completed","operation_id":"op","outcomes":%s`, outcomes),
 		} {
+			// The judge refuses some malformed completions (one outcome)
+			// before checkCancellation sees them: a rejection all the same.
 			if _, _, err := s.Feed([]byte(fmt.Sprintf(`{"protocol_version":34,"command_id":%q,%s}`, id, l))); err != nil {
-				t.Fatal(err)
+				return err
 			}
 		}
 		return checkCancellation(cmd)

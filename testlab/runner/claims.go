@@ -32,10 +32,8 @@ func (r *run) trackOps(cmd *judge.Command) {
 			o.status = "rejected"
 		}
 		if t := cmd.Terminal(op); t != nil {
-			o.status = t.String("status")
-			var off *int64
-			_ = json.Unmarshal(t.Fields["offset"], &off)
-			o.offset = off
+			o.status = string(t.Status)
+			o.offset = t.Offset
 		}
 		if tid, ok := cmd.Payload["transaction_id"].(string); ok {
 			o.txn = tid
@@ -94,48 +92,29 @@ func (r *run) groupOf(consumerID string) string {
 	return ""
 }
 
-// receivedRecords collects the ConsumedRecords a command claims to have received.
-func receivedRecords(cmd *judge.Command) ([]consumed, error) {
-	var out []consumed
-	decode := func(raw json.RawMessage) error {
-		var rs []consumed
-		if err := json.Unmarshal(raw, &rs); err != nil {
-			return err
-		}
-		out = append(out, rs...)
-		return nil
-	}
+// receivedRecords collects the ConsumedRecords a command claims to have
+// received, in event order.
+func receivedRecords(cmd *judge.Command) []judge.ConsumedRecord {
+	var out []judge.ConsumedRecord
 	for _, ev := range cmd.Events {
-		switch ev.Kind {
-		case "receive_completed", "group_receive_completed", "transactional_transform_completed":
-			if err := decode(ev.Fields["records"]); err != nil {
-				return nil, err
+		switch p := ev.Payload.(type) {
+		case *judge.ReceiveCompleted:
+			out = append(out, p.Records...)
+		case *judge.GroupReceiveCompleted:
+			out = append(out, p.Records...)
+		case *judge.TransactionalTransformCompleted:
+			out = append(out, p.Records...)
+		case *judge.GroupReceiveSetCompleted:
+			for _, m := range p.Members {
+				out = append(out, m.Records...)
 			}
-		case "group_receive_set_completed":
-			var ms []struct {
-				Records json.RawMessage `json:"records"`
-			}
-			if err := json.Unmarshal(ev.Fields["members"], &ms); err != nil {
-				return nil, err
-			}
-			for _, m := range ms {
-				if err := decode(m.Records); err != nil {
-					return nil, err
-				}
-			}
-		case "share_receive_completed":
-			var rs []struct {
-				Record consumed `json:"record"`
-			}
-			if err := json.Unmarshal(ev.Fields["records"], &rs); err != nil {
-				return nil, err
-			}
-			for _, x := range rs {
+		case *judge.ShareReceiveCompleted:
+			for _, x := range p.Records {
 				out = append(out, x.Record)
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // checkCancellation applies the verifier's rules for cancel_producer_send
@@ -148,12 +127,16 @@ func checkCancellation(cmd *judge.Command) error {
 	if cmd.Kind != "cancel_producer_send" || cmd.Failed {
 		return nil
 	}
-	var outs []string
-	if err := json.Unmarshal(cmd.Completion.Fields["outcomes"], &outs); err != nil || len(outs) != 2 {
-		return fmt.Errorf("outcomes %s: want exactly two", cmd.Completion.Fields["outcomes"])
+	done, ok := cmd.Completion.Payload.(*judge.ProducerCancellationCompleted)
+	if !ok || len(done.Outcomes) != 2 {
+		return fmt.Errorf("completion %s: want producer_cancellation_completed with two outcomes", cmd.Completion.Kind)
 	}
+	outs := done.Outcomes
 	t := cmd.Terminal(str(cmd.Payload["operation_id"]))
-	status, code := t.String("status"), t.String("code")
+	if t == nil {
+		return fmt.Errorf("cancellation completed without a terminal")
+	}
+	status, code := t.Status, deref(t.Code)
 	switch outs[0] {
 	case "cancelled_not_sent":
 		if status != "definitely_not_sent" || code != "cancelled" || outs[1] != "already_terminal" {
@@ -185,7 +168,7 @@ func (r *run) checkExpect(cmd *judge.Command, exp *scenario.Expect) error {
 		op = r.exp.String(op)
 		got := cmd.Admission(op)
 		if t := cmd.Terminal(op); t != nil {
-			got = t.String("status")
+			got = string(t.Status)
 		}
 		if got != want {
 			return fmt.Errorf("operation %s: %q, want %q", op, got, want)
@@ -194,10 +177,13 @@ func (r *run) checkExpect(cmd *judge.Command, exp *scenario.Expect) error {
 	for op, want := range exp.TerminalCodes {
 		op = r.exp.String(op)
 		t := cmd.Terminal(op)
-		if t == nil || t.String("code") != want {
+		if t == nil || t.Code == nil || *t.Code != want {
 			got := "(no terminal)"
 			if t != nil {
-				got = string(t.Fields["code"])
+				got = "null"
+				if t.Code != nil {
+					got = fmt.Sprintf("%q", *t.Code)
+				}
 			}
 			return fmt.Errorf("operation %s: terminal code %s, want %q", op, got, want)
 		}
@@ -209,19 +195,56 @@ func (r *run) checkExpect(cmd *judge.Command, exp *scenario.Expect) error {
 			return fmt.Errorf("operation %s: offset %v, want %d", op, offsetString(o), want)
 		}
 	}
+	if exp.Event != nil || len(exp.EventOneOf) > 0 {
+		got, err := completionFields(cmd.Completion)
+		if err != nil {
+			return err
+		}
+		if err := r.matchEvent(cmd.Completion.Kind, exp, got); err != nil {
+			return err
+		}
+	}
+	if exp.RecordCount != nil || exp.Records != nil {
+		recs := receivedRecords(cmd)
+		if err := r.matchRecords(recs, exp); err != nil {
+			return err
+		}
+	}
+	if exp.MinProduceRecords != nil {
+		m, ok := cmd.Completion.Payload.(*judge.ClientMetricsObserved)
+		if !ok {
+			return fmt.Errorf("completion %s carries no metrics snapshot", cmd.Completion.Kind)
+		}
+		if got := m.Snapshot.Producer.ProduceRecords; got < *exp.MinProduceRecords {
+			return fmt.Errorf("snapshot.producer.produce_records %d, want >= %d", got, *exp.MinProduceRecords)
+		}
+	}
+	return nil
+}
+
+// completionFields is the completion's payload as generic JSON values, for
+// the scenario's partial event expectations.
+func completionFields(ev *judge.Event) (map[string]any, error) {
+	got := map[string]any{}
+	for k, raw := range ev.Fields {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, fmt.Errorf("completion %s.%s: %v", ev.Kind, k, err)
+		}
+		got[k] = v
+	}
+	return got, nil
+}
+
+// matchEvent applies the step's event and event_one_of expectations.
+func (r *run) matchEvent(kind string, exp *scenario.Expect, got map[string]any) error {
 	if exp.Event != nil {
 		want := r.exp.Value(exp.Event)
-		var got map[string]any
-		b, _ := json.Marshal(cmd.Completion.Fields)
-		_ = json.Unmarshal(b, &got)
 		if p := partialMatch("", want, got); p != "" {
-			return fmt.Errorf("completion %s: %s", cmd.Completion.Kind, p)
+			return fmt.Errorf("completion %s: %s", kind, p)
 		}
 	}
 	if len(exp.EventOneOf) > 0 {
-		var got map[string]any
-		b, _ := json.Marshal(cmd.Completion.Fields)
-		_ = json.Unmarshal(b, &got)
 		var misses []string
 		for _, alt := range exp.EventOneOf {
 			p := partialMatch("", r.exp.Value(alt), got)
@@ -232,56 +255,38 @@ func (r *run) checkExpect(cmd *judge.Command, exp *scenario.Expect) error {
 			misses = append(misses, p)
 		}
 		if misses != nil {
-			return fmt.Errorf("completion %s matches none of the alternatives: %v", cmd.Completion.Kind, misses)
+			return fmt.Errorf("completion %s matches none of the alternatives: %v", kind, misses)
 		}
 	}
-	if exp.RecordCount != nil || exp.Records != nil {
-		recs, err := receivedRecords(cmd)
-		if err != nil {
-			return err
-		}
-		if exp.RecordCount != nil && len(recs) != *exp.RecordCount {
-			return fmt.Errorf("received %d records, want %d", len(recs), *exp.RecordCount)
-		}
-		if exp.Records != nil {
-			if len(recs) != len(exp.Records) {
-				return fmt.Errorf("received %d records, want the %d records of %v", len(recs), len(exp.Records), exp.Records)
-			}
-			for i, op := range exp.Records {
-				op = r.exp.String(op)
-				o := r.ops[op]
-				if o == nil {
-					return fmt.Errorf("expectation names unknown operation %s", op)
-				}
-				got := recs[i]
-				if got.Topic != o.topic || got.Partition != o.partition || (o.offset != nil && got.Offset != *o.offset) {
-					return fmt.Errorf("record %d is %s[%d]@%d, want operation %s at %s[%d]@%s", i, got.Topic, got.Partition, got.Offset, op, o.topic, o.partition, offsetString(o))
-				}
-				want, err := specContent(o.spec)
-				if err != nil {
-					return err
-				}
-				gc, err := got.content()
-				if err != nil {
-					return err
-				}
-				if d := diff(gc, want); d != "" {
-					return fmt.Errorf("record %d (operation %s): %s", i, op, d)
-				}
-			}
-		}
+	return nil
+}
+
+// matchRecords applies the step's record_count and records expectations.
+func (r *run) matchRecords(recs []judge.ConsumedRecord, exp *scenario.Expect) error {
+	if exp.RecordCount != nil && len(recs) != *exp.RecordCount {
+		return fmt.Errorf("received %d records, want %d", len(recs), *exp.RecordCount)
 	}
-	if exp.MinProduceRecords != nil {
-		var snap struct {
-			Producer struct {
-				ProduceRecords uint64 `json:"produce_records"`
-			} `json:"producer"`
+	if exp.Records != nil {
+		if len(recs) != len(exp.Records) {
+			return fmt.Errorf("received %d records, want the %d records of %v", len(recs), len(exp.Records), exp.Records)
 		}
-		if err := json.Unmarshal(cmd.Completion.Fields["snapshot"], &snap); err != nil {
-			return fmt.Errorf("snapshot: %v", err)
-		}
-		if snap.Producer.ProduceRecords < *exp.MinProduceRecords {
-			return fmt.Errorf("snapshot.producer.produce_records %d, want >= %d", snap.Producer.ProduceRecords, *exp.MinProduceRecords)
+		for i, op := range exp.Records {
+			op = r.exp.String(op)
+			o := r.ops[op]
+			if o == nil {
+				return fmt.Errorf("expectation names unknown operation %s", op)
+			}
+			got := recs[i]
+			if got.Topic != o.topic || got.Partition != o.partition || (o.offset != nil && got.Offset != *o.offset) {
+				return fmt.Errorf("record %d is %s[%d]@%d, want operation %s at %s[%d]@%s", i, got.Topic, got.Partition, got.Offset, op, o.topic, o.partition, offsetString(o))
+			}
+			want, err := specContent(o.spec)
+			if err != nil {
+				return err
+			}
+			if d := diff(recordContent(got), want); d != "" {
+				return fmt.Errorf("record %d (operation %s): %s", i, op, d)
+			}
 		}
 	}
 	return nil
@@ -376,11 +381,7 @@ func (r *run) checkClaimsOnce(ctx context.Context, cmd *judge.Command) error {
 		}
 	}
 	// Records claimed as received.
-	recs, err := receivedRecords(cmd)
-	if err != nil {
-		return err
-	}
-	for _, c := range recs {
+	for _, c := range receivedRecords(cmd) {
 		rec, err := r.obs.Record(ctx, c.Topic, c.Partition, c.Offset)
 		if err != nil {
 			return fmt.Errorf("observer reading %s[%d]@%d: %v", c.Topic, c.Partition, c.Offset, err)
@@ -389,16 +390,12 @@ func (r *run) checkClaimsOnce(ctx context.Context, cmd *judge.Command) error {
 			r.fact(cmd.ID, fmt.Sprintf("received %s[%d]@%d", c.Topic, c.Partition, c.Offset), "no such record", false)
 			return fmt.Errorf("claimed received record %s[%d]@%d does not exist on the broker", c.Topic, c.Partition, c.Offset)
 		}
-		cc, err := c.content()
-		if err != nil {
-			return err
-		}
-		if d := diff(cc, brokerContent(rec)); d != "" {
+		if d := diff(recordContent(c), brokerContent(rec)); d != "" {
 			r.fact(cmd.ID, fmt.Sprintf("received %s[%d]@%d", c.Topic, c.Partition, c.Offset), d, false)
 			return fmt.Errorf("received record %s[%d]@%d differs from the broker's: %s", c.Topic, c.Partition, c.Offset, d)
 		}
-		if c.Timestamp != nil && *c.Timestamp != rec.Timestamp.UnixMilli() {
-			return fmt.Errorf("received record %s[%d]@%d timestamp %d, broker has %d", c.Topic, c.Partition, c.Offset, *c.Timestamp, rec.Timestamp.UnixMilli())
+		if ts := c.TimestampMillis; ts != nil && *ts != rec.Timestamp.UnixMilli() {
+			return fmt.Errorf("received record %s[%d]@%d timestamp %d, broker has %d", c.Topic, c.Partition, c.Offset, *ts, rec.Timestamp.UnixMilli())
 		}
 		r.fact(cmd.ID, fmt.Sprintf("received %s[%d]@%d", c.Topic, c.Partition, c.Offset), "same key, value, headers", true)
 	}
@@ -481,22 +478,22 @@ func hasOpHeader(c content) bool {
 	return false
 }
 
-// checkCompletion verifies admin and group claims of a completion event.
+// checkCompletion verifies admin and group claims of a completion event,
+// read from its typed payload.
 func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 	ev := cmd.Completion
 	p := cmd.Payload
 	topic := str(p["topic"])
 	fact := func(claim, broker string, ok bool) { r.fact(cmd.ID, claim, broker, ok) }
-	switch ev.Kind {
-	case "transaction_fence_completed":
-		var code *string
-		_ = json.Unmarshal(ev.Fields["commit_error_code"], &code)
+	switch pl := ev.Payload.(type) {
+	case *judge.TransactionFenceCompleted:
+		code := pl.CommitErrorCode
 		if code == nil || !strings.HasPrefix(*code, "fenced") {
 			fact("old transaction's commit after fencing", fmt.Sprintf("commit_error_code %s", ev.Fields["commit_error_code"]), false)
 			return fmt.Errorf("fence_transaction: the old transaction's commit reported %s, want the fenced family", ev.Fields["commit_error_code"])
 		}
 		fact("old transaction's commit after fencing", *code, true)
-	case "topic_created":
+	case *judge.TopicCreated:
 		td, err := r.obs.Topic(ctx, topic)
 		if err != nil {
 			return err
@@ -507,7 +504,7 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 			return fmt.Errorf("topic %s claimed created with %d partitions RF %v; broker: %+v", topic, want, p["replication_factor"], td)
 		}
 		fact("topic "+topic+" created", fmt.Sprintf("%d partitions, RF %d", len(td.Partitions), td.ReplicationFactor), true)
-	case "topic_creation_validated":
+	case *judge.TopicCreationValidated:
 		td, err := r.obs.Topic(ctx, topic)
 		if err != nil {
 			return err
@@ -517,39 +514,9 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 			return fmt.Errorf("validate_only create_topic left topic %s on the broker", topic)
 		}
 		fact("validate_only create of "+topic, "topic absent", true)
-	case "topics_creation_completed":
-		var outs []struct {
-			Topic     string  `json:"topic"`
-			ErrorCode *string `json:"error_code"`
-		}
-		_ = json.Unmarshal(ev.Fields["outcomes"], &outs)
-		reqs := list(p["topics"])
-		if len(outs) != len(reqs) {
-			return fmt.Errorf("%d outcomes for %d topics", len(outs), len(reqs))
-		}
-		for i, o := range outs {
-			rq := obj(reqs[i])
-			if o.Topic != str(rq["topic"]) {
-				return fmt.Errorf("outcome %d is for %s, want %s (request order)", i, o.Topic, rq["topic"])
-			}
-			td, err := r.obs.Topic(ctx, o.Topic)
-			if err != nil {
-				return err
-			}
-			if o.ErrorCode == nil && (!td.Exists || len(td.Partitions) != int(num(rq["partitions"]))) {
-				return fmt.Errorf("topic %s claimed created; broker: %+v", o.Topic, td)
-			}
-			// TOPIC_ALREADY_EXISTS: the topic is there; an authorization
-			// refusal (TOPIC_/CLUSTER_AUTHORIZATION_FAILED) created nothing.
-			switch code := o.ErrorCode; {
-			case code != nil && *code == "broker:broker_36" && !td.Exists:
-				return fmt.Errorf("topic %s failed with %s but does not exist either", o.Topic, *code)
-			case code != nil && (*code == "broker:broker_29" || *code == "broker:broker_31") && td.Exists:
-				return fmt.Errorf("topic %s was refused with %s but exists", o.Topic, *code)
-			}
-			fact("batch outcome "+o.Topic, fmt.Sprintf("exists=%v partitions=%d", td.Exists, len(td.Partitions)), true)
-		}
-	case "topic_partitions_created", "topic_partition_increase_validated":
+	case *judge.TopicsCreationCompleted:
+		return r.checkTopicsBatch(ctx, cmd, pl)
+	case *judge.TopicPartitionsCreated, *judge.TopicPartitionIncreaseValidated:
 		td, err := r.obs.Topic(ctx, topic)
 		if err != nil {
 			return err
@@ -563,138 +530,60 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 		if !ok {
 			return fmt.Errorf("%s for %s to %d; broker has %d partitions", ev.Kind, topic, want, len(td.Partitions))
 		}
-	case "topic_deleted":
+	case *judge.TopicDeleted:
 		if err := r.waitTopicGone(ctx, topic); err != nil {
 			fact("topic "+topic+" deleted", "still present", false)
 			return err
 		}
 		r.deleted[topic] = true
 		fact("topic "+topic+" deleted", "absent", true)
-	case "topic_described":
+	case *judge.TopicDescribed:
 		td, err := r.obs.Topic(ctx, topic)
 		if err != nil {
 			return err
 		}
-		var parts []int32
-		_ = json.Unmarshal(ev.Fields["partitions"], &parts)
-		if !reflect.DeepEqual(parts, td.Partitions) {
-			return fmt.Errorf("topic_described %s partitions %v; broker has %v", topic, parts, td.Partitions)
+		if !reflect.DeepEqual(pl.Partitions, td.Partitions) {
+			return fmt.Errorf("topic_described %s partitions %v; broker has %v", topic, pl.Partitions, td.Partitions)
 		}
 		fact("topic "+topic+" partitions", fmt.Sprint(td.Partitions), true)
-	case "topics_listed":
-		var names []string
-		_ = json.Unmarshal(ev.Fields["topics"], &names)
-		if !sort.StringsAreSorted(names) {
-			return fmt.Errorf("topics_listed not sorted")
-		}
-		have, err := r.obs.Topics(ctx, p["include_internal"] == true)
-		if err != nil {
-			return err
-		}
-		listed := map[string]bool{}
-		for _, n := range names {
-			listed[n] = true
-			if !have[n] && !r.deleted[n] {
-				// created and deleted concurrently by another test is possible; check again
-				if td, _ := r.obs.Topic(ctx, n); !td.Exists {
-					fact("listed topic "+n, "absent", false)
-					return fmt.Errorf("topics_listed names %s, which the broker does not have", n)
-				}
-			}
-		}
-		for t := range r.topics {
-			if !r.deleted[t] && have[t] && !listed[t] {
-				return fmt.Errorf("topics_listed lacks %s, which exists", t)
-			}
-		}
-		fact("topics_listed", fmt.Sprintf("%d topics consistent with the broker", len(names)), true)
-	case "offset_listed":
+	case *judge.TopicsListed:
+		return r.checkTopicsListed(ctx, cmd, pl)
+	case *judge.OffsetListed:
 		start, end, err := r.obs.Watermarks(ctx, topic, int32(num(p["partition"])))
 		if err != nil {
 			return err
 		}
-		var off *int64
-		_ = json.Unmarshal(ev.Fields["offset"], &off)
 		want := end
 		if str(p["position"]) == "earliest" {
 			want = start
 		}
-		if off == nil || *off != want {
-			return fmt.Errorf("offset_listed %s %v; broker has %d", p["position"], off, want)
+		if pl.Offset == nil || *pl.Offset != want {
+			return fmt.Errorf("offset_listed %s %s; broker has %d", p["position"], ev.Fields["offset"], want)
 		}
 		fact(fmt.Sprintf("%s offset of %s[%v]", p["position"], topic, p["partition"]), fmt.Sprint(want), true)
-	case "records_deleted":
+	case *judge.RecordsDeleted:
 		start, _, err := r.obs.Watermarks(ctx, topic, int32(num(p["partition"])))
 		if err != nil {
 			return err
 		}
-		if lw := int64(num(jsonAny(ev.Fields["low_watermark"]))); lw != start {
-			return fmt.Errorf("records_deleted low_watermark %d; broker log start %d", lw, start)
+		if pl.LowWatermark != start {
+			return fmt.Errorf("records_deleted low_watermark %d; broker log start %d", pl.LowWatermark, start)
 		}
 		fact("low watermark of "+topic, fmt.Sprint(start), true)
-	case "topic_config_described", "topic_config_altered", "topic_config_alteration_validated":
-		name := str(p["config_name"])
-		val, err := r.obs.TopicConfig(ctx, topic, name)
-		if err != nil {
-			return err
-		}
-		bv := "null"
-		if val != nil {
-			bv = *val
-		}
-		switch ev.Kind {
-		case "topic_config_described":
-			var got *string
-			_ = json.Unmarshal(ev.Fields["value"], &got)
-			if got != nil && (val == nil || *got != *val) {
-				return fmt.Errorf("config %s of %s claimed %q; broker has %s", name, topic, *got, bv)
-			}
-		case "topic_config_altered":
-			if val == nil || *val != str(p["value"]) {
-				return fmt.Errorf("config %s of %s claimed altered to %q; broker has %s", name, topic, p["value"], bv)
-			}
-		case "topic_config_alteration_validated":
-			if val != nil && *val == str(p["value"]) {
-				return fmt.Errorf("validate_only alter of %s changed the broker's value to %q", name, bv)
-			}
-		}
-		fact(ev.Kind+" "+topic+" "+name, bv, true)
-	case "cluster_described":
+	case *judge.TopicConfigDescribed, *judge.TopicConfigAltered, *judge.TopicConfigAlterationValidated:
+		return r.checkTopicConfig(ctx, cmd)
+	case *judge.ClusterDescribed:
 		id, brokers, err := r.obs.Cluster(ctx)
 		if err != nil {
 			return err
 		}
-		var got []int32
-		_ = json.Unmarshal(ev.Fields["broker_ids"], &got)
-		if ev.String("cluster_id") != id || !reflect.DeepEqual(got, brokers) {
-			return fmt.Errorf("cluster_described %s %v; broker says %s %v", ev.String("cluster_id"), got, id, brokers)
+		if deref(pl.ClusterID) != id || pl.ClusterID == nil || !reflect.DeepEqual(pl.BrokerIDs, brokers) {
+			return fmt.Errorf("cluster_described %s %v; broker says %s %v", ev.Fields["cluster_id"], pl.BrokerIDs, id, brokers)
 		}
 		fact("cluster", fmt.Sprintf("%s %v", id, brokers), true)
-	case "consumer_group_offset_listed", "consumer_group_offset_altered", "consumer_group_offset_deleted":
-		group := str(p["group_id"])
-		part := int32(num(p["partition"]))
-		off, ok, err := r.obs.Committed(ctx, group, topic, part)
-		if err != nil {
-			return err
-		}
-		switch ev.Kind {
-		case "consumer_group_offset_listed":
-			var got *int64
-			_ = json.Unmarshal(ev.Fields["offset"], &got)
-			if (got == nil) != !ok || (got != nil && *got != off) {
-				return fmt.Errorf("committed offset of %s for %s[%d] claimed %v; broker has %d (exists=%v)", group, topic, part, got, off, ok)
-			}
-		case "consumer_group_offset_altered":
-			if !ok || off != int64(num(p["offset"])) {
-				return fmt.Errorf("committed offset of %s for %s[%d] claimed altered to %v; broker has %d (exists=%v)", group, topic, part, p["offset"], off, ok)
-			}
-		case "consumer_group_offset_deleted":
-			if ok {
-				return fmt.Errorf("committed offset of %s for %s[%d] claimed deleted; broker has %d", group, topic, part, off)
-			}
-		}
-		fact(fmt.Sprintf("%s %s %s[%d]", ev.Kind, group, topic, part), fmt.Sprintf("committed=%v offset=%d", ok, off), true)
-	case "consumer_group_deleted":
+	case *judge.ConsumerGroupOffsetListed, *judge.ConsumerGroupOffsetAltered, *judge.ConsumerGroupOffsetDeleted:
+		return r.checkGroupOffset(ctx, cmd)
+	case *judge.ConsumerGroupDeleted:
 		gs, err := r.obs.Groups(ctx)
 		if err != nil {
 			return err
@@ -703,26 +592,25 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 			return fmt.Errorf("group %s claimed deleted; broker still lists it", p["group_id"])
 		}
 		fact("group "+str(p["group_id"])+" deleted", "absent", true)
-	case "group_assignments_observed":
-		return r.checkGroupAssignments(ctx, cmd)
-	case "group_receive_set_completed":
-		return r.checkGroupReceiveSet(ctx, cmd)
-	case "transactional_transform_completed":
-		return r.checkTransformOffset(ctx, cmd)
-	case "group_receive_completed":
-		if ev.Fields["committed"] == nil || string(ev.Fields["committed"]) != "true" {
+	case *judge.GroupAssignmentsObserved:
+		return r.checkGroupAssignments(ctx, cmd, pl)
+	case *judge.GroupReceiveSetCompleted:
+		return r.checkGroupReceiveSet(ctx, pl)
+	case *judge.TransactionalTransformCompleted:
+		return r.checkTransformOffset(ctx, cmd, pl)
+	case *judge.GroupReceiveCompleted:
+		if !pl.Committed {
 			return nil
 		}
-		recs, _ := receivedRecords(cmd)
 		group := r.groupOf(str(p["consumer_id"]))
 		last := map[string]int64{}
-		for _, c := range recs {
+		for _, c := range pl.Records {
 			k := fmt.Sprintf("%s\x00%d", c.Topic, c.Partition)
 			if c.Offset+1 > last[k] {
 				last[k] = c.Offset + 1
 			}
 		}
-		for _, c := range recs {
+		for _, c := range pl.Records {
 			k := fmt.Sprintf("%s\x00%d", c.Topic, c.Partition)
 			off, ok, err := r.obs.Committed(ctx, group, c.Topic, c.Partition)
 			if err != nil {
@@ -734,6 +622,129 @@ func (r *run) checkCompletion(ctx context.Context, cmd *judge.Command) error {
 		}
 		fact("group "+group+" committed", fmt.Sprint(last), true)
 	}
+	return nil
+}
+
+// checkTopicsBatch: every outcome of create_topics_batch, in request
+// order, matches the broker.
+func (r *run) checkTopicsBatch(ctx context.Context, cmd *judge.Command, pl *judge.TopicsCreationCompleted) error {
+	reqs := list(cmd.Payload["topics"])
+	if len(pl.Outcomes) != len(reqs) {
+		return fmt.Errorf("%d outcomes for %d topics", len(pl.Outcomes), len(reqs))
+	}
+	for i, o := range pl.Outcomes {
+		rq := obj(reqs[i])
+		if o.Topic != str(rq["topic"]) {
+			return fmt.Errorf("outcome %d is for %s, want %s (request order)", i, o.Topic, rq["topic"])
+		}
+		td, err := r.obs.Topic(ctx, o.Topic)
+		if err != nil {
+			return err
+		}
+		if o.ErrorCode == nil && (!td.Exists || len(td.Partitions) != int(num(rq["partitions"]))) {
+			return fmt.Errorf("topic %s claimed created; broker: %+v", o.Topic, td)
+		}
+		// TOPIC_ALREADY_EXISTS: the topic is there; an authorization
+		// refusal (TOPIC_/CLUSTER_AUTHORIZATION_FAILED) created nothing.
+		switch code := o.ErrorCode; {
+		case code != nil && *code == "broker:broker_36" && !td.Exists:
+			return fmt.Errorf("topic %s failed with %s but does not exist either", o.Topic, *code)
+		case code != nil && (*code == "broker:broker_29" || *code == "broker:broker_31") && td.Exists:
+			return fmt.Errorf("topic %s was refused with %s but exists", o.Topic, *code)
+		}
+		r.fact(cmd.ID, "batch outcome "+o.Topic, fmt.Sprintf("exists=%v partitions=%d", td.Exists, len(td.Partitions)), true)
+	}
+	return nil
+}
+
+// checkTopicsListed: the listed topics exist (sortedness is the judge's)
+// and every topic the scenario made and did not delete is listed.
+func (r *run) checkTopicsListed(ctx context.Context, cmd *judge.Command, pl *judge.TopicsListed) error {
+	have, err := r.obs.Topics(ctx, cmd.Payload["include_internal"] == true)
+	if err != nil {
+		return err
+	}
+	listed := map[string]bool{}
+	for _, n := range pl.Topics {
+		listed[n] = true
+		if !have[n] && !r.deleted[n] {
+			// created and deleted concurrently by another test is possible; check again
+			td, err := r.obs.Topic(ctx, n)
+			if err != nil {
+				return err
+			}
+			if !td.Exists {
+				r.fact(cmd.ID, "listed topic "+n, "absent", false)
+				return fmt.Errorf("topics_listed names %s, which the broker does not have", n)
+			}
+		}
+	}
+	for t := range r.topics {
+		if !r.deleted[t] && have[t] && !listed[t] {
+			return fmt.Errorf("topics_listed lacks %s, which exists", t)
+		}
+	}
+	r.fact(cmd.ID, "topics_listed", fmt.Sprintf("%d topics consistent with the broker", len(pl.Topics)), true)
+	return nil
+}
+
+// checkTopicConfig: a described value equals the broker's (null claims
+// nothing), an altered one is on the broker, a validated one is not.
+func (r *run) checkTopicConfig(ctx context.Context, cmd *judge.Command) error {
+	p := cmd.Payload
+	topic, name := str(p["topic"]), str(p["config_name"])
+	val, err := r.obs.TopicConfig(ctx, topic, name)
+	if err != nil {
+		return err
+	}
+	bv := "null"
+	if val != nil {
+		bv = *val
+	}
+	switch pl := cmd.Completion.Payload.(type) {
+	case *judge.TopicConfigDescribed:
+		if got := pl.Value; got != nil && (val == nil || *got != *val) {
+			return fmt.Errorf("config %s of %s claimed %q; broker has %s", name, topic, *got, bv)
+		}
+	case *judge.TopicConfigAltered:
+		if val == nil || *val != str(p["value"]) {
+			return fmt.Errorf("config %s of %s claimed altered to %q; broker has %s", name, topic, p["value"], bv)
+		}
+	case *judge.TopicConfigAlterationValidated:
+		if val != nil && *val == str(p["value"]) {
+			return fmt.Errorf("validate_only alter of %s changed the broker's value to %q", name, bv)
+		}
+	}
+	r.fact(cmd.ID, cmd.Completion.Kind+" "+topic+" "+name, bv, true)
+	return nil
+}
+
+// checkGroupOffset: a singleton group offset claim (listed, altered,
+// deleted) against the group's committed offset on the broker.
+func (r *run) checkGroupOffset(ctx context.Context, cmd *judge.Command) error {
+	p := cmd.Payload
+	group, topic := str(p["group_id"]), str(p["topic"])
+	part := int32(num(p["partition"]))
+	off, ok, err := r.obs.Committed(ctx, group, topic, part)
+	if err != nil {
+		return err
+	}
+	switch pl := cmd.Completion.Payload.(type) {
+	case *judge.ConsumerGroupOffsetListed:
+		got := pl.Offset
+		if (got == nil) != !ok || (got != nil && *got != off) {
+			return fmt.Errorf("committed offset of %s for %s[%d] claimed %s; broker has %d (exists=%v)", group, topic, part, cmd.Completion.Fields["offset"], off, ok)
+		}
+	case *judge.ConsumerGroupOffsetAltered:
+		if !ok || off != int64(num(p["offset"])) {
+			return fmt.Errorf("committed offset of %s for %s[%d] claimed altered to %v; broker has %d (exists=%v)", group, topic, part, p["offset"], off, ok)
+		}
+	case *judge.ConsumerGroupOffsetDeleted:
+		if ok {
+			return fmt.Errorf("committed offset of %s for %s[%d] claimed deleted; broker has %d", group, topic, part, off)
+		}
+	}
+	r.fact(cmd.ID, fmt.Sprintf("%s %s %s[%d]", cmd.Completion.Kind, group, topic, part), fmt.Sprintf("committed=%v offset=%d", ok, off), true)
 	return nil
 }
 
@@ -770,10 +781,12 @@ func (r *run) produce(ctx context.Context, specs []map[string]any) error {
 	return r.obs.Produce(ctx, recs)
 }
 
-func jsonAny(raw json.RawMessage) any {
-	var v any
-	_ = json.Unmarshal(raw, &v)
-	return v
+// deref returns *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func num(v any) float64 { f, _ := v.(float64); return f }
@@ -795,8 +808,10 @@ func txnOutcome(cmd *judge.Command) (committed, judged bool) {
 		return false, false
 	}
 	switch ev.Kind {
-	case "transaction_completed", "transactional_transform_completed":
-		return ev.String("disposition") == "commit", true
+	case "transaction_completed":
+		return ev.Payload.(*judge.TransactionCompleted).Disposition == "commit", true
+	case "transactional_transform_completed":
+		return ev.Payload.(*judge.TransactionalTransformCompleted).Disposition == "commit", true
 	case "transaction_fence_completed":
 		return false, true
 	}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -18,30 +17,7 @@ type groupView struct {
 	epoch uint64
 }
 
-type tpKey struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-}
-
-type groupTransition struct {
-	ConsumerID      string  `json:"consumer_id"`
-	Kind            string  `json:"kind"`
-	AssignmentEpoch uint64  `json:"assignment_epoch"`
-	Partitions      []tpKey `json:"partitions"`
-}
-
-type groupAssignment struct {
-	ConsumerID string `json:"consumer_id"`
-	GroupID    string `json:"group_id"`
-	MemberID   string `json:"member_id"`
-	GroupEpoch struct {
-		Kind         string `json:"kind"`
-		GenerationID int32  `json:"generation_id"`
-		MemberEpoch  int32  `json:"member_epoch"`
-	} `json:"group_epoch"`
-	AssignmentEpoch uint64  `json:"assignment_epoch"`
-	Partitions      []tpKey `json:"partitions"`
-}
+type tpKey = judge.TopicPartition
 
 // checkGroupAssignments judges group_assignments_observed: every consumer's
 // transitions (across all observations) are in epoch order, assign only
@@ -50,25 +26,17 @@ type groupAssignment struct {
 // classic generation; and the coordinator (described by the observer) gives
 // each reported member exactly the reported partitions, covering the topic
 // when the report names every member of the group.
-func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) error {
-	ev := cmd.Completion
-	var ts []groupTransition
-	var as []groupAssignment
-	if err := json.Unmarshal(ev.Fields["transitions"], &ts); err != nil {
-		return fmt.Errorf("transitions: %v", err)
-	}
-	if err := json.Unmarshal(ev.Fields["assignments"], &as); err != nil {
-		return fmt.Errorf("assignments: %v", err)
-	}
+func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command, pl *judge.GroupAssignmentsObserved) error {
+	ts, as := pl.Transitions, pl.Assignments
 	views := map[string]*groupView{}
 	for id, v := range r.views {
 		views[id] = &groupView{owned: maps.Clone(v.owned), epoch: v.epoch}
 	}
 	for _, t := range ts {
-		v := views[t.ConsumerID]
+		v := views[string(t.ConsumerID)]
 		if v == nil {
 			v = &groupView{owned: map[tpKey]bool{}}
-			views[t.ConsumerID] = v
+			views[string(t.ConsumerID)] = v
 		}
 		if t.AssignmentEpoch <= v.epoch || len(t.Partitions) == 0 {
 			return fmt.Errorf("transition %+v after epoch %d: epochs must grow and name partitions", t, v.epoch)
@@ -95,13 +63,13 @@ func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) err
 	}
 	seen := map[tpKey]string{}
 	for i, a := range as {
-		if a.ConsumerID != str(ids[i]) {
+		if string(a.ConsumerID) != str(ids[i]) {
 			return fmt.Errorf("assignments[%d] is %s, want %s (caller order)", i, a.ConsumerID, ids[i])
 		}
 		if err := checkGroupEpoch(a, as[0]); err != nil {
 			return err
 		}
-		v := views[a.ConsumerID]
+		v := views[string(a.ConsumerID)]
 		if v == nil {
 			v = &groupView{owned: map[tpKey]bool{}}
 		}
@@ -111,7 +79,7 @@ func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) err
 			if other, dup := seen[tp]; dup {
 				return fmt.Errorf("%v assigned to both %s and %s", tp, other, a.ConsumerID)
 			}
-			seen[tp] = a.ConsumerID
+			seen[tp] = string(a.ConsumerID)
 		}
 		if !maps.Equal(got, v.owned) || a.AssignmentEpoch != v.epoch {
 			return fmt.Errorf("%s reports %v at epoch %d; its transitions add up to %v at epoch %d", a.ConsumerID, a.Partitions, a.AssignmentEpoch, keysOf(v.owned), v.epoch)
@@ -128,15 +96,15 @@ func (r *run) checkGroupAssignments(ctx context.Context, cmd *judge.Command) err
 // generation; a consumer-protocol member (KIP-848) a positive member epoch
 // (compared with the coordinator's in checkGroupOnBroker). All members of
 // one report use the same protocol.
-func checkGroupEpoch(a, first groupAssignment) error {
+func checkGroupEpoch(a, first judge.GroupAssignment) error {
 	e := a.GroupEpoch
 	switch {
 	case e.Kind != first.GroupEpoch.Kind:
 		return fmt.Errorf("%s group_epoch kind %q, %s's is %q", a.ConsumerID, e.Kind, first.ConsumerID, first.GroupEpoch.Kind)
-	case e.Kind == "classic" && (e.GenerationID <= 0 || e.GenerationID != first.GroupEpoch.GenerationID):
-		return fmt.Errorf("%s group_epoch %+v: want one positive classic generation", a.ConsumerID, e)
-	case e.Kind == "consumer" && e.MemberEpoch <= 0:
-		return fmt.Errorf("%s group_epoch %+v: want a positive member epoch", a.ConsumerID, e)
+	case e.Kind == "classic" && (e.Value() <= 0 || e.Value() != first.GroupEpoch.Value()):
+		return fmt.Errorf("%s group_epoch classic %d: want one positive classic generation", a.ConsumerID, e.Value())
+	case e.Kind == "consumer" && e.Value() <= 0:
+		return fmt.Errorf("%s group_epoch consumer %d: want a positive member epoch", a.ConsumerID, e.Value())
 	case e.Kind != "classic" && e.Kind != "consumer":
 		return fmt.Errorf("%s group_epoch kind %q", a.ConsumerID, e.Kind)
 	}
@@ -145,9 +113,9 @@ func checkGroupEpoch(a, first groupAssignment) error {
 
 // checkGroupOnBroker compares the reported assignments with the
 // coordinator's description of the group.
-func (r *run) checkGroupOnBroker(ctx context.Context, cmd *judge.Command, as []groupAssignment, seen map[tpKey]string) error {
+func (r *run) checkGroupOnBroker(ctx context.Context, cmd *judge.Command, as []judge.GroupAssignment, seen map[tpKey]string) error {
 	group := as[0].GroupID
-	topic := r.topicOfGroupConsumer(as[0].ConsumerID)
+	topic := r.topicOfGroupConsumer(string(as[0].ConsumerID))
 	describe := r.obs.GroupMembers
 	if as[0].GroupEpoch.Kind == "consumer" {
 		describe = r.obs.ConsumerGroupMembers // ConsumerGroupDescribe: member epochs too
@@ -165,9 +133,9 @@ func (r *run) checkGroupOnBroker(ctx context.Context, cmd *judge.Command, as []g
 		epochs[m.MemberID] = m.MemberEpoch
 	}
 	for _, a := range as {
-		if e := a.GroupEpoch; e.Kind == "consumer" && epochs[a.MemberID] != e.MemberEpoch {
-			r.fact(cmd.ID, fmt.Sprintf("member %s of %s is at member epoch %d", a.MemberID, group, e.MemberEpoch), fmt.Sprintf("coordinator says %d", epochs[a.MemberID]), false)
-			return fmt.Errorf("%s claims member %s is at member epoch %d; the coordinator says %d", a.ConsumerID, a.MemberID, e.MemberEpoch, epochs[a.MemberID])
+		if e := a.GroupEpoch; e.Kind == "consumer" && epochs[a.MemberID] != e.Value() {
+			r.fact(cmd.ID, fmt.Sprintf("member %s of %s is at member epoch %d", a.MemberID, group, e.Value()), fmt.Sprintf("coordinator says %d", epochs[a.MemberID]), false)
+			return fmt.Errorf("%s claims member %s is at member epoch %d; the coordinator says %d", a.ConsumerID, a.MemberID, e.Value(), epochs[a.MemberID])
 		}
 		ps, ok := byID[a.MemberID]
 		var want []int32
@@ -196,23 +164,15 @@ func (r *run) checkGroupOnBroker(ctx context.Context, cmd *judge.Command, as []g
 // checkGroupReceiveSet: every member that claims a commit has, on the
 // broker, committed offsets at least one past its last received record
 // of each partition.
-func (r *run) checkGroupReceiveSet(ctx context.Context, cmd *judge.Command) error {
-	var ms []struct {
-		ConsumerID string     `json:"consumer_id"`
-		Records    []consumed `json:"records"`
-		Committed  bool       `json:"committed"`
-	}
-	if err := json.Unmarshal(cmd.Completion.Fields["members"], &ms); err != nil {
-		return err
-	}
-	for _, m := range ms {
+func (r *run) checkGroupReceiveSet(ctx context.Context, pl *judge.GroupReceiveSetCompleted) error {
+	for _, m := range pl.Members {
 		if !m.Committed {
 			continue
 		}
-		group := r.groupOf(m.ConsumerID)
+		group := r.groupOf(string(m.ConsumerID))
 		last := map[tpKey]int64{}
 		for _, c := range m.Records {
-			k := tpKey{c.Topic, c.Partition}
+			k := tpKey{Topic: c.Topic, Partition: c.Partition}
 			last[k] = max(last[k], c.Offset+1)
 		}
 		for k, want := range last {
@@ -251,23 +211,7 @@ func keysOf(m map[tpKey]bool) []tpKey {
 // there has reached next_offset (checkClaims re-checks for a while: the
 // coordinator materialises it with the commit marker), after an abort it
 // stays below next_offset.
-func (r *run) checkTransformOffset(ctx context.Context, cmd *judge.Command) error {
-	ev := cmd.Completion
-	var f struct {
-		Disposition string     `json:"disposition"`
-		GroupID     string     `json:"group_id"`
-		Topic       string     `json:"topic"`
-		Partition   int32      `json:"partition"`
-		NextOffset  int64      `json:"next_offset"`
-		Records     []consumed `json:"records"`
-	}
-	raw, err := json.Marshal(ev.Fields)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return err
-	}
+func (r *run) checkTransformOffset(ctx context.Context, cmd *judge.Command, f *judge.TransactionalTransformCompleted) error {
 	want := int64(-1)
 	for _, c := range f.Records {
 		if c.Topic == f.Topic && c.Partition == f.Partition {

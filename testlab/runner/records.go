@@ -48,41 +48,20 @@ func anyByteString(v any) ([]byte, error) {
 	if v == nil {
 		return nil, nil
 	}
-	b, _ := json.Marshal(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
 	return judge.DecodeByteString(b)
 }
 
-// consumed is a ConsumedRecord claimed by the adapter.
-type consumed struct {
-	Topic     string          `json:"topic"`
-	Partition int32           `json:"partition"`
-	Offset    int64           `json:"offset"`
-	Timestamp *int64          `json:"timestamp_millis"`
-	Key       json.RawMessage `json:"key"`
-	Value     json.RawMessage `json:"value"`
-	Headers   []struct {
-		Name  string          `json:"name"`
-		Value json.RawMessage `json:"value"`
-	} `json:"headers"`
-}
-
-func (c consumed) content() (content, error) {
-	var out content
-	var err error
-	if out.Key, err = judge.DecodeByteString(c.Key); err != nil {
-		return out, err
-	}
-	if out.Value, err = judge.DecodeByteString(c.Value); err != nil {
-		return out, err
-	}
+// recordContent is a ConsumedRecord's content as the adapter claimed it.
+func recordContent(c judge.ConsumedRecord) content {
+	out := content{Key: c.Key.Bytes(), Value: c.Value.Bytes()}
 	for _, h := range c.Headers {
-		v, err := judge.DecodeByteString(h.Value)
-		if err != nil {
-			return out, err
-		}
-		out.Headers = append(out.Headers, header{Name: h.Name, Value: v})
+		out.Headers = append(out.Headers, header{Name: h.Name, Value: h.Value.Bytes()})
 	}
-	return out, nil
+	return out
 }
 
 // brokerContent is a broker record's content as franz-go decoded it (a null

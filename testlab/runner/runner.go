@@ -251,13 +251,10 @@ func (r *run) execute(ctx context.Context) error {
 			return invalidf("hello answered with command_failed")
 		}
 		r.ev.Descriptor = cmd.Completion.Fields["descriptor"]
-		var d struct {
-			Capabilities []string `json:"capabilities"`
-		}
-		_ = json.Unmarshal(r.ev.Descriptor, &d)
+		caps := cmd.Completion.Payload.(*judge.Ready).Descriptor.Capabilities
 		var missing []string
 		for _, req := range r.sc.Requires {
-			if !containsStr(d.Capabilities, req) {
+			if !containsStr(caps, req) {
 				missing = append(missing, req)
 			}
 		}
@@ -289,7 +286,8 @@ func (r *run) execute(ctx context.Context) error {
 		return err
 	}
 	if cmd.Failed {
-		return failf("finish answered with command_failed: %s", cmd.Completion.String("code"))
+		code, _ := failure(cmd.Completion)
+		return failf("finish answered with command_failed: %s", code)
 	}
 	if err := r.settle(ctx, 0); err != nil {
 		return err
@@ -390,7 +388,9 @@ func (r *run) command(ctx context.Context, payload map[string]any) (*judge.Comma
 	}
 	// Round-trip so numbers compare as JSON numbers in identity checks.
 	var norm map[string]any
-	_ = json.Unmarshal(b, &norm)
+	if err := json.Unmarshal(b, &norm); err != nil {
+		return nil, invalidf("re-reading command %s: %v", kind, err)
+	}
 	cmd := r.sess.Begin(id, kind, norm)
 	r.ev.Transcript = append(r.ev.Transcript, TranscriptLine{Millis: r.ms(), Dir: "command", Line: b})
 	if err := r.proc.write(append(b, '\n')); err != nil {
@@ -488,7 +488,7 @@ func (r *run) commandStep(ctx context.Context, i int, st scenario.Step) error {
 	var fe *fatalErr
 	if errors.As(err, &fe) {
 		if st.Expect != nil && st.Expect.Fatal != "" {
-			if got := fe.ev.String("code"); got != st.Expect.Fatal {
+			if got, _ := failure(fe.ev); got != st.Expect.Fatal {
 				return invalidf("step %d: fatal %s, want fatal %s", i+1, got, st.Expect.Fatal)
 			}
 			r.fact(cmd0ID(fe), "fatal "+st.Expect.Fatal, "adapter reported it", true)
@@ -514,14 +514,14 @@ func (r *run) commandStep(ctx context.Context, i int, st scenario.Step) error {
 		return failf("step %d (%s): %v", i+1, cmd.Kind, err)
 	}
 	if cmd.Failed {
-		code := cmd.Completion.String("code")
+		code, diagnostic := failure(cmd.Completion)
 		switch {
 		case exp.Error != "" && code == exp.Error, exp.ErrorPrefix != "" && strings.HasPrefix(code, exp.ErrorPrefix):
 			r.fact(cmd.ID, "command_failed "+code, "expected by the scenario", true)
 		case exp.Error != "" || exp.ErrorPrefix != "":
 			return failf("step %d (%s): command_failed %q, want %q", i+1, cmd.Kind, code, exp.Error+exp.ErrorPrefix)
 		default:
-			return failf("step %d (%s): unexpected command_failed %s: %s", i+1, cmd.Kind, code, cmd.Completion.String("diagnostic"))
+			return failf("step %d (%s): unexpected command_failed %s: %s", i+1, cmd.Kind, code, diagnostic)
 		}
 		// Operation claims made before the failure are still checked.
 		if err := r.checkClaims(ctx, cmd); err != nil {
@@ -573,9 +573,14 @@ func (r *run) rawStep(ctx context.Context, i int, st scenario.Step) error {
 		for k, v := range payload {
 			env[k] = v
 		}
-		b, _ = json.Marshal(env)
+		var err error
+		if b, err = json.Marshal(env); err != nil {
+			return invalidf("step %d: encoding the raw command: %v", i+1, err)
+		}
 		var norm map[string]any
-		_ = json.Unmarshal(b, &norm)
+		if err := json.Unmarshal(b, &norm); err != nil {
+			return invalidf("step %d: re-reading the raw command: %v", i+1, err)
+		}
 		r.sess.Begin(id, payload["kind"].(string), norm)
 		b = append(b, '\n')
 	default:
@@ -640,7 +645,7 @@ func (r *run) rawStep(ctx context.Context, i int, st scenario.Step) error {
 		return failf("step %d: malformed input answered with %s, want no event", i+1, events[0].Kind)
 	}
 	if exp.Fatal != "" {
-		if len(events) != 1 || events[0].Kind != "fatal" || events[0].String("code") != exp.Fatal {
+		if len(events) != 1 || events[0].Kind != "fatal" || fatalCode(events[0]) != exp.Fatal {
 			return failf("step %d: want exactly one fatal %s, got %d events %v", i+1, exp.Fatal, len(events), kinds(events))
 		}
 		r.fact("", "fatal "+exp.Fatal, "adapter reported it", true)
@@ -657,6 +662,23 @@ func (r *run) rawStep(ctx context.Context, i int, st scenario.Step) error {
 	}
 	r.fact("", fmt.Sprintf("exit status %d", code), "process status", true)
 	return nil
+}
+
+// failure returns the code and diagnostic of a command_failed or fatal
+// event ("" for other kinds).
+func failure(ev *judge.Event) (code, diagnostic string) {
+	switch p := ev.Payload.(type) {
+	case *judge.CommandFailed:
+		return p.Code, p.Diagnostic
+	case *judge.Fatal:
+		return p.Code, p.Diagnostic
+	}
+	return "", ""
+}
+
+func fatalCode(ev *judge.Event) string {
+	code, _ := failure(ev)
+	return code
 }
 
 func kinds(evs []*judge.Event) []string {

@@ -89,6 +89,12 @@ func TestRunnerAgainstFakeAdapter(t *testing.T) {
 			ts[3][0], ts[3][1] = ts[3][1], ts[3][0]
 			return ts
 		}, want: Invalid},
+		// Malformed events (the judge's strict decode): invalid, naming the
+		// event kind and the field.
+		{name: "offset as a string", edit: replace(3, 1, `"offset":0`, `"offset":"0"`), want: Invalid, reason: "operation_terminal.offset"},
+		{name: "status not a TerminalStatus", edit: replace(3, 1, `"status":"acknowledged"`, `"status":"delivered"`), want: Invalid, reason: "operation_terminal.status"},
+		{name: "unknown key in a record", edit: replace(6, 0, `"timestamp_millis":null,`, `"timestamp_millis":null,"leader_epoch":0,`), want: Invalid, reason: "unknown keys [leader_epoch]"},
+		{name: "null receive id", edit: replace(6, 0, `"receive_id":"r1"`, `"receive_id":null`), want: Invalid, reason: "receive_completed.receive_id"},
 		{name: "missing capability", require: []string{"share_consumer"}, edit: func(ts [][]string) [][]string {
 			return [][]string{ts[0], {ev + `"kind":"aborted"}`}}
 		}, want: Ineligible},

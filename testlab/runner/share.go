@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"time"
@@ -29,10 +28,7 @@ type shareKey struct {
 }
 
 // shareRecord is one record of a retained share batch.
-type shareRecord struct {
-	Record        consumed `json:"record"`
-	DeliveryCount int16    `json:"delivery_count"`
-}
+type shareRecord = judge.ShareRecord
 
 // shareState is what the session claimed about share groups.
 type shareState struct {
@@ -59,17 +55,14 @@ func (r *run) trackShare(cmd *judge.Command) error {
 	if cmd.Failed || cmd.Completion == nil {
 		return nil
 	}
-	s, p, ev := r.shares(), cmd.Payload, cmd.Completion
+	s, p := r.shares(), cmd.Payload
 	cid := str(p["consumer_id"])
 	switch cmd.Kind {
 	case "create_share_consumer":
 		s.group[cid], s.topic[cid], s.open[cid] = str(p["group_id"]), str(p["topic"]), true
 		s.maxRecords[cid] = int(num(obj(p["configuration"])["max_records"]))
 	case "share_receive":
-		var recs []shareRecord
-		if err := json.Unmarshal(ev.Fields["records"], &recs); err != nil {
-			return fmt.Errorf("share_receive_completed records: %v", err)
-		}
+		recs := cmd.Completion.Payload.(*judge.ShareReceiveCompleted).Records
 		if m := s.maxRecords[cid]; m > 0 && len(recs) > m {
 			return fmt.Errorf("share receive returned %d records, max_records is %d", len(recs), m)
 		}
@@ -91,11 +84,11 @@ func (r *run) trackShare(cmd *judge.Command) error {
 		key := cid + "\x00" + str(p["receive_id"])
 		recs := s.retained[key]
 		delete(s.retained, key)
-		var ds []string
-		_ = json.Unmarshal(ev.Fields["dispositions"], &ds)
-		want := make([]string, 0, len(list(p["dispositions"])))
+		ack := cmd.Completion.Payload.(*judge.ShareAcknowledgementCompleted)
+		ds := ack.Dispositions
+		want := make([]judge.ShareDisposition, 0, len(list(p["dispositions"])))
 		for _, d := range list(p["dispositions"]) {
-			want = append(want, str(d))
+			want = append(want, judge.ShareDisposition(str(d)))
 		}
 		if !reflect.DeepEqual(ds, want) {
 			return fmt.Errorf("acknowledgement dispositions %v, command sent %v", ds, want)
@@ -103,37 +96,45 @@ func (r *run) trackShare(cmd *judge.Command) error {
 		if len(ds) != len(recs) {
 			return fmt.Errorf("%d dispositions acknowledged for %d retained records", len(ds), len(recs))
 		}
-		if err := outcomeShape(ev); err != nil {
+		if err := outcomeShape(cmd.Completion.Kind, ack.Success, ack.Delivery, ack.Code); err != nil {
 			return err
 		}
-		if string(ev.Fields["success"]) != "true" {
+		if !ack.Success {
 			return nil
 		}
 		for i, x := range recs {
 			if ds[i] == "accept" || ds[i] == "reject" {
-				s.finished[shareKey{s.group[cid], x.Record.Topic, x.Record.Partition, x.Record.Offset}] = ds[i]
+				s.finished[shareKey{s.group[cid], x.Record.Topic, x.Record.Partition, x.Record.Offset}] = string(ds[i])
 			}
 		}
 	case "drop_share_batch":
 		delete(s.retained, cid+"\x00"+str(p["receive_id"]))
 	case "close_share_consumer":
 		s.open[cid] = false
-		return outcomeShape(ev)
+		c := cmd.Completion.Payload.(*judge.ShareConsumerClosed)
+		return outcomeShape(cmd.Completion.Kind, c.Success, c.Delivery, c.Code)
 	}
 	return nil
 }
 
-// outcomeShape checks that delivery and code are null exactly on success.
-func outcomeShape(ev *judge.Event) error {
-	ok := string(ev.Fields["success"]) == "true"
-	null := func(k string) bool { return string(ev.Fields[k]) == "null" }
-	if ok != (null("delivery") && null("code")) {
-		return fmt.Errorf("%s: success %s with delivery %s and code %s", ev.Kind, ev.Fields["success"], ev.Fields["delivery"], ev.Fields["code"])
+// outcomeShape checks that delivery and code are null exactly on success
+// and that a failure's delivery is a failure certainty.
+func outcomeShape(kind string, success bool, delivery *judge.TerminalStatus, code *string) error {
+	if success != (delivery == nil && code == nil) {
+		return fmt.Errorf("%s: success %v with delivery %v and code %v", kind, success, show(delivery), show(code))
 	}
-	if !ok && string(ev.Fields["delivery"]) != `"possibly_sent"` && string(ev.Fields["delivery"]) != `"definitely_not_sent"` {
-		return fmt.Errorf("%s: failure with delivery %s", ev.Kind, ev.Fields["delivery"])
+	if !success && (delivery == nil || *delivery != "possibly_sent" && *delivery != "definitely_not_sent") {
+		return fmt.Errorf("%s: failure with delivery %s", kind, show(delivery))
 	}
 	return nil
+}
+
+// show prints a nullable value as the protocol writes it.
+func show[T ~string](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", string(*p))
 }
 
 // shareObserveWindow is how long the observer's own share consumer reads
