@@ -616,15 +616,23 @@ def fconf(delivery_ms):
     c = conf(retries=0, backoff=0, linger=0)
     c["delivery_timeout_ms"] = delivery_ms
     return c
-def faulted(sid, desc, faults, expect, conf_ms=10000, before=(), after=()):
+def faulted(sid, desc, faults, expect, conf_ms=10000, before=(), after=(), probe=False):
     # op-0, from a retrying producer, waits out the new topic's leader
     # election (NOT_LEADER_OR_FOLLOWER would fail p1's unretried op-1).
+    # probe: op-1b, sent after the faults with no expectation of its own
+    # (the observer's log judges whatever certainty it reports), makes the
+    # client find out that its connection is gone before op-2 is sent.
     steps = open_producer("c0", "p0") + [send("op-0", rec(T, 1, "op-0", u("k"), u("warm-up")), producer="p0")] + close_producer("c0", "p0")
     steps += open_producer(configuration=fconf(conf_ms)) + [send("op-1", rec(T, 2, "op-1", u("k"), u("before the fault")))]
     steps += [fault(n, k, **kw) for n, k, kw in faults] + list(before)
-    steps += [send("op-2", rec(T, 3, "op-2", u("k"), u("under the fault")), expect=expect)]
+    seq = 3
+    if probe:
+        steps += [{"command": {"kind": "send", "producer_id": "p1", "operation_id": "op-1b",
+                               "record": rec(T, seq, "op-1b", u("k"), u("probe: finds the cut connection"))}}]
+        seq += 1
+    steps += [send("op-2", rec(T, seq, "op-2", u("k"), u("under the fault")), expect=expect)]
     steps += list(after) + [unfault(n) for n, _, _ in reversed(faults)]
-    steps += [send("op-3", rec(T, 4, "op-3", u("k"), u("after the fault")))] + close_producer()
+    steps += [send("op-3", rec(T, seq + 1, "op-3", u("k"), u("after the fault")))] + close_producer()
     S.append(scenario(sid, desc, FAULT_REQ, steps, [(T, 1)], PROXIED))
 
 faulted("fault-cut-after-produce-written",
@@ -634,8 +642,8 @@ faulted("fault-cut-response-partial",
     "No retries. The proxy forwards 6 bytes of op-2's Produce response, then cuts: possibly_sent; op-3 acknowledged.",
     [("half", "cut_frame", {"dir": "to_client", "api": 0, "bytes": 6})], "possibly_sent")
 faulted("fault-cut-before-produce-written",
-    "No retries. Every connection is cut and new ones refused before op-2 is sent: no byte of it can reach the broker, so definitely_not_sent (the observer confirms its absence); op-3 acknowledged once connections are allowed again.",
-    [("refuse", "refuse", {}), ("cut", "cut_all", {})], "definitely_not_sent")
+    "No retries. Every connection is cut and new ones refused; op-1b (any certainty the observer confirms) shows the client its connection is gone, so op-2 needs a new one, which is refused: no byte of it can reach the broker, so definitely_not_sent (the observer confirms its absence); op-3 acknowledged once connections are allowed again. (Without op-1b a loaded client may write op-2 to the cut socket before its reader sees the close: possibly_sent, honestly.)",
+    [("refuse", "refuse", {}), ("cut", "cut_all", {})], "definitely_not_sent", probe=True)
 faulted("fault-wrong-correlation-id",
     "No retries. op-2's Produce response carries another correlation ID: the client must fail that connection's requests as possibly_sent (the broker has the record); op-3 on a new connection is acknowledged.",
     [("corr", "wrong_correlation", {"api": 0})], "possibly_sent")
