@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"encoding/binary"
-	"sync"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -15,16 +14,12 @@ import (
 // position after the last complete one. Corrupt input fails with an error
 // wrapping wire.ErrCorruptMessage; the batches before it were passed to fn.
 //
-// pool (nil: none) supplies a reusable reader and batch, whose Records
+// s (nil: one is made) is a reusable reader and batch, whose Records
 // slice grows to the largest batch seen; fn copies what it keeps.
 // Compressed batches decompress into arena's spare capacity while they fit
 // (wire.BatchReader.SetArena); decodeBatches returns arena extended over
 // what it wrote.
-func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, arena []byte, fn func(b *wire.RecordBatch, extra int64) bool) ([]byte, error) {
-	var s *batchScratch
-	if pool != nil {
-		s, _ = pool.Get().(*batchScratch)
-	}
+func decodeBatches(raw []byte, dec *wire.Decompressor, s *batchScratch, arena []byte, fn func(b *wire.RecordBatch, extra int64) bool) ([]byte, error) {
 	if s == nil {
 		s = &batchScratch{}
 	}
@@ -33,9 +28,6 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, arena []
 		s.b.Records = s.b.Records[:0]
 		s.br.SetArena(nil)
 		s.br.Reset(nil, wire.DecodeOptions{Decompressor: dec})
-		if pool != nil {
-			pool.Put(s)
-		}
 	}()
 	br, b := &s.br, &s.b
 	br.Reset(raw, wire.DecodeOptions{Decompressor: dec})

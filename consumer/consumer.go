@@ -45,17 +45,17 @@ type Consumer struct {
 	gen      uint64
 	buffered int64         // bytes of chunks waiting for delivery
 	reserved int64         // MaxBytes of Fetches in flight not yet charged
-	ready    chan struct{} // closed (and replaced) when data or an error may be deliverable
+	ready    chan struct{} // closed (and replaced) when data or an error may be deliverable and waiting > 0
+	waiting  int           // Receive calls waiting on ready
 	closed   bool
 	closedCh chan struct{}
 	inflight map[int32]bool // leaders with a Fetch in flight
 
-	dec     *wire.Decompressor // shared by the fetch goroutines
-	scratch sync.Pool          // *batchScratch for the fetch goroutines
-	blocks  blockPool          // recycled record blocks (Recycle)
-	pins    pinRing            // delivered slices not handed back yet, guarded by mu
-	take    []*partState       // takeLocked's scratch, guarded by mu
-	m       Metrics            // counters, guarded by mu
+	dec    *wire.Decompressor // shared by the fetch goroutines
+	blocks blockPool          // recycled record blocks (Recycle)
+	pins   pinRing            // delivered slices not handed back yet, guarded by mu
+	take   []*partState       // takeLocked's scratch, guarded by mu
+	m      Metrics            // counters, guarded by mu
 }
 
 // New returns a Consumer reading through c with cfg (zero fields take their
@@ -131,6 +131,9 @@ func (c *Consumer) poke() {
 
 // signalLocked wakes every Receive waiting for data. c.mu must be held.
 func (c *Consumer) signalLocked() {
+	if c.waiting == 0 {
+		return // no Receive waits: the next one looks before it waits
+	}
 	close(c.ready)
 	c.ready = make(chan struct{})
 }

@@ -29,20 +29,29 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 			return nil, client.ErrClosed
 		}
 		recs, err := c.takeLocked()
-		ready := c.ready
-		c.mu.Unlock()
 		if err != nil || len(recs) > 0 {
+			c.mu.Unlock()
 			if len(recs) > 0 {
 				c.poke() // buffer room and partitions without data: fetch again
 			}
 			return recs, err
 		}
+		ready := c.ready
+		c.waiting++ // signalLocked replaces ready only while someone waits
+		c.mu.Unlock()
+		var done error
 		select {
 		case <-ready:
 		case <-c.closedCh:
-			return nil, client.ErrClosed
+			done = client.ErrClosed
 		case <-ctx.Done():
-			return nil, ctxError(ctx.Err())
+			done = ctxError(ctx.Err())
+		}
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
+		if done != nil {
+			return nil, done
 		}
 	}
 }
