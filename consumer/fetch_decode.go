@@ -31,6 +31,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 		return
 	}
 	req.blk = nil
+	blk.ownFrame = req.call.framed // uncompressed records alias blk.frame
 	if res.resp.Err == nil {
 		if res.chunks == nil {
 			res.chunks = map[TopicPartition]*chunk{}
@@ -100,16 +101,28 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	lo := len(blk.recs)
 	charged := int64(len(p.Records))
 	accepted := false
+	arenaLen := len(blk.arena)
 	var err error
-	blk.arena, err = decodeBatches(p.Records, c.dec, scratch, blk.arena, func(b *wire.RecordBatch, extra int64) bool {
+	blk.arena, err = decodeBatches(p.Records, c.dec, scratch, blk.arena, func(b *wire.RecordBatch, br *wire.BatchReader, extra int64) bool {
+		grew := len(br.Arena()) - arenaLen
+		arenaLen += grew
 		if charged+extra > budget && !(atLeastOne && !accepted) {
 			return false
 		}
 		accepted = true
 		charged += extra
-		blk.recs = f.add(b, blk.recs)
+		blk.recs = f.add(br, b, blk.recs)
+		// Records pointing outside the block's own memory (a batch
+		// that did not fit the arena, a frame the block does not own,
+		// header slabs) make the pool clear the block (recBlock.foreign).
+		if b.Compression() == wire.CompressionNone {
+			blk.foreign = blk.foreign || !blk.ownFrame
+		} else if int64(grew) < extra {
+			blk.foreign = true
+		}
 		return true
 	})
+	blk.foreign = blk.foreign || f.headers
 	ch := blk.newChunk()
 	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged}
 	if len(ch.records) > 0 {

@@ -37,6 +37,12 @@ type recBlock struct {
 	// chunks is a slab for the block's chunks (Receive is done with a
 	// chunk when it delivers it, before the block can be recycled).
 	chunks []chunk
+	// ownFrame: the response was read into frame, so the records of its
+	// uncompressed batches point into the block. foreign: some record
+	// (maybe a stale one beyond len(recs)) points outside the block's own
+	// memory, so the pool clears recs before keeping the block (else the
+	// clear is skipped: every record is rewritten before it is read).
+	ownFrame, foreign bool
 	// refs counts the non-empty chunks cut from the block that were not
 	// handed back yet; guarded by blockPool.mu once the block is shared.
 	refs int
@@ -150,6 +156,7 @@ func (bp *blockPool) release(p pin) {
 		}
 	}
 	if p.merged != nil {
+		p.merged.foreign = true // copies of records pointing into other blocks
 		bp.putLocked(p.merged)
 	}
 }
@@ -158,7 +165,10 @@ func (bp *blockPool) putLocked(b *recBlock) {
 	if len(bp.free) >= maxPooledBlocks || bp.bytes+b.size() > bp.limit {
 		return
 	}
-	clear(b.recs[:cap(b.recs)]) // drop references to response bytes
+	if b.foreign {
+		clear(b.recs[:cap(b.recs)]) // drop references to other memory
+		b.foreign = false
+	}
 	b.recs = b.recs[:0]
 	b.arena = b.arena[:0]
 	clear(b.chunks)

@@ -186,6 +186,9 @@ type fetchCall struct {
 	// the connection's reader writes it (FrameBuffer) before the response
 	// is delivered.
 	frame *[]byte
+	// framed reports that the last response was read into frame; written
+	// by the reader before the response is delivered.
+	framed bool
 }
 
 // ResponseFor returns the call's own response (the connection decodes the
@@ -198,6 +201,7 @@ func (fc *fetchCall) FrameBuffer(size int) []byte {
 	if fc.frame == nil {
 		return nil
 	}
+	fc.framed = true
 	if cap(*fc.frame) < size {
 		*fc.frame = make([]byte, size, size+size/8)
 	}
@@ -207,7 +211,7 @@ func (fc *fetchCall) FrameBuffer(size int) []byte {
 func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
 	fc := &req.call
 	buildFetchRequest(&fc.FetchRequest, req)
-	fc.frame = nil
+	fc.frame, fc.framed = nil, false
 	if req.blk != nil {
 		fc.frame = &req.blk.frame
 	}
