@@ -118,7 +118,16 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 		if b.Compression() == wire.CompressionNone {
 			blk.foreign = blk.foreign || !blk.ownFrame
 		} else if int64(grew) < extra {
+			// The batch did not fit the arena (a consumer's first
+			// responses guess the ratio): the rest of the partition
+			// decompresses into a new arena sized at this batch's
+			// ratio, not into one buffer per batch.
 			blk.foreign = true
+			if rest := br.Remaining(); rest > 0 && b.BatchLength > 0 {
+				want := int(float64(rest)*float64(extra)/float64(b.BatchLength)*1.1) + 64<<10
+				br.SetArena(make([]byte, 0, want))
+				arenaLen = 0
+			}
 		}
 		return true
 	})
