@@ -114,7 +114,9 @@
 // allocations: a ProduceRequest decodes into a response the caller set
 // (SetResponseInto, reusing its arrays), and a response that keeps nothing
 // of its frame (wire.FrameFreeResponder) is read into the connection's
-// reused buffer, so the producer's Produce round trips allocate nothing. See
+// reused buffer, so the producer's Produce round trips allocate nothing; a
+// request that supplies its frame's memory (wire.FrameBufferer: the
+// consumer's Fetch, into its record block) has its response read there. See
 // TestSteadyStateAllocations, TestProduceCallAllocatesNothing and the
 // overhead-allocs/op benchmark metric.
 //
