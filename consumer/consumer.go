@@ -43,10 +43,10 @@ type Consumer struct {
 	order    []TopicPartition // assignment order, for fair delivery
 	rotate   int              // where the next Receive starts in order
 	gen      uint64
-	buffered int64         // bytes of chunks waiting for delivery
-	reserved int64         // MaxBytes of Fetches in flight not yet charged
-	ready    chan struct{} // closed (and replaced) when data or an error may be deliverable and waiting > 0
-	waiting  int           // Receive calls waiting on ready
+	buffered int64           // bytes of chunks waiting for delivery
+	reserved int64           // MaxBytes of Fetches in flight not yet charged
+	waiters  []chan struct{} // one per waiting Receive; signalLocked wakes and forgets them
+	idleWait []chan struct{} // waiters' channels (capacity 1) for reuse
 	closed   bool
 	closedCh chan struct{}
 	inflight map[int32]bool // leaders with a Fetch in flight
@@ -82,7 +82,6 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		cancel:   cancel,
 		wake:     make(chan struct{}, 1),
 		parts:    map[TopicPartition]*partState{},
-		ready:    make(chan struct{}),
 		closedCh: make(chan struct{}),
 		inflight: map[int32]bool{},
 		dec:      wire.NewDecompressor(0),
@@ -131,11 +130,14 @@ func (c *Consumer) poke() {
 
 // signalLocked wakes every Receive waiting for data. c.mu must be held.
 func (c *Consumer) signalLocked() {
-	if c.waiting == 0 {
-		return // no Receive waits: the next one looks before it waits
+	for i, w := range c.waiters {
+		select {
+		case w <- struct{}{}:
+		default:
+		}
+		c.waiters[i] = nil
 	}
-	close(c.ready)
-	c.ready = make(chan struct{})
+	c.waiters = c.waiters[:0]
 }
 
 func validateTP(tp TopicPartition) error {
