@@ -399,8 +399,11 @@ func (cn *conn) readLoop() {
 		cn.mu.Lock()
 		empty := cn.queue.len() == 0
 		var frameFree bool
+		var bufferer wire.FrameBufferer
 		if !empty {
-			_, frameFree = cn.queue.front().req.(wire.FrameFreeResponder)
+			front := cn.queue.front().req
+			_, frameFree = front.(wire.FrameFreeResponder)
+			bufferer, _ = front.(wire.FrameBufferer)
 		}
 		cn.mu.Unlock()
 		if empty {
@@ -416,6 +419,12 @@ func (cn *conn) readLoop() {
 				scratch = make([]byte, size)
 			}
 			buf = scratch[:size]
+		} else if bufferer != nil {
+			// The request supplies the frame's memory (a consumer
+			// reusing its record blocks); it may alias the response.
+			if buf = bufferer.FrameBuffer(int(size)); len(buf) != int(size) {
+				buf = make([]byte, size)
+			}
 		} else {
 			buf = make([]byte, size)
 		}

@@ -110,7 +110,9 @@
 // response the caller set (SetResponseInto, reusing its arrays), and a
 // response that keeps nothing of its frame (wire.FrameFreeResponder) is
 // read into a reused buffer, so the producer's Produce round trips
-// allocate nothing.
+// allocate nothing; a request that supplies its frame's memory
+// (wire.FrameBufferer: the consumer's Fetch, into its record block) has its
+// response read there.
 //
 // # Observability
 //

@@ -47,6 +47,9 @@ type metaFetch struct {
 // created automatically. A cluster ID other than ExpectedClusterID fails
 // with ErrClusterIdentity.
 func (c *Client) Metadata(ctx context.Context, topics []string) (*Metadata, error) {
+	if md := c.meta.fresh(topics); md != nil {
+		return md, nil // the common case: no context to derive
+	}
 	ctx, cancel := c.opContext(ctx)
 	defer cancel()
 	return c.meta.get(ctx, topics, false)
@@ -133,6 +136,19 @@ func (mc *metaCache) coversLocked(md *Metadata, topics []string) bool {
 		}
 	}
 	return true
+}
+
+// fresh returns the cached snapshot when get would return it without a
+// refresh (current, not older than MetadataMaxAge, covering topics), else
+// nil.
+func (mc *metaCache) fresh(topics []string) *Metadata {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	md := mc.snap.Load()
+	if md != nil && mc.snapGen == mc.gen && time.Since(md.Fetched) < mc.cl.cfg.MetadataMaxAge && mc.coversLocked(md, topics) {
+		return md
+	}
+	return nil
 }
 
 // get returns a snapshot that includes topics, refreshing as needed (always

@@ -2,29 +2,25 @@ package consumer
 
 import (
 	"encoding/binary"
-	"sync"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// decodeBatches decodes the record batches of a partition's records field
-// in order, calling fn for each complete batch with the decoded bytes it
-// adds beyond the records field (for a compressed batch: its decompressed
-// keys, values and headers; 0 otherwise), until fn returns false. A
-// truncated trailing batch is ignored: the next Fetch starts at the
-// position after the last complete one. Corrupt input fails with an error
-// wrapping wire.ErrCorruptMessage; the batches before it were passed to fn.
+// decodeBatches decodes the record batch headers of a partition's records
+// field in order (wire.BatchReader.NextHeader), calling fn for each
+// complete batch with the reader, from which fn decodes the records it
+// keeps (NextRecord), and the decoded bytes the batch adds beyond the
+// records field (for a compressed batch: its decompressed size; 0
+// otherwise), until fn returns false. A truncated trailing batch is
+// ignored: the next Fetch starts at the position after the last complete
+// one. Corrupt input fails with an error wrapping wire.ErrCorruptMessage;
+// the batches before it were passed to fn.
 //
-// pool (nil: none) supplies a reusable reader and batch, whose Records
-// slice grows to the largest batch seen; fn copies what it keeps.
-// Compressed batches decompress into arena's spare capacity while they fit
+// s (nil: one is made) is a reusable reader and batch. Compressed batches
+// decompress into arena's spare capacity while they fit
 // (wire.BatchReader.SetArena); decodeBatches returns arena extended over
 // what it wrote.
-func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, arena []byte, fn func(b *wire.RecordBatch, extra int64) bool) ([]byte, error) {
-	var s *batchScratch
-	if pool != nil {
-		s, _ = pool.Get().(*batchScratch)
-	}
+func decodeBatches(raw []byte, dec *wire.Decompressor, s *batchScratch, arena []byte, fn func(b *wire.RecordBatch, br *wire.BatchReader, extra int64) bool) ([]byte, error) {
 	if s == nil {
 		s = &batchScratch{}
 	}
@@ -33,26 +29,20 @@ func decodeBatches(raw []byte, dec *wire.Decompressor, pool *sync.Pool, arena []
 		s.b.Records = s.b.Records[:0]
 		s.br.SetArena(nil)
 		s.br.Reset(nil, wire.DecodeOptions{Decompressor: dec})
-		if pool != nil {
-			pool.Put(s)
-		}
 	}()
 	br, b := &s.br, &s.b
 	br.Reset(raw, wire.DecodeOptions{Decompressor: dec})
 	br.SetArena(arena)
-	for br.Next(b) {
-		var extra int64
-		if b.Compression() != wire.CompressionNone {
-			for i := range b.Records {
-				r := &b.Records[i]
-				extra += int64(len(r.Key) + len(r.Value) + recordOverhead)
-				for _, h := range r.Headers {
-					extra += int64(len(h.Key) + len(h.Value))
-				}
-			}
-		}
-		if !fn(b, extra) {
+	inflated := 0
+	for br.NextHeader(b) {
+		now := br.DecompressedBytes()
+		extra := int64(now - inflated)
+		inflated = now
+		if !fn(b, br, extra) {
 			return br.Arena(), nil
+		}
+		if br.Err() != nil {
+			break
 		}
 	}
 	return br.Arena(), br.Err()
@@ -63,10 +53,6 @@ type batchScratch struct {
 	br wire.BatchReader
 	b  wire.RecordBatch
 }
-
-// recordOverhead approximates the fixed decoded size of one record beyond
-// its key, value and headers (what the varints and attributes take).
-const recordOverhead = 16
 
 // countRecords sums the record counts in the headers of the complete magic
 // v2 batches of raw (legacy message sets count as one per entry, roughly),

@@ -68,7 +68,7 @@ func BenchmarkFetchDecodeDeliver(b *testing.B) {
 				if err != nil || len(resp.Parts) != 1 {
 					b.Fatal(err)
 				}
-				ch, err := c.decodePartition(&resp.Parts[0], 0, math.MaxInt64, true, nil)
+				ch, err := c.decodePartition(&resp.Parts[0], 0, math.MaxInt64, true, nil, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -109,9 +109,10 @@ func BenchmarkDeliverRecycle(b *testing.B) {
 			c.blocks.limit = DefaultMaxBufferedBytes
 			st := &partState{tp: tp}
 			c.parts[tp], c.order = st, []TopicPartition{tp}
+			var scratch batchScratch
 			round := func() int {
 				blk := c.blocks.get(countRecords(part.Records), firstBatchCompressed(part.Records), len(part.Records))
-				ch, err := c.decodePartition(part, 0, math.MaxInt64, true, blk)
+				ch, err := c.decodePartition(part, 0, math.MaxInt64, true, blk, &scratch)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -47,17 +47,17 @@ type Consumer struct {
 	gen      uint64                        // mu: last partState.gen handed out
 	buffered int64                         // mu: bytes of chunks waiting for delivery
 	reserved int64                         // mu: MaxBytes of Fetches in flight not yet charged
-	ready    chan struct{}                 // mu: closed (and replaced) when data or an error may be deliverable
+	waiters  []chan struct{}               // mu: one per waiting Receive; signalLocked wakes and forgets them
+	idleWait []chan struct{}               // mu: waiters' channels (capacity 1) for reuse
 	closed   bool                          // mu
 	closedCh chan struct{}                 // set by New; closed under mu by Close
 	inflight map[int32]bool                // mu: leaders with a Fetch in flight
 
-	dec     *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
-	scratch sync.Pool          // *batchScratch for the fetch goroutines
-	blocks  blockPool          // blockPool.mu: recycled record blocks (Recycle)
-	pins    pinRing            // mu: delivered slices not handed back yet
-	take    []*partState       // mu: takeLocked's scratch
-	m       Metrics            // mu: counters
+	dec    *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
+	blocks blockPool          // blockPool.mu: recycled record blocks (Recycle)
+	pins   pinRing            // mu: delivered slices not handed back yet
+	take   []*partState       // mu: takeLocked's scratch
+	m      Metrics            // mu: counters
 
 	// counts holds per-partition fetch counters, kept across Remove and
 	// Assign; endCh is closed (and set nil) when a position or end moved,
@@ -93,7 +93,6 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		cancel:   cancel,
 		wake:     make(chan struct{}, 1),
 		parts:    map[TopicPartition]*partState{},
-		ready:    make(chan struct{}),
 		closedCh: make(chan struct{}),
 		inflight: map[int32]bool{},
 		dec:      wire.NewDecompressor(0),
@@ -150,8 +149,14 @@ func (c *Consumer) poke() {
 
 // signalLocked wakes every Receive waiting for data. c.mu must be held.
 func (c *Consumer) signalLocked() {
-	close(c.ready)
-	c.ready = make(chan struct{})
+	for i, w := range c.waiters {
+		select {
+		case w <- struct{}{}:
+		default:
+		}
+		c.waiters[i] = nil
+	}
+	c.waiters = c.waiters[:0]
 }
 
 func validateTP(tp TopicPartition) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -169,7 +170,7 @@ func (f *fakeBroker) closeSession(ctx context.Context, node, id int32) error {
 func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
 	deadline := time.Now().Add(req.maxWait)
 	f.mu.Lock()
-	f.fetches = append(f.fetches, *req)
+	f.fetches = append(f.fetches, snapshotReq(req))
 	if f.onFetch != nil {
 		f.onFetch(req)
 	}
@@ -255,6 +256,15 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 		case <-time.After(time.Until(deadline)):
 		}
 	}
+}
+
+// snapshotReq copies what the fake keeps of a request: the consumer reuses
+// a leader's fetchReq (its maps and slices) for the next Fetch.
+func snapshotReq(req *fetchReq) fetchReq {
+	return fetchReq{node: req.node, want: maps.Clone(req.want), gens: maps.Clone(req.gens), order: slices.Clone(req.order),
+		maxBytes: req.maxBytes, isolation: req.isolation, maxWait: req.maxWait, minBytes: req.minBytes, partMax: req.partMax,
+		plan: fetchPlan{SessionID: req.plan.SessionID, SessionEpoch: req.plan.SessionEpoch, Full: req.plan.Full,
+			Parts: slices.Clone(req.plan.Parts), Forgotten: slices.Clone(req.plan.Forgotten), ForgottenIDs: slices.Clone(req.plan.ForgottenIDs)}}
 }
 
 func (f *fakeBroker) fetchCount() int {

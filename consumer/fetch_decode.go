@@ -11,11 +11,31 @@ import (
 // response: a broker bounds max_bytes in compressed bytes, and compressed
 // data can decompress to far more, so the bound on buffered memory is kept
 // here. Batches not decoded are fetched again later.
+//
+// The response is read into the frame of a block taken before the request
+// is sent (fetchCall.FrameBuffer) and its records are decoded into that
+// block, so a recycled block brings back all of a response's memory. When
+// the transport fails, the request (and the block) are dropped: the
+// connection may still read an abandoned response into them.
 func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
-	res := &fetchResult{req: req}
+	res := &req.res
+	chunks, errs := res.chunks, res.errs
+	clear(chunks)
+	clear(errs)
+	*res = fetchResult{req: req, chunks: chunks, errs: errs}
+	blk := c.blocks.take()
+	req.blk = blk
 	res.resp, res.err = c.tr.fetch(c.ctx, req)
-	if res.err == nil && res.resp.Err == nil {
-		res.chunks = map[TopicPartition]*chunk{}
+	if res.err != nil {
+		results <- res
+		return
+	}
+	req.blk = nil
+	blk.ownFrame = req.call.framed // uncompressed records alias blk.frame
+	if res.resp.Err == nil {
+		if res.chunks == nil {
+			res.chunks = map[TopicPartition]*chunk{}
+		}
 		// One block holds the records of every partition of the response,
 		// one partition after the other, so Receive can hand them out as
 		// one slice without copying them.
@@ -26,7 +46,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			raw += len(p.Records)
 			compressed = compressed || firstBatchCompressed(p.Records)
 		}
-		blk := c.blocks.get(n, compressed, raw)
+		c.blocks.fit(blk, n, compressed, raw)
 		budget := int64(req.maxBytes)
 		progress := false
 		inflated := 0 // decompressed bytes charged
@@ -36,7 +56,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			if !ok || p.Err != nil || p.Diverging != nil {
 				continue
 			}
-			ch, err := c.decodePartition(p, sp.FetchOffset, budget, !progress, blk)
+			ch, err := c.decodePartition(p, sp.FetchOffset, budget, !progress, blk, &req.scratch)
 			if err != nil {
 				if res.errs == nil {
 					res.errs = map[TopicPartition]error{}
@@ -59,6 +79,9 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			c.blocks.noteArena(inflated, raw)
 		}
 	}
+	if blk.refs == 0 {
+		res.spare = blk // nothing to deliver: the fetch loop pools it
+	}
 	results <- res
 }
 
@@ -68,7 +91,9 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 // records are appended to blk.recs (decompressed bytes to blk.arena); the
 // chunk's records are that part of blk.recs, with blk.recs' capacity
 // beyond them (Receive caps what it delivers).
-func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, atLeastOne bool, blk *recBlock) (*chunk, error) {
+//
+// scratch (nil: one is made) is the reader decodeBatches uses.
+func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, atLeastOne bool, blk *recBlock, scratch *batchScratch) (*chunk, error) {
 	f := newDeliveryFilter(p.TopicPartition, c.cfg.Isolation == ReadCommitted, fetchOffset, p.Aborted)
 	if blk == nil {
 		blk = &recBlock{recs: make([]Record, 0, countRecords(p.Records))}
@@ -76,16 +101,37 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	lo := len(blk.recs)
 	charged := int64(len(p.Records))
 	accepted := false
+	arenaLen := len(blk.arena)
 	var err error
-	blk.arena, err = decodeBatches(p.Records, c.dec, &c.scratch, blk.arena, func(b *wire.RecordBatch, extra int64) bool {
+	blk.arena, err = decodeBatches(p.Records, c.dec, scratch, blk.arena, func(b *wire.RecordBatch, br *wire.BatchReader, extra int64) bool {
+		grew := len(br.Arena()) - arenaLen
+		arenaLen += grew
 		if charged+extra > budget && !(atLeastOne && !accepted) {
 			return false
 		}
 		accepted = true
 		charged += extra
-		blk.recs = f.add(b, blk.recs)
+		blk.recs = f.add(br, b, blk.recs)
+		// Records pointing outside the block's own memory (a batch
+		// that did not fit the arena, a frame the block does not own,
+		// header slabs) make the pool clear the block (recBlock.foreign).
+		if b.Compression() == wire.CompressionNone {
+			blk.foreign = blk.foreign || !blk.ownFrame
+		} else if int64(grew) < extra {
+			// The batch did not fit the arena (a consumer's first
+			// responses guess the ratio): the rest of the partition
+			// decompresses into a new arena sized at this batch's
+			// ratio, not into one buffer per batch.
+			blk.foreign = true
+			if rest := br.Remaining(); rest > 0 && b.BatchLength > 0 {
+				want := int(float64(rest)*float64(extra)/float64(b.BatchLength)*1.1) + 64<<10
+				br.SetArena(make([]byte, 0, want))
+				arenaLen = 0
+			}
+		}
 		return true
 	})
+	blk.foreign = blk.foreign || f.headers
 	ch := blk.newChunk()
 	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged}
 	if len(ch.records) > 0 {

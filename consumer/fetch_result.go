@@ -9,10 +9,20 @@ import (
 
 // handleResult applies a finished Fetch: session bookkeeping, then each
 // partition's data or error.
-func (c *Consumer) handleResult(sessions map[int32]*fetchSession, r *fetchResult) {
+//
+// The leader's fetchReq is free for the next Fetch afterwards; one whose
+// transport call failed is dropped instead (an abandoned response may still
+// be read into it).
+func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	req := r.req
-	s := sessions[req.node]
+	s := fs.sessions[req.node]
 	now := time.Now()
+	if r.err != nil {
+		delete(fs.reqs, req.node)
+	}
+	if r.spare != nil {
+		defer c.blocks.put(r.spare) // after the chunks cut from its slab are read
+	}
 
 	topErr := r.err
 	if topErr == nil {

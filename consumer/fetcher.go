@@ -16,17 +16,29 @@ import (
 // metadata is refreshed meanwhile.
 const retryBackoff = 100 * time.Millisecond
 
-// fetchReq is one planned FetchRequest to a leader.
+// fetchReq is one planned FetchRequest to a leader, and the memory a
+// Fetch reuses from one request to that leader to the next: the fetch loop
+// keeps one per leader (fetchState.reqs) and plans the next Fetch into it
+// once the last one's result was applied. One whose transport call failed
+// is dropped, since an abandoned response may still be read into it.
 type fetchReq struct {
 	node      int32
 	plan      fetchPlan
 	want      map[TopicPartition]sessionPart
 	gens      map[TopicPartition]uint64 // partition generations when planned
+	order     []TopicPartition          // want's partitions in planning order
 	maxBytes  int32
 	isolation IsolationLevel
 	maxWait   time.Duration
 	minBytes  int32
 	partMax   int32
+
+	// Owned by the fetch worker while the Fetch is in flight.
+	blk     *recBlock    // the block the response is read and decoded into
+	call    fetchCall    // the wire transport's request and response
+	resp    fetchResp    // the wire transport's mapped response
+	res     fetchResult  // the result handed to the fetch loop
+	scratch batchScratch // decodeBatches' reader
 }
 
 // divergingEpoch is a FetchResponse partition's diverging_epoch (KIP-320).
@@ -64,16 +76,72 @@ type fetchResult struct {
 	err    error
 	chunks map[TopicPartition]*chunk
 	errs   map[TopicPartition]error // decode failures
+	// spare is the response's block when no chunk was cut from it: the
+	// fetch loop pools it once it applied the result.
+	spare *recBlock
+}
+
+// fetchState is what the fetch loop owns: the fetch sessions, the reusable
+// request of each leader, a worker goroutine per leader that sends its
+// Fetches, and the planner's scratch slices.
+type fetchState struct {
+	sessions map[int32]*fetchSession
+	reqs     map[int32]*fetchReq
+	workers  map[int32]chan *fetchReq
+	results  chan *fetchResult
+
+	cands    []candidate
+	topics   []string
+	busy     map[int32]bool
+	byLeader map[int32][]candidate
+	noLeader []candidate
+	caughtUp []candidate
+	fatal    []candidate
+	fatalErr []error
+	leaders  []int32
+}
+
+func newFetchState() *fetchState {
+	return &fetchState{
+		sessions: map[int32]*fetchSession{},
+		reqs:     map[int32]*fetchReq{},
+		workers:  map[int32]chan *fetchReq{},
+		results:  make(chan *fetchResult),
+		busy:     map[int32]bool{},
+		byLeader: map[int32][]candidate{},
+	}
+}
+
+// send hands req to its leader's worker, starting one for a new leader.
+// At most one Fetch is in flight per leader, so the worker's channel (one
+// slot) never blocks.
+func (c *Consumer) send(fs *fetchState, req *fetchReq) {
+	w := fs.workers[req.node]
+	if w == nil {
+		w = make(chan *fetchReq, 1)
+		fs.workers[req.node] = w
+		c.wg.Add(1)
+		go c.fetchWorker(w, fs.results)
+	}
+	w <- req
+}
+
+// fetchWorker sends one leader's Fetches, one at a time, until the fetch
+// loop closes in (after it drained every result).
+func (c *Consumer) fetchWorker(in <-chan *fetchReq, results chan<- *fetchResult) {
+	defer c.wg.Done()
+	for req := range in {
+		c.doFetch(req, results)
+	}
 }
 
 // fetchLoop plans Fetch requests until Close. It owns the fetch sessions.
 func (c *Consumer) fetchLoop() {
 	defer c.wg.Done()
-	sessions := map[int32]*fetchSession{}
-	results := make(chan *fetchResult)
+	fs := newFetchState()
 	var timer *time.Timer
 	for {
-		next := c.planAndSend(sessions, results)
+		next := c.planAndSend(fs)
 		var timerC <-chan time.Time
 		if !next.IsZero() {
 			d := time.Until(next)
@@ -89,23 +157,26 @@ func (c *Consumer) fetchLoop() {
 		}
 		select {
 		case <-c.ctx.Done():
-			// Request goroutines end with c.ctx; drain them.
+			// Fetches end with c.ctx; drain them, then stop the workers.
 			c.mu.Lock()
 			n := len(c.inflight)
 			c.mu.Unlock()
 			for range n {
-				<-results
+				<-fs.results
+			}
+			for _, w := range fs.workers {
+				close(w)
 			}
 			c.mu.Lock()
 			clear(c.inflight)
 			c.reserved = 0
 			c.mu.Unlock()
-			c.closeSessions(sessions)
+			c.closeSessions(fs.sessions)
 			return
 		case <-c.wake:
 		case <-timerC:
-		case r := <-results:
-			c.handleResult(sessions, r)
+		case r := <-fs.results:
+			c.handleResult(fs, r)
 		}
 		if timer != nil && !timer.Stop() {
 			select {
@@ -123,19 +194,23 @@ type candidate struct {
 	lastEpoch int32
 	gen       uint64
 	hint      *leaderHint
+	// From metadata (or the hint), set while grouping by leader.
+	epoch int32
+	id    wire.UUID
 }
 
 // planAndSend resets partitions that need it, then sends a Fetch to every
 // leader without one in flight. It returns the earliest time a backed-off
-// partition becomes fetchable (zero: none).
-func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- *fetchResult) time.Time {
+// partition becomes fetchable (zero: none). It reuses fs's slices and maps
+// and each leader's fetchReq, so planning allocates nothing in steady
+// state.
+func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 	c.runResets()
 	c.runValidations()
 
 	now := time.Now()
 	var earliest time.Time
-	var cands []candidate
-	topicSet := map[string]struct{}{}
+	cands, topics := fs.cands[:0], fs.topics[:0]
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -150,23 +225,23 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 			}
 			continue
 		}
-		cands = append(cands, candidate{tp, st.offset, st.lastEpoch, st.gen, st.hint})
-		topicSet[tp.Topic] = struct{}{}
+		cands = append(cands, candidate{tp: tp, offset: st.offset, lastEpoch: st.lastEpoch, gen: st.gen, hint: st.hint})
+		if !slices.Contains(topics, tp.Topic) {
+			topics = append(topics, tp.Topic)
+		}
 	}
-	busy := make(map[int32]bool, len(c.inflight))
+	busy := fs.busy
+	clear(busy)
 	for n := range c.inflight {
 		busy[n] = true
 	}
 	c.mu.Unlock()
+	fs.cands, fs.topics = cands, topics
 	if len(cands) == 0 || room <= 0 {
 		return earliest
 	}
 
-	topics := make([]string, 0, len(topicSet))
-	for t := range topicSet {
-		topics = append(topics, t)
-	}
-	sort.Strings(topics)
+	slices.Sort(topics)
 	md, err := c.cl.Metadata(c.ctx, topics)
 	if err != nil {
 		if c.ctx.Err() != nil {
@@ -177,12 +252,12 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 	}
 
 	// Group by leader.
-	byLeader := map[int32][]candidate{}
-	var noLeader, caughtUp []candidate
-	var fatal []candidate
-	var fatalErr []error
-	epochs := map[TopicPartition]int32{}
-	ids := map[TopicPartition]wire.UUID{}
+	byLeader := fs.byLeader
+	for n, l := range byLeader {
+		byLeader[n] = l[:0]
+	}
+	noLeader, caughtUp := fs.noLeader[:0], fs.caughtUp[:0]
+	fatal, fatalErr := fs.fatal[:0], fs.fatalErr[:0]
 	for _, cd := range cands {
 		tm := md.Topics[cd.tp.Topic]
 		if tm == nil || tm.Err != nil {
@@ -210,10 +285,11 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 			noLeader = append(noLeader, cd)
 			continue
 		}
-		epochs[cd.tp] = epoch
-		ids[cd.tp] = tm.ID
+		cd.epoch, cd.id = epoch, tm.ID
 		byLeader[leader] = append(byLeader[leader], cd)
 	}
+	fs.noLeader, fs.caughtUp, fs.fatal, fs.fatalErr = noLeader, caughtUp, fatal, fatalErr
+	defer clear(fatalErr) // keep no errors alive
 	if len(caughtUp) > 0 {
 		c.mu.Lock()
 		for _, cd := range caughtUp {
@@ -237,14 +313,14 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		c.stopPartition(cd, &PartitionError{cd.tp, fatalErr[i]})
 	}
 
-	leaders := make([]int32, 0, len(byLeader))
-	for n := range byLeader {
-		if busy[n] {
+	leaders := fs.leaders[:0]
+	for n, l := range byLeader {
+		if len(l) == 0 || busy[n] {
 			continue
 		}
 		// KIP-219: a throttled broker gets no request until its throttle
 		// time has passed.
-		if s := sessions[n]; s != nil && now.Before(s.throttledUntil) {
+		if s := fs.sessions[n]; s != nil && now.Before(s.throttledUntil) {
 			if earliest.IsZero() || s.throttledUntil.Before(earliest) {
 				earliest = s.throttledUntil
 			}
@@ -252,78 +328,89 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		}
 		leaders = append(leaders, n)
 	}
-	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
+	slices.Sort(leaders)
+	fs.leaders = leaders
 	for _, node := range leaders {
-		c.mu.Lock()
-		room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
-		if room <= 0 || c.closed {
-			c.mu.Unlock()
+		if !c.planFetch(fs, node, byLeader[node], now) {
 			break
 		}
-		maxBytes := int64(c.cfg.MaxBytes)
-		if room < maxBytes {
-			maxBytes = room
-		}
-		req := &fetchReq{
-			node:      node,
-			want:      map[TopicPartition]sessionPart{},
-			gens:      map[TopicPartition]uint64{},
-			maxBytes:  int32(maxBytes),
-			isolation: c.cfg.Isolation,
-			maxWait:   c.cfg.MaxWait,
-			minBytes:  c.cfg.MinBytes,
-			partMax:   c.cfg.PartitionMaxBytes,
-		}
-		var order []TopicPartition
-		for _, cd := range byLeader[node] {
-			st := c.parts[cd.tp]
-			if st == nil || st.gen != cd.gen || !st.fetchable(now) {
-				continue // changed since the snapshot
-			}
-			if e := epochs[cd.tp]; e > st.leaderEpoch {
-				changed := st.leaderEpoch >= 0
-				st.leaderEpoch = e
-				if changed && st.lastEpoch >= 0 {
-					// New leader: validate the position first (KIP-320).
-					st.startValidation()
-					c.poke()
-					continue
-				}
-			}
-			st.send()
-			order = append(order, cd.tp)
-			req.gens[cd.tp] = cd.gen
-			req.want[cd.tp] = sessionPart{
-				TopicID:            ids[cd.tp],
-				FetchOffset:        cd.offset,
-				CurrentLeaderEpoch: epochs[cd.tp],
-				LastFetchedEpoch:   cd.lastEpoch,
-				MaxBytes:           c.cfg.PartitionMaxBytes,
-			}
-		}
-		if len(order) == 0 {
-			c.mu.Unlock()
-			continue
-		}
-		c.inflight[node] = true
-		c.reserved += maxBytes
-		c.m.FetchRequests++
-		c.mu.Unlock()
-
-		s := sessions[node]
-		if s == nil {
-			s = newFetchSession()
-			sessions[node] = s
-		}
-		req.plan = s.build(order, req.want)
-		if req.plan.Full {
-			c.mu.Lock()
-			c.m.FullFetches++
-			c.mu.Unlock()
-		}
-		go c.doFetch(req, results)
 	}
 	return earliest
+}
+
+// planFetch plans the Fetch to node for its candidates into the leader's
+// reusable fetchReq and hands it to the leader's worker. It returns false
+// when no buffer room is left (or the consumer closed): plan no more.
+func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now time.Time) bool {
+	req := fs.reqs[node]
+	if req == nil {
+		req = &fetchReq{node: node, want: map[TopicPartition]sessionPart{}, gens: map[TopicPartition]uint64{}}
+		fs.reqs[node] = req
+	}
+	c.mu.Lock()
+	room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
+	if room <= 0 || c.closed {
+		c.mu.Unlock()
+		return false
+	}
+	maxBytes := int64(c.cfg.MaxBytes)
+	if room < maxBytes {
+		maxBytes = room
+	}
+	req.maxBytes = int32(maxBytes)
+	req.isolation, req.maxWait, req.minBytes, req.partMax = c.cfg.Isolation, c.cfg.MaxWait, c.cfg.MinBytes, c.cfg.PartitionMaxBytes
+	clear(req.want)
+	clear(req.gens)
+	order := req.order[:0]
+	for _, cd := range cands {
+		st := c.parts[cd.tp]
+		if st == nil || st.gen != cd.gen || !st.fetchable(now) {
+			continue // changed since the snapshot
+		}
+		if cd.epoch > st.leaderEpoch {
+			changed := st.leaderEpoch >= 0
+			st.leaderEpoch = cd.epoch
+			if changed && st.lastEpoch >= 0 {
+				// New leader: validate the position first (KIP-320).
+				st.startValidation()
+				c.poke()
+				continue
+			}
+		}
+		st.send()
+		order = append(order, cd.tp)
+		req.gens[cd.tp] = cd.gen
+		req.want[cd.tp] = sessionPart{
+			TopicID:            cd.id,
+			FetchOffset:        cd.offset,
+			CurrentLeaderEpoch: cd.epoch,
+			LastFetchedEpoch:   cd.lastEpoch,
+			MaxBytes:           c.cfg.PartitionMaxBytes,
+		}
+	}
+	req.order = order
+	if len(order) == 0 {
+		c.mu.Unlock()
+		return true
+	}
+	c.inflight[node] = true
+	c.reserved += maxBytes
+	c.m.FetchRequests++
+	c.mu.Unlock()
+
+	s := fs.sessions[node]
+	if s == nil {
+		s = newFetchSession()
+		fs.sessions[node] = s
+	}
+	s.buildInto(&req.plan, order, req.want)
+	if req.plan.Full {
+		c.mu.Lock()
+		c.m.FullFetches++
+		c.mu.Unlock()
+	}
+	c.send(fs, req)
+	return true
 }
 
 // leaderOf returns the leader and leader epoch to use for a partition:

@@ -33,6 +33,7 @@ type deliveryFilter struct {
 	abortedPIDs   map[int64]struct{}
 	next          int64 // the position: no offset below it is delivered
 	lastEpoch     int32 // partition leader epoch of the last batch consumed, -1 none
+	headers       bool  // some delivered record has headers (pointing into a slab)
 }
 
 func newDeliveryFilter(tp TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) deliveryFilter {
@@ -52,12 +53,18 @@ func newDeliveryFilter(tp TopicPartition, readCommitted bool, position int64, ab
 	return f
 }
 
-// add filters one batch and appends its deliverable records to dst.
-func (f *deliveryFilter) add(b *wire.RecordBatch, dst []Record) []Record {
+// add filters one batch, which br.NextHeader just returned, and appends
+// its deliverable records to dst, decoding them with br.NextRecord straight
+// into dst (records of batches that are not delivered are not decoded).
+// When a record fails to decode (br.Err is then set) it appends nothing
+// and leaves the position where it was, so the partition stops at the
+// corrupt batch.
+func (f *deliveryFilter) add(br *wire.BatchReader, b *wire.RecordBatch, dst []Record) []Record {
 	next := b.NextOffset()
 	if next <= f.next {
 		return dst // wholly below the position (already delivered or skipped)
 	}
+	lastEpoch := f.lastEpoch
 	if b.Magic >= 2 {
 		f.lastEpoch = b.PartitionLeaderEpoch
 	}
@@ -67,7 +74,12 @@ func (f *deliveryFilter) add(b *wire.RecordBatch, dst []Record) []Record {
 		_, abortedPID := f.abortedPIDs[b.ProducerID]
 		switch {
 		case b.IsControl():
-			if isAbortMarker(b) {
+			rec, ok := br.NextRecord()
+			if br.Err() != nil {
+				f.lastEpoch = lastEpoch
+				return dst
+			}
+			if ok && isAbortMarker(rec.Key) {
 				delete(f.abortedPIDs, b.ProducerID)
 			}
 		case abortedPID:
@@ -75,29 +87,40 @@ func (f *deliveryFilter) add(b *wire.RecordBatch, dst []Record) []Record {
 		}
 	}
 	if deliver {
-		logAppend := b.Attributes&wire.AttrLogAppendTime != 0
+		start := len(dst)
 		floor := f.next
-		for i := range b.Records {
-			r := &b.Records[i]
+		var spare Record
+		for {
+			// Decode straight into the next slot of dst (the block is
+			// sized for every record); a record that is not delivered
+			// leaves the slot to the next one. Only a full dst takes
+			// the record through spare.
+			r := &spare
+			if len(dst) < cap(dst) {
+				r = &dst[:len(dst)+1][len(dst)]
+			}
+			if !br.NextRecordInto(&r.Offset, &r.Timestamp, &r.Key, &r.Value, &r.Headers) {
+				break
+			}
 			// Below the position, or out of order / beyond the batch's last
-			// offset (a corrupt batch): never delivered.
+			// offset (a corrupt batch): never delivered. (Timestamps of
+			// LogAppendTime batches are the batch's MaxTimestamp.)
 			if r.Offset < floor || r.Offset >= next {
 				continue
 			}
 			floor = r.Offset + 1
-			ts := r.Timestamp
-			if logAppend {
-				ts = b.MaxTimestamp
+			r.Topic, r.Partition = f.tp.Topic, f.tp.Partition
+			f.headers = f.headers || r.Headers != nil
+			if r == &spare {
+				dst = append(dst, spare)
+			} else {
+				dst = dst[:len(dst)+1]
 			}
-			dst = append(dst, Record{
-				Topic:     f.tp.Topic,
-				Partition: f.tp.Partition,
-				Offset:    r.Offset,
-				Timestamp: ts,
-				Key:       r.Key,
-				Value:     r.Value,
-				Headers:   r.Headers,
-			})
+		}
+		if br.Err() != nil {
+			clear(dst[start:])
+			f.lastEpoch = lastEpoch
+			return dst[:start]
 		}
 	}
 	f.next = next
@@ -116,11 +139,9 @@ func (f *deliveryFilter) consumeAbortedUpTo(offset int64) {
 	}
 }
 
-// isAbortMarker reports whether a control batch holds an ABORT marker.
-func isAbortMarker(b *wire.RecordBatch) bool {
-	if len(b.Records) == 0 {
-		return false
-	}
-	typ, err := wire.ParseControlRecordKey(b.Records[0].Key)
+// isAbortMarker reports whether a control batch's first record key names
+// an ABORT marker.
+func isAbortMarker(key []byte) bool {
+	typ, err := wire.ParseControlRecordKey(key)
 	return err == nil && typ == wire.ControlAbort
 }

@@ -17,7 +17,7 @@ func decodeFiltered(t *testing.T, raw []byte, fetchOffset int64, readCommitted b
 	f := new(deliveryFilter)
 	*f = newDeliveryFilter(testTP, readCommitted, fetchOffset, aborted)
 	var recs []Record
-	if _, err := decodeBatches(raw, wire.NewDecompressor(0), nil, nil, func(b *wire.RecordBatch, _ int64) bool { recs = f.add(b, recs); return true }); err != nil {
+	if _, err := decodeBatches(raw, wire.NewDecompressor(0), nil, nil, func(b *wire.RecordBatch, br *wire.BatchReader, _ int64) bool { recs = f.add(br, b, recs); return true }); err != nil {
 		t.Fatalf("decodeBatches: %v", err)
 	}
 	return recs, f
@@ -157,7 +157,7 @@ func TestFilterNullAndEmptyKept(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	raw := encodeAll(t, dataBatch(0, 3))
 	raw[len(raw)-1] ^= 0xff // breaks the CRC
-	_, err := decodeBatches(raw, wire.NewDecompressor(0), nil, nil, func(*wire.RecordBatch, int64) bool { return true })
+	_, err := decodeBatches(raw, wire.NewDecompressor(0), nil, nil, func(*wire.RecordBatch, *wire.BatchReader, int64) bool { return true })
 	if !errors.Is(err, wire.ErrCorruptMessage) {
 		t.Fatalf("err %v, want CORRUPT_MESSAGE", err)
 	}

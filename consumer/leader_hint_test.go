@@ -31,7 +31,7 @@ func (f *leaderCheckFake) fetch(ctx context.Context, req *fetchReq) (*fetchResp,
 		}
 	}
 	if len(moved) > 0 {
-		f.fetches = append(f.fetches, *req)
+		f.fetches = append(f.fetches, snapshotReq(req))
 		f.mu.Unlock()
 		return &fetchResp{SessionID: req.plan.SessionID, Parts: moved}, nil
 	}

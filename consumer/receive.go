@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"slices"
 
 	"github.com/gregor-kafka/gregor/client"
 )
@@ -29,22 +30,58 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 			return nil, client.ErrClosed
 		}
 		recs, err := c.takeLocked()
-		ready := c.ready
-		c.mu.Unlock()
 		if err != nil || len(recs) > 0 {
+			c.mu.Unlock()
 			if len(recs) > 0 {
 				c.poke() // buffer room and partitions without data: fetch again
 			}
 			return recs, err
 		}
+		w := c.waitLocked()
+		c.mu.Unlock()
+		var done error
 		select {
-		case <-ready:
+		case <-w:
 		case <-c.closedCh:
-			return nil, client.ErrClosed
+			done = client.ErrClosed
 		case <-ctx.Done():
-			return nil, ctxError(ctx.Err())
+			done = ctxError(ctx.Err())
+		}
+		c.mu.Lock()
+		c.unwaitLocked(w)
+		c.mu.Unlock()
+		if done != nil {
+			return nil, done
 		}
 	}
+}
+
+// waitLocked registers a waiting Receive: signalLocked sends on the
+// returned channel (reused across calls, so waiting allocates nothing in
+// steady state).
+func (c *Consumer) waitLocked() chan struct{} {
+	var w chan struct{}
+	if k := len(c.idleWait); k > 0 {
+		w = c.idleWait[k-1]
+		c.idleWait = c.idleWait[:k-1]
+	} else {
+		w = make(chan struct{}, 1)
+	}
+	c.waiters = append(c.waiters, w)
+	return w
+}
+
+// unwaitLocked forgets w (if no signal did) and keeps it, drained, for the
+// next wait.
+func (c *Consumer) unwaitLocked(w chan struct{}) {
+	if i := slices.Index(c.waiters, w); i >= 0 {
+		c.waiters = slices.Delete(c.waiters, i, i+1)
+	}
+	select {
+	case <-w:
+	default:
+	}
+	c.idleWait = append(c.idleWait, w)
 }
 
 // takeLocked returns a pending partition error, or the deliverable

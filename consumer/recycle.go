@@ -31,9 +31,18 @@ func (c *Consumer) Recycle(recs []Record) {
 type recBlock struct {
 	recs  []Record
 	arena []byte
+	// frame is the memory the response frame was read into (the wire
+	// transport's fetchCall.FrameBuffer); uncompressed records alias it.
+	frame []byte
 	// chunks is a slab for the block's chunks (Receive is done with a
 	// chunk when it delivers it, before the block can be recycled).
 	chunks []chunk
+	// ownFrame: the response was read into frame, so the records of its
+	// uncompressed batches point into the block. foreign: some record
+	// (maybe a stale one beyond len(recs)) points outside the block's own
+	// memory, so the pool clears recs before keeping the block (else the
+	// clear is skipped: every record is rewritten before it is read).
+	ownFrame, foreign bool
 	// refs counts the non-empty chunks cut from the block that were not
 	// handed back yet; guarded by blockPool.mu once the block is shared.
 	refs int
@@ -58,33 +67,42 @@ const (
 	recordSize      = 112 // unsafe.Sizeof(Record{}) on 64-bit platforms
 )
 
-// get returns an empty block whose records slice holds n records and, when
-// compressed, whose arena has room for raw compressed bytes at the
-// decompression ratio the last compressed response had (2 before any),
-// plus a tenth and 64 KiB.
+// get returns an empty block sized by fit.
 func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
+	b := bp.take()
+	bp.fit(b, n, compressed, raw)
+	return b
+}
+
+// take returns an empty block, pooled or new; fit sizes it once the
+// response it holds is known.
+func (bp *blockPool) take() *recBlock {
 	bp.mu.Lock()
-	var b *recBlock
+	defer bp.mu.Unlock()
 	if k := len(bp.free); k > 0 {
-		b = bp.free[k-1]
+		b := bp.free[k-1]
 		bp.free[k-1] = nil
 		bp.free = bp.free[:k-1]
 		bp.bytes -= b.size()
+		return b
 	}
-	if b == nil {
-		bp.made++
-	}
+	bp.made++
+	return &recBlock{}
+}
+
+// fit makes b's records slice hold n records and, when compressed, its
+// arena room for raw compressed bytes at the decompression ratio the last
+// compressed response had (2 before any), plus a tenth and 64 KiB.
+func (bp *blockPool) fit(b *recBlock, n int, compressed bool, raw int) {
 	want := 0
 	if compressed {
+		bp.mu.Lock()
 		ratio := bp.ratio
+		bp.mu.Unlock()
 		if ratio == 0 {
 			ratio = 2
 		}
 		want = int(float64(raw)*ratio*1.1) + 64<<10
-	}
-	bp.mu.Unlock()
-	if b == nil {
-		b = &recBlock{}
 	}
 	if cap(b.recs) < n {
 		b.recs = make([]Record, 0, n)
@@ -92,7 +110,14 @@ func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
 	if cap(b.arena) < want {
 		b.arena = make([]byte, 0, want)
 	}
-	return b
+}
+
+// put pools a block no chunk was cut from (a response with nothing to
+// deliver), for a later fetch.
+func (bp *blockPool) put(b *recBlock) {
+	bp.mu.Lock()
+	bp.putLocked(b)
+	bp.mu.Unlock()
 }
 
 // noteArena records the decompression ratio of a response: need
@@ -116,7 +141,9 @@ func (b *recBlock) newChunk() *chunk {
 	return &b.chunks[len(b.chunks)-1]
 }
 
-func (b *recBlock) size() int64 { return int64(cap(b.recs))*recordSize + int64(cap(b.arena)) }
+func (b *recBlock) size() int64 {
+	return int64(cap(b.recs))*recordSize + int64(cap(b.arena)) + int64(cap(b.frame))
+}
 
 // release drops one reference per chunk a delivered slice held, pooling the
 // blocks that no chunk references any more, and pools a merged slice.
@@ -129,6 +156,7 @@ func (bp *blockPool) release(p pin) {
 		}
 	}
 	if p.merged != nil {
+		p.merged.foreign = true // copies of records pointing into other blocks
 		bp.putLocked(p.merged)
 	}
 }
@@ -137,7 +165,10 @@ func (bp *blockPool) putLocked(b *recBlock) {
 	if len(bp.free) >= maxPooledBlocks || bp.bytes+b.size() > bp.limit {
 		return
 	}
-	clear(b.recs[:cap(b.recs)]) // drop references to response bytes
+	if b.foreign {
+		clear(b.recs[:cap(b.recs)]) // drop references to other memory
+		b.foreign = false
+	}
 	b.recs = b.recs[:0]
 	b.arena = b.arena[:0]
 	clear(b.chunks)

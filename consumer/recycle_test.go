@@ -53,7 +53,7 @@ func (r *recycleRig) fetch(codec wire.Compression, tag string, n int) *recBlock 
 	blk := r.c.blocks.get(total, compressed, raw)
 	for i := range parts {
 		st := r.c.parts[parts[i].TopicPartition]
-		ch, err := r.c.decodePartition(&parts[i], 0, math.MaxInt64, true, blk)
+		ch, err := r.c.decodePartition(&parts[i], 0, math.MaxInt64, true, blk, nil)
 		if err != nil {
 			r.t.Fatal(err)
 		}

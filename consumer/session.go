@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"maps"
 	"math"
 	"sync"
 	"time"
@@ -63,14 +64,28 @@ func newFetchSession() *fetchSession {
 // build plans the next request for the wanted partitions (order gives the
 // order of Parts).
 func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]sessionPart) fetchPlan {
+	var p fetchPlan
+	s.buildInto(&p, order, want)
+	return p
+}
+
+// buildInto is build into p, reusing p's Forgotten arrays (and Parts',
+// unless the request is full: Parts is then order itself). want must stay
+// unchanged until succeeded or failed (the session copies it on success).
+func (s *fetchSession) buildInto(p *fetchPlan, order []TopicPartition, want map[TopicPartition]sessionPart) {
 	s.pending = want
-	p := fetchPlan{SessionID: s.id, SessionEpoch: s.epoch}
+	parts := p.Parts
+	if p.Full {
+		parts = nil // order's array, owned by the caller
+	}
+	*p = fetchPlan{SessionID: s.id, SessionEpoch: s.epoch, Forgotten: p.Forgotten[:0], ForgottenIDs: p.ForgottenIDs[:0]}
 	if s.id == 0 || s.epoch == initialSessionEpoch {
 		// No session yet: a full request that asks for one.
 		p.SessionID, p.SessionEpoch, p.Full = 0, initialSessionEpoch, true
 		p.Parts = order
-		return p
+		return
 	}
+	p.Parts = parts[:0]
 	for _, tp := range order {
 		if old, ok := s.sent[tp]; !ok || old != want[tp] {
 			p.Parts = append(p.Parts, tp)
@@ -82,12 +97,13 @@ func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]ses
 			p.ForgottenIDs = append(p.ForgottenIDs, old.TopicID)
 		}
 	}
-	return p
 }
 
 // succeeded records a response with no top-level error and its session ID.
 func (s *fetchSession) succeeded(plan fetchPlan, sessionID int32) {
-	s.sent, s.pending = s.pending, nil
+	clear(s.sent)
+	maps.Copy(s.sent, s.pending) // pending is the caller's, reused later
+	s.pending = nil
 	if plan.Full {
 		if sessionID == 0 {
 			// The broker made no session (cache full, or not offered):
@@ -111,7 +127,8 @@ func (s *fetchSession) succeeded(plan fetchPlan, sessionID int32) {
 // one. The broker expires the abandoned session on its own.
 func (s *fetchSession) failed() {
 	s.id, s.epoch = 0, initialSessionEpoch
-	s.sent, s.pending = map[TopicPartition]sessionPart{}, nil
+	clear(s.sent)
+	s.pending = nil
 }
 
 // sessionCloseTimeout, plus MaxWait, bounds how long Close spends writing

@@ -24,16 +24,31 @@ type transport interface {
 	closeSession(ctx context.Context, node, id int32) error
 }
 
-// wireTransport is the transport over a client.
+// wireTransport is the transport over a client (a *client.Client; the
+// offline benchmark substitutes a recorded broker).
 type wireTransport struct {
-	cl *client.Client
+	cl wireClient
 }
 
-// fetchRequest encodes a planned fetch as a FetchRequest. Topics carry both
-// the name (v4-12) and the ID (v13+, KIP-516); the encoder writes the one
-// the negotiated version uses.
+// wireClient is what wireTransport needs of a *client.Client.
+type wireClient interface {
+	Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error)
+	Enqueue(ctx context.Context, broker int32, req wire.Request) (client.Pending, error)
+}
+
+// fetchRequest encodes a planned fetch as a new FetchRequest.
 func fetchRequest(req *fetchReq) *wire.FetchRequest {
-	m := &wire.FetchRequest{
+	m := &wire.FetchRequest{}
+	buildFetchRequest(m, req)
+	return m
+}
+
+// buildFetchRequest encodes a planned fetch into m, reusing m's topic and
+// partition arrays. Topics carry both the name (v4-12) and the ID (v13+,
+// KIP-516); the encoder writes the one the negotiated version uses.
+func buildFetchRequest(m *wire.FetchRequest, req *fetchReq) {
+	topics, forgotten := m.Topics[:0], m.ForgottenTopicsData[:0]
+	*m = wire.FetchRequest{
 		ReplicaID:      -1,
 		ReplicaState:   wire.FetchReplicaState{ReplicaID: -1, ReplicaEpoch: -1},
 		MaxWaitMs:      int32(req.maxWait / time.Millisecond),
@@ -43,11 +58,13 @@ func fetchRequest(req *fetchReq) *wire.FetchRequest {
 		SessionID:      req.plan.SessionID,
 		SessionEpoch:   req.plan.SessionEpoch,
 	}
-	topicIdx := map[string]int{}
 	for _, tp := range req.plan.Parts {
 		sp := req.want[tp]
-		i := topicSlot(&m.Topics, topicIdx, tp.Topic, wire.FetchTopic{Topic: tp.Topic, TopicID: sp.TopicID})
-		m.Topics[i].Partitions = append(m.Topics[i].Partitions, wire.FetchPartition{
+		var t *wire.FetchTopic
+		topics, t = reuseTopic(topics, tp.Topic, func(t *wire.FetchTopic) {
+			*t = wire.FetchTopic{Topic: tp.Topic, TopicID: sp.TopicID, Partitions: t.Partitions[:0]}
+		}, func(t *wire.FetchTopic) string { return t.Topic })
+		t.Partitions = append(t.Partitions, wire.FetchPartition{
 			Partition:          tp.Partition,
 			CurrentLeaderEpoch: sp.CurrentLeaderEpoch,
 			FetchOffset:        sp.FetchOffset,
@@ -57,22 +74,63 @@ func fetchRequest(req *fetchReq) *wire.FetchRequest {
 			HighWatermark:      math.MaxInt64,
 		})
 	}
-	forgotIdx := map[string]int{}
 	for j, tp := range req.plan.Forgotten {
-		i := topicSlot(&m.ForgottenTopicsData, forgotIdx, tp.Topic, wire.FetchForgottenTopic{Topic: tp.Topic, TopicID: req.plan.ForgottenIDs[j]})
-		m.ForgottenTopicsData[i].Partitions = append(m.ForgottenTopicsData[i].Partitions, tp.Partition)
+		var t *wire.FetchForgottenTopic
+		forgotten, t = reuseTopic(forgotten, tp.Topic, func(t *wire.FetchForgottenTopic) {
+			*t = wire.FetchForgottenTopic{Topic: tp.Topic, TopicID: req.plan.ForgottenIDs[j], Partitions: t.Partitions[:0]}
+		}, func(t *wire.FetchForgottenTopic) string { return t.Topic })
+		t.Partitions = append(t.Partitions, tp.Partition)
 	}
-	return m
+	if len(topics) > 0 {
+		m.Topics = topics
+	}
+	if len(forgotten) > 0 {
+		m.ForgottenTopicsData = forgotten
+	}
 }
 
-// mapFetchResponse turns a FetchResponse into the consumer's view, naming
-// topics by ID (v13+) or by name.
-func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) {
-	out := &fetchResp{Err: wire.ErrorForCode(m.ErrorCode), SessionID: m.SessionID, ThrottleMs: m.ThrottleTimeMs}
-	if out.Err != nil {
-		return out, nil
+// reuseTopic returns the entry of topic in list (a wire request's
+// per-topic list being rebuilt, entries in the order topics are first
+// seen), or appends one, reusing the array's old element (reset by init,
+// which may keep the element's own slices). Linear: a Fetch names few
+// topics, and a map would cost an allocation per request.
+func reuseTopic[T any](list []T, topic string, init func(*T), name func(*T) string) ([]T, *T) {
+	for i := len(list) - 1; i >= 0; i-- {
+		if name(&list[i]) == topic {
+			return list, &list[i]
+		}
 	}
-	names := map[wire.UUID]string{}
+	if len(list) < cap(list) {
+		list = list[:len(list)+1]
+	} else {
+		var zero T
+		list = append(list, zero)
+	}
+	t := &list[len(list)-1]
+	init(t)
+	return list, t
+}
+
+// mapFetchResponse turns a FetchResponse into a new consumer view.
+func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) {
+	out := &fetchResp{}
+	mapFetchResponseInto(out, nil, req, m)
+	return out, nil
+}
+
+// mapFetchResponseInto turns a FetchResponse into the consumer's view in
+// out (reusing its Parts array), naming topics by ID (v13+) or by name.
+// names (nil: one is made) is cleared and filled with the topic ID to name
+// map of req.
+func mapFetchResponseInto(out *fetchResp, names map[wire.UUID]string, req *fetchReq, m *wire.FetchResponse) {
+	*out = fetchResp{Err: wire.ErrorForCode(m.ErrorCode), SessionID: m.SessionID, ThrottleMs: m.ThrottleTimeMs, Parts: out.Parts[:0]}
+	if out.Err != nil {
+		return
+	}
+	if names == nil {
+		names = map[wire.UUID]string{}
+	}
+	clear(names)
 	for tp, sp := range req.want {
 		names[sp.TopicID] = tp.Topic
 	}
@@ -111,15 +169,64 @@ func mapFetchResponse(req *fetchReq, m *wire.FetchResponse) (*fetchResp, error) 
 			out.Parts = append(out.Parts, fp)
 		}
 	}
-	return out, nil
+}
+
+// fetchCall is the FetchRequest the wire transport sends for a fetchReq,
+// kept with it from one Fetch to the broker to the next: it supplies its
+// own response to decode into (ResponseFor) and the memory its response
+// frame is read into (wire.FrameBufferer: the frame of the record block
+// the response's records will be decoded into, so Recycle gives the frame
+// back too).
+type fetchCall struct {
+	wire.FetchRequest
+	resp  wire.FetchResponse
+	names map[wire.UUID]string
+	// frame is the block's frame buffer while a Fetch is in flight (nil:
+	// the connection allocates the frame). Set before the request is sent;
+	// the connection's reader writes it (FrameBuffer) before the response
+	// is delivered.
+	frame *[]byte
+	// framed reports that the last response was read into frame; written
+	// by the reader before the response is delivered.
+	framed bool
+}
+
+// ResponseFor returns the call's own response (the connection decodes the
+// frame into it, reusing its arrays).
+func (fc *fetchCall) ResponseFor() wire.Response { return &fc.resp }
+
+// FrameBuffer returns the block's frame buffer, grown to size when smaller
+// (with headroom, so responses growing a little do not reallocate).
+func (fc *fetchCall) FrameBuffer(size int) []byte {
+	if fc.frame == nil {
+		return nil
+	}
+	fc.framed = true
+	if cap(*fc.frame) < size {
+		*fc.frame = make([]byte, size, size+size/8)
+	}
+	return (*fc.frame)[:size]
 }
 
 func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error) {
-	m, err := requestAs[*wire.FetchResponse](ctx, t.cl, req.node, fetchRequest(req), "Fetch")
+	fc := &req.call
+	buildFetchRequest(&fc.FetchRequest, req)
+	fc.frame, fc.framed = nil, false
+	if req.blk != nil {
+		fc.frame = &req.blk.frame
+	}
+	m, err := requestAs[*wire.FetchResponse](ctx, t.cl, req.node, fc, "Fetch")
 	if err != nil {
+		// fc may still be read by the connection (an abandoned
+		// response): the caller drops req with it.
 		return nil, err
 	}
-	return mapFetchResponse(req, m)
+	fc.frame = nil
+	if fc.names == nil {
+		fc.names = map[wire.UUID]string{}
+	}
+	mapFetchResponseInto(&req.resp, fc.names, req, m)
+	return &req.resp, nil
 }
 
 // closeSession writes a Fetch naming session id with the final epoch and no
@@ -178,7 +285,9 @@ func topicSlot[T any](topics *[]T, idx map[string]int, topic string, entry T) in
 // type req's API answers with. api names the API in the error (wrapping
 // client.ErrProtocol) returned when the response has another type; errors
 // from the client are returned as they are.
-func requestAs[R wire.Response](ctx context.Context, cl cluster, node int32, req wire.Request, api string) (R, error) {
+func requestAs[R wire.Response](ctx context.Context, cl interface {
+	Request(ctx context.Context, broker int32, req wire.Request) (wire.Response, error)
+}, node int32, req wire.Request, api string) (R, error) {
 	var zero R
 	resp, err := cl.Request(ctx, node, req)
 	if err != nil {

@@ -85,6 +85,10 @@ func (d *Decompressor) Decompress(dst []byte, codec Compression, src []byte, max
 		out, err := decodeSnappy(dst, src, max)
 		return out, codecError("snappy", err)
 	case CompressionLZ4:
+		out, err := decodeLZ4Frame(dst, src, max)
+		if !errors.Is(err, errLZ4Fallback) {
+			return out, codecError("lz4", err)
+		}
 		l, _ := d.lz4.Get().(*lz4Decoder)
 		if l == nil {
 			l = &lz4Decoder{}

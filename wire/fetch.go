@@ -448,7 +448,11 @@ func (m *FetchResponse) AppendTo(dst []byte, v int16) []byte {
 
 // DecodeFrom decodes the response body for version v from r. Records and
 // unknown tag data alias r's buffer. Absent fields take Kafka's defaults.
+//
+// It decodes into m's topic and partition arrays when they have the
+// capacity (a caller may reuse one FetchResponse for many frames).
 func (m *FetchResponse) DecodeFrom(r *Reader, v int16) error {
+	topics := m.Responses
 	*m = FetchResponse{}
 	flex := v >= 12
 	m.ThrottleTimeMs = r.Int32()
@@ -460,14 +464,17 @@ func (m *FetchResponse) DecodeFrom(r *Reader, v int16) error {
 	if v >= 13 {
 		minTopic = 16 + 1 + 1
 	}
-	m.Responses = ReadArray(r, flex, minTopic, func(r *Reader, t *FetchResponseTopic) {
+	m.Responses = ReadArrayInto(r, flex, minTopic, topics, func(r *Reader, t *FetchResponseTopic) {
+		parts := t.Partitions
+		*t = FetchResponseTopic{}
 		if v <= 12 {
 			t.Topic = r.String(flex)
 		} else {
 			t.TopicID = r.UUID()
 		}
 		// index, error, hw, lso, aborted, records (+ tags) at least.
-		t.Partitions = ReadArray(r, flex, 22+2*minLen(flex, 4)+tagsLen(flex), func(r *Reader, p *FetchResponsePartition) {
+		t.Partitions = ReadArrayInto(r, flex, 22+2*minLen(flex, 4)+tagsLen(flex), parts, func(r *Reader, p *FetchResponsePartition) {
+			*p = FetchResponsePartition{}
 			p.LogStartOffset, p.PreferredReadReplica = -1, -1
 			p.DivergingEpoch = FetchEpochEndOffset{Epoch: -1, EndOffset: -1}
 			p.CurrentLeader = defaultLeaderIDAndEpoch()

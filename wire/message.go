@@ -96,6 +96,19 @@ type FrameFreeResponder interface {
 	ResponseKeepsNoFrame()
 }
 
+// FrameBufferer is implemented by requests that supply the buffer their
+// response frame is read into, so a caller that reuses its memory (the
+// consumer's record blocks) also reuses the frame. FrameBuffer is called by
+// the connection's reader, once per response frame, before the frame is
+// read; it returns a slice of length size (or nil: the connection allocates
+// one). The decoded response may alias it. The requester must not touch
+// that buffer again until it has the response, and never if it abandoned
+// the request (the reader may still fill it).
+type FrameBufferer interface {
+	Request
+	FrameBuffer(size int) []byte
+}
+
 // VersionCapper is implemented by requests that may have to be sent below
 // the version the client would negotiate: the client sends them at
 // min(negotiated, CapVersion()) when CapVersion is non-negative, and fails

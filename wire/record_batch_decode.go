@@ -68,6 +68,14 @@ type BatchReader struct {
 	inflated  int
 	keys      map[string]string // interned header keys, at most maxInternedKeys
 	arena     []byte            // SetArena: decompressed batches go to its spare capacity
+
+	// The batch NextHeader returned whose records NextRecord decodes.
+	lazy     bool         // a v2 batch's records are read from r by NextRecord
+	left     int32        // records NextRecord has still to decode
+	recIdx   int32        // index of the next record
+	slab     []Header     // headers of the batch's records
+	nHeaders int          // headers decoded in the batch
+	hdr      *RecordBatch // the batch NextRecord reads (nil: none)
 }
 
 // Header keys repeat across records (trace ids, content types); interning
@@ -173,6 +181,74 @@ func (br *BatchReader) Remaining() int { return len(br.buf) - br.off }
 // MaxTimestamp). Control batches (b.IsControl) are returned too; see
 // ParseControlRecordKey.
 func (br *BatchReader) Next(b *RecordBatch) bool {
+	return br.next(b, false)
+}
+
+// NextHeader is Next without decoding the records: it decodes the next
+// batch's header into b, checks its CRC and decompresses it, and leaves
+// its records to NextRecord, which decodes them one at a time straight
+// into the caller's memory (no RecordBatch.Records slice in between).
+// b.Records is left empty for a magic v2 batch. A legacy v0/v1 batch is
+// decoded whole (b.Records holds its records, which NextRecord also
+// returns). Records of a batch NextRecord did not reach are not checked.
+func (br *BatchReader) NextHeader(b *RecordBatch) bool {
+	return br.next(b, true)
+}
+
+// NextRecord decodes the next record of the batch the last NextHeader
+// returned. It reports false after the batch's last record, or on corrupt
+// input (Err is then set and iteration ends; the batch's records returned
+// before are not to be delivered). Keys, values and header values alias the
+// input or decompressed bytes, as with Next.
+func (br *BatchReader) NextRecord() (Record, bool) {
+	var rec Record
+	ok := br.NextRecordInto(&rec.Offset, &rec.Timestamp, &rec.Key, &rec.Value, &rec.Headers)
+	return rec, ok
+}
+
+// NextRecordInto is NextRecord writing the record's fields straight into
+// the caller's memory (a consumer's own record type), without a Record in
+// between. The fields are written even when it reports false.
+func (br *BatchReader) NextRecordInto(offset, timestamp *int64, key, value *[]byte, headers *[]Header) bool {
+	if br.err != nil || br.hdr == nil {
+		return false
+	}
+	b := br.hdr
+	if !br.lazy {
+		if int(br.recIdx) >= len(b.Records) {
+			return false
+		}
+		r := &b.Records[br.recIdx]
+		br.recIdx++
+		*offset, *timestamp, *key, *value, *headers = r.Offset, r.Timestamp, r.Key, r.Value, r.Headers
+		return true
+	}
+	if br.left == 0 {
+		br.lazy, br.hdr = false, nil
+		if br.r.Remaining() != 0 {
+			br.failAt(b, fmt.Errorf("%d bytes after the last of %d records: %w", br.r.Remaining(), b.NumRecords, ErrInvalidLength))
+			return false
+		}
+		br.hdrGuess = min(br.nHeaders, 4096)
+		return false
+	}
+	if err := br.decodeRecordV2(b, br.recIdx, offset, timestamp, key, value, headers); err != nil {
+		br.lazy, br.hdr = false, nil
+		br.failAt(b, err)
+		return false
+	}
+	br.left--
+	br.recIdx++
+	return true
+}
+
+// failAt ends the iteration with an error in batch b (already consumed).
+func (br *BatchReader) failAt(b *RecordBatch, err error) {
+	br.err = fmt.Errorf("%w: batch at offset %d (byte %d of %d): %w", ErrCorruptMessage, b.BaseOffset, br.off-logOverhead-int(b.BatchLength), len(br.buf), err)
+}
+
+func (br *BatchReader) next(b *RecordBatch, lazy bool) bool {
+	br.lazy, br.hdr = false, nil
 	if br.err != nil || br.truncated {
 		return false
 	}
@@ -209,9 +285,12 @@ func (br *BatchReader) Next(b *RecordBatch) bool {
 	}
 	data := rem[:logOverhead+int(length)]
 	var err error
-	if magic == 2 {
+	switch {
+	case magic == 2 && lazy:
+		err = br.decodeV2Header(b, data)
+	case magic == 2:
 		err = br.decodeV2(b, data)
-	} else {
+	default:
 		err = br.decodeLegacy(b, data, magic)
 	}
 	if err != nil {
@@ -219,6 +298,10 @@ func (br *BatchReader) Next(b *RecordBatch) bool {
 		return false
 	}
 	br.off += len(data)
+	if lazy {
+		br.hdr, br.recIdx = b, 0
+		br.lazy = magic == 2
+	}
 	return true
 }
 
@@ -228,6 +311,31 @@ func (br *BatchReader) fail(baseOffset int64, err error) {
 
 // decodeV2 decodes one complete magic v2 batch (data holds exactly it).
 func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
+	if err := br.decodeV2Header(b, data); err != nil {
+		return err
+	}
+	// Pre-size modestly: a hostile count that the bytes could still hold
+	// would otherwise allocate ~12x the payload before a record fails.
+	b.Records = slices.Grow(b.Records, min(int(b.NumRecords), maxRecordsPresize))
+	for i := int32(0); i < b.NumRecords; i++ {
+		b.Records = append(b.Records, Record{})
+		rec := &b.Records[len(b.Records)-1]
+		if err := br.decodeRecordV2(b, i, &rec.Offset, &rec.Timestamp, &rec.Key, &rec.Value, &rec.Headers); err != nil {
+			b.Records = b.Records[:len(b.Records)-1]
+			return err
+		}
+	}
+	if r := &br.r; r.Remaining() != 0 {
+		return fmt.Errorf("%d bytes after the last of %d records: %w", r.Remaining(), b.NumRecords, ErrInvalidLength)
+	}
+	br.hdrGuess = min(br.nHeaders, 4096)
+	return nil
+}
+
+// decodeV2Header decodes and checks a magic v2 batch's header, decompresses
+// its records and points br.r at them (b.NumRecords of them, read by
+// decodeRecordV2).
+func (br *BatchReader) decodeV2Header(b *RecordBatch, data []byte) error {
 	r := &br.r
 	r.Reset(data)
 	b.BaseOffset = r.Int64()
@@ -268,62 +376,62 @@ func (br *BatchReader) decodeV2(b *RecordBatch, data []byte) error {
 	if int(b.NumRecords) > len(payload)/minRecordV2Len {
 		return fmt.Errorf("record count %d exceeds what %d bytes can hold: %w", b.NumRecords, len(payload), ErrInvalidLength)
 	}
-	// Pre-size modestly: a hostile count that the bytes could still hold
-	// would otherwise allocate ~12x the payload before a record fails.
-	b.Records = slices.Grow(b.Records, min(int(b.NumRecords), maxRecordsPresize))
 	r.Reset(payload)
-	logAppend := b.Attributes&AttrLogAppendTime != 0
-	var slab []Header
+	br.slab = nil
 	if br.hdrGuess > 0 {
-		slab = make([]Header, 0, br.hdrGuess)
+		br.slab = make([]Header, 0, br.hdrGuess)
 	}
-	nHeaders := 0
-	for i := int32(0); i < b.NumRecords; i++ {
-		size := r.Varint()
-		if r.Err() == nil && (size < minRecordV2Len-1 || int(size) > r.Remaining()) {
-			return fmt.Errorf("record %d: length %d with %d bytes left: %w", i, size, r.Remaining(), ErrInvalidLength)
-		}
-		end := r.Offset() + int(size)
-		var rec Record
-		r.Int8() // record attributes, unused
-		tsDelta := r.Varlong()
-		offDelta := r.Varint()
-		rec.Offset = b.BaseOffset + int64(offDelta)
-		rec.Timestamp = b.BaseTimestamp + tsDelta
-		if logAppend {
-			rec.Timestamp = b.MaxTimestamp
-		}
-		rec.Key = readVarBytes(r)
-		rec.Value = readVarBytes(r)
-		hc := r.Varint()
-		if r.Err() == nil && (hc < 0 || int(hc) > r.Remaining()/minHeaderV2Len) {
-			return fmt.Errorf("record %d: header count %d with %d bytes left: %w", i, hc, r.Remaining(), ErrInvalidLength)
-		}
-		if hc > 0 {
-			first := len(slab)
-			for j := int32(0); j < hc && r.Err() == nil; j++ {
-				kl := r.Varint()
-				if kl < 0 && r.Err() == nil {
-					return fmt.Errorf("record %d: header %d: null or negative key length %d: %w", i, j, kl, ErrInvalidLength)
-				}
-				key := r.Raw(int(kl))
-				slab = append(slab, Header{Key: br.headerKey(key), Value: readVarBytes(r)})
+	br.nHeaders = 0
+	br.left = b.NumRecords
+	return nil
+}
+
+// decodeRecordV2 decodes record i of the batch b from br.r into the given
+// fields.
+func (br *BatchReader) decodeRecordV2(b *RecordBatch, i int32, offset, timestamp *int64, key, value *[]byte, headers *[]Header) error {
+	r := &br.r
+	size := r.Varint()
+	if r.Err() == nil && (size < minRecordV2Len-1 || int(size) > r.Remaining()) {
+		return fmt.Errorf("record %d: length %d with %d bytes left: %w", i, size, r.Remaining(), ErrInvalidLength)
+	}
+	end := r.Offset() + int(size)
+	r.Int8() // record attributes, unused
+	tsDelta := r.Varlong()
+	offDelta := r.Varint()
+	*offset = b.BaseOffset + int64(offDelta)
+	if b.Attributes&AttrLogAppendTime != 0 {
+		*timestamp = b.MaxTimestamp
+	} else {
+		*timestamp = b.BaseTimestamp + tsDelta
+	}
+	*key = readVarBytes(r)
+	*value = readVarBytes(r)
+	hc := r.Varint()
+	if r.Err() == nil && (hc < 0 || int(hc) > r.Remaining()/minHeaderV2Len) {
+		return fmt.Errorf("record %d: header count %d with %d bytes left: %w", i, hc, r.Remaining(), ErrInvalidLength)
+	}
+	*headers = nil
+	if hc > 0 {
+		slab := br.slab
+		first := len(slab)
+		for j := int32(0); j < hc && r.Err() == nil; j++ {
+			kl := r.Varint()
+			if kl < 0 && r.Err() == nil {
+				return fmt.Errorf("record %d: header %d: null or negative key length %d: %w", i, j, kl, ErrInvalidLength)
 			}
-			rec.Headers = slab[first:len(slab):len(slab)]
-			nHeaders += int(hc)
+			k := r.Raw(int(kl))
+			slab = append(slab, Header{Key: br.headerKey(k), Value: readVarBytes(r)})
 		}
-		if err := r.Err(); err != nil {
-			return fmt.Errorf("record %d: %w", i, err)
-		}
-		if r.Offset() != end {
-			return fmt.Errorf("record %d: length %d but fields take %d bytes: %w", i, size, int(size)+r.Offset()-end, ErrInvalidLength)
-		}
-		b.Records = append(b.Records, rec)
+		*headers = slab[first:len(slab):len(slab)]
+		br.slab = slab
+		br.nHeaders += int(hc)
 	}
-	if r.Remaining() != 0 {
-		return fmt.Errorf("%d bytes after the last of %d records: %w", r.Remaining(), b.NumRecords, ErrInvalidLength)
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("record %d: %w", i, err)
 	}
-	br.hdrGuess = min(nHeaders, 4096)
+	if r.Offset() != end {
+		return fmt.Errorf("record %d: length %d but fields take %d bytes: %w", i, size, int(size)+r.Offset()-end, ErrInvalidLength)
+	}
 	return nil
 }
 
