@@ -46,8 +46,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Partition -1 lets the partitioner choose; 0 means partition 0.
-	d, err := p.Send(ctx, &producer.Message{Topic: "greetings", Partition: -1, Value: []byte("hello")})
+	// No Partition: the partitioner chooses; producer.ToPartition(0) means partition 0.
+	d, err := p.Send(ctx, &producer.Record{Topic: "greetings", Value: []byte("hello")})
 	if err != nil {
 		log.Fatal(err)
 	}

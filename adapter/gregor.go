@@ -116,14 +116,14 @@ func (g *gregorClient) NewAssignedConsumer() (AssignedConsumer, error) {
 
 type gregorProducer struct{ p *producer.Producer }
 
-// messageOf converts a ProducerRecord to the producer's Message. A negative
+// messageOf converts a ProducerRecord to the producer's Record. A negative
 // partition is rejected: §3.3 says partition >= 0, and the library's -1
 // (let the partitioner choose) is not part of the protocol.
-func messageOf(r *ProducerRecord) (*producer.Message, error) {
+func messageOf(r *ProducerRecord) (*producer.Record, error) {
 	if r.Partition < 0 {
 		return nil, fmt.Errorf("%w: partition %d (a RecordSpec's partition is >= 0)", producer.ErrInvalidRecord, r.Partition)
 	}
-	m := &producer.Message{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value}
+	m := &producer.Record{Topic: r.Topic, Partition: producer.ToPartition(r.Partition), Key: r.Key, Value: r.Value}
 	if len(r.Headers) > 0 {
 		m.Headers = make([]wire.Header, len(r.Headers))
 		for i, h := range r.Headers {

@@ -43,7 +43,7 @@ func TestIntegrationLag(t *testing.T) {
 		if i >= 10 {
 			part = 1
 		}
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: part, Value: []byte("v")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(part), Value: []byte("v")})
 		if err != nil {
 			t.Fatal(err)
 		}

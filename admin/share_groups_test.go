@@ -43,7 +43,7 @@ func TestIntegrationShareGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(fmt.Sprint(i))})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(fmt.Sprint(i))})
 		if err != nil {
 			t.Fatal(err)
 		}

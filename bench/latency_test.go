@@ -99,7 +99,7 @@ func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 		b.Fatal(err)
 	}
 	defer p.Close(ctx)
-	m := &producer.Message{Topic: busy, Partition: 0, Value: payload(100)}
+	m := &producer.Record{Topic: busy, Partition: producer.ToPartition(0), Value: payload(100)}
 	timeSends(b, func() {
 		d, err := p.Send(ctx, m)
 		if err != nil {

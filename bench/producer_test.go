@@ -135,7 +135,7 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	ctx := ctxFor(b, 5*time.Minute)
 	defer p.Close(ctx)
 	value := c.values()
-	m := &producer.Message{Topic: topic, Partition: -1}
+	m := &producer.Record{Topic: topic}
 
 	// check samples deliveries (every 1024th and the last) so a failing
 	// producer cannot pass for a fast one; holding all would add the

@@ -51,7 +51,7 @@ func benchGregorTxn(b *testing.B, topic string, n int) {
 	if err := p.InitTransactions(ctx); err != nil {
 		b.Fatal(err)
 	}
-	m := &producer.Message{Topic: topic, Partition: 0, Value: payload(100)}
+	m := &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: payload(100)}
 	one := func() {
 		if err := p.Begin(); err != nil {
 			b.Fatal(err)

@@ -58,7 +58,7 @@ func produceAsAdmin(t *testing.T, cl *kafkatest.Cluster, topic string, n int) {
 	}
 	defer p.Close(ctx)
 	for i := range n {
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,7 +91,7 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	for i := range sends {
 		held := fetching()
 		t0 := time.Now()
-		d, err := p.Send(ctx, &producer.Message{Topic: busy, Partition: 0, Value: []byte("x")})
+		d, err := p.Send(ctx, &producer.Record{Topic: busy, Partition: producer.ToPartition(0), Value: []byte("x")})
 		if err != nil {
 			t.Fatal(err)
 		}

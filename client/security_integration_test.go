@@ -84,7 +84,7 @@ func roundTrip(t *testing.T, c *client.Client, topic string, n int) {
 	}
 	defer p.Close(ctx)
 	for i := range n {
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestIntegrationMTLSACL(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Close(ctx)
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte("x")})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("x")})
 		if err != nil {
 			t.Fatal(err)
 		}

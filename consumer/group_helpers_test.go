@@ -122,7 +122,7 @@ func (e *groupEnv) produce(prefix string, n int, parts int32) {
 	defer p.Close(e.ctx)
 	var ds []*producer.Delivery
 	for i := range n {
-		d, err := p.Send(e.ctx, &producer.Message{Topic: e.topic, Partition: int32(i) % parts, Value: fmt.Appendf(nil, "%s-%d", prefix, i)})
+		d, err := p.Send(e.ctx, &producer.Record{Topic: e.topic, Partition: producer.ToPartition(int32(i) % parts), Value: fmt.Appendf(nil, "%s-%d", prefix, i)})
 		if err != nil {
 			e.t.Fatal(err)
 		}

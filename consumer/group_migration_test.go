@@ -122,7 +122,7 @@ func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 				return
 			default:
 			}
-			if _, err := p.Send(ctx, &producer.Message{Topic: e.topic, Partition: int32(written % parts), Value: fmt.Appendf(nil, "m-%d", written)}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: e.topic, Partition: producer.ToPartition(int32(written % parts)), Value: fmt.Appendf(nil, "m-%d", written)}); err != nil {
 				return
 			}
 			written++

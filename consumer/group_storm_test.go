@@ -112,7 +112,7 @@ func storm(t *testing.T, d time.Duration, coop bool) {
 	go func() {
 		defer close(prodDone)
 		for time.Now().Before(stormEnd) {
-			if _, err := p.Send(ctx, &producer.Message{Topic: e.topic, Partition: int32(written % parts), Value: fmt.Appendf(nil, "s-%d", written)}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: e.topic, Partition: producer.ToPartition(int32(written % parts)), Value: fmt.Appendf(nil, "s-%d", written)}); err != nil {
 				return
 			}
 			written++

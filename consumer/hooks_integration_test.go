@@ -92,7 +92,7 @@ func TestIntegrationHooks(t *testing.T) {
 	const n = 10
 	var ds []*producer.Delivery
 	for range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("hello")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("hello")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestIntegrationHooks(t *testing.T) {
 			t.Fatalf("delivery: %v %v", err, r.Err)
 		}
 	}
-	d, err := p.Send(ctx, &producer.Message{Topic: kafkatest.UniqueName(t, "missing"), Partition: -1, Value: []byte("x")})
+	d, err := p.Send(ctx, &producer.Record{Topic: kafkatest.UniqueName(t, "missing"), Value: []byte("x")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func BenchmarkAdmitEncode(b *testing.B) {
 			for i := range value {
 				value[i] = byte('a' + i%7)
 			}
-			m := &Message{Topic: "t", Partition: 0, Key: []byte("key-0123"), Value: value,
+			m := &Record{Topic: "t", Partition: ToPartition(0), Key: []byte("key-0123"), Value: value,
 				Headers: []wire.Header{{Key: "trace", Value: []byte("abc")}}}
 			var offset int64
 			drain := func() {

@@ -18,7 +18,9 @@ var (
 	// (RequestMaxBytes) or in RetainedBytes. Returned by TrySend/Send; the
 	// record is not admitted (adapter kind "invalid_record").
 	ErrRecordTooLarge = errors.New("gregor/producer: record too large")
-	// ErrInvalidRecord: the message is unusable (empty topic, partition below -1).
+	// ErrInvalidRecord: the record is unusable (empty topic, negative explicit
+	// partition). TrySend/Send return an error matching it (errors.Is) whose
+	// certainty is NotSent (client.CertaintyOf); nothing is admitted.
 	ErrInvalidRecord = errors.New("gregor/producer: invalid record")
 	// ErrRecordCancelled is the terminal error of a record removed by
 	// Delivery.Cancel before any byte of it could reach a broker (certainty
@@ -51,6 +53,17 @@ type wrapErr struct {
 
 func (e *wrapErr) Error() string        { return e.msg }
 func (e *wrapErr) Is(target error) bool { return target == e.is }
+
+// invalidRecordError is the refusal of an unusable record: it matches
+// ErrInvalidRecord and carries certainty NotSent.
+type invalidRecordError struct{ why string }
+
+func invalidRecord(why string) error { return &invalidRecordError{why} }
+
+// Error is "gregor/producer: invalid record: <why>".
+func (e *invalidRecordError) Error() string               { return ErrInvalidRecord.Error() + ": " + e.why }
+func (e *invalidRecordError) Is(target error) bool        { return target == ErrInvalidRecord }
+func (e *invalidRecordError) Certainty() client.Certainty { return client.NotSent }
 
 // backpressureError is the typed refusal of TrySend/Send: which bound was hit.
 type backpressureError struct{ what string }

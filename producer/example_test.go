@@ -41,8 +41,8 @@ func ExampleProducer_Send() {
 	defer cancel()
 	defer p.Close(ctx)
 
-	// Partition -1: the partitioner picks (murmur2 of the key).
-	d, err := p.Send(ctx, &producer.Message{Topic: "greetings", Partition: -1, Key: []byte("k"), Value: []byte("hello")})
+	// No Partition: the partitioner picks (murmur2 of the key).
+	d, err := p.Send(ctx, &producer.Record{Topic: "greetings", Key: []byte("k"), Value: []byte("hello")})
 	if err != nil {
 		log.Fatal(err) // not admitted: nothing was sent
 	}
@@ -76,7 +76,7 @@ func ExampleProducer_TrySend() {
 		}
 	}
 	for i := range 100000 {
-		m := &producer.Message{Topic: "events", Partition: -1, Value: fmt.Appendf(nil, "event %d", i)}
+		m := &producer.Record{Topic: "events", Value: fmt.Appendf(nil, "event %d", i)}
 		for {
 			d, err := p.TrySend(m)
 			if errors.Is(err, client.ErrBackpressure) && len(outstanding) > 0 {
@@ -111,7 +111,7 @@ func ExampleDelivery_Cancel() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	defer p.Close(ctx)
-	d, err := p.TrySend(&producer.Message{Topic: "greetings", Partition: -1, Value: []byte("never mind")})
+	d, err := p.TrySend(&producer.Record{Topic: "greetings", Value: []byte("never mind")})
 	if err != nil {
 		log.Fatal(err)
 	}

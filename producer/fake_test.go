@@ -380,7 +380,7 @@ func newTestProducer(t *testing.T, f *fakeCluster, cfg Config) *Producer {
 	return p
 }
 
-func mustSend(t *testing.T, p *Producer, m *Message) *Delivery {
+func mustSend(t *testing.T, p *Producer, m *Record) *Delivery {
 	t.Helper()
 	d, err := p.TrySend(m)
 	if err != nil {

@@ -137,7 +137,7 @@ func TestIntegrationResolve(t *testing.T) {
 		t.Helper()
 		var ds []*producer.Delivery
 		for _, v := range values {
-			d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(v)})
+			d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(v)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ func TestResultOffsetsAndTimestamps(t *testing.T) {
 	p := newTestProducer(t, f, Config{Linger: time.Hour})
 	base := time.UnixMilli(1_700_000_000_000)
 	send := func(partition int32, i int) *Delivery {
-		return mustSend(t, p, &Message{Topic: "t", Partition: partition, Value: []byte{byte(i)}, Timestamp: base.Add(time.Duration(i) * time.Millisecond)})
+		return mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(partition), Value: []byte{byte(i)}, Timestamp: base.Add(time.Duration(i) * time.Millisecond)})
 	}
 	var ds []*Delivery
 	for i := range 4 {

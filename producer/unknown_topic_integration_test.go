@@ -46,7 +46,7 @@ func TestIntegrationUnknownTopicFailsFast(t *testing.T) {
 	}
 	send := func(topic string) producer.Result {
 		t.Helper()
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: -1, Value: []byte("v")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Value: []byte("v")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestIntegrationUnknownTopicFailsFast(t *testing.T) {
 	}
 	defer p2.Close(ctx)
 	late := kafkatest.UniqueName(t, "late-topic")
-	d, err := p2.Send(ctx, &producer.Message{Topic: late, Partition: -1, Value: []byte("v")})
+	d, err := p2.Send(ctx, &producer.Record{Topic: late, Value: []byte("v")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func Example() {
 			log.Fatal(err)
 		}
 		for _, r := range recs {
-			if _, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: -1, Key: r.Key, Value: r.Value}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: "out", Key: r.Key, Value: r.Value}); err != nil {
 				break // the transaction cannot commit: Commit reports why
 			}
 		}

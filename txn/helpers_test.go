@@ -68,7 +68,7 @@ func (e *env) txnProducer(id string, version int) *Producer {
 // its delivery.
 func (e *env) send(p *Producer, topic string, partition int32, value string) producer.Result {
 	e.t.Helper()
-	d, err := p.Send(e.ctx, &producer.Message{Topic: topic, Partition: partition, Value: []byte(value)})
+	d, err := p.Send(e.ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(partition), Value: []byte(value)})
 	if err != nil {
 		e.t.Fatalf("Send %q: %v", value, err)
 	}

@@ -110,7 +110,7 @@ func New(c *client.Client, cfg Config) (*Producer, error) {
 // the transaction's ErrAbortable error once it cannot commit, and with
 // ErrFatal/ErrFenced after a fatal error. A Send waiting for room gives up
 // when the transaction ends.
-func (t *Producer) Send(ctx context.Context, m *producer.Message) (*producer.Delivery, error) {
+func (t *Producer) Send(ctx context.Context, m *producer.Record) (*producer.Delivery, error) {
 	txnCtx, err := t.enterSend()
 	if err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (t *Producer) Send(ctx context.Context, m *producer.Message) (*producer.Del
 }
 
 // TrySend is Send without waiting for room (see producer.Producer.TrySend).
-func (t *Producer) TrySend(m *producer.Message) (*producer.Delivery, error) {
+func (t *Producer) TrySend(m *producer.Record) (*producer.Delivery, error) {
 	if _, err := t.enterSend(); err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (b *bed) produce(ctx context.Context, t *testing.T, n int, parts int32) {
 	defer p.Close(ctx)
 	var ds []*producer.Delivery
 	for i := 0; i < n; i++ {
-		d, err := p.Send(ctx, &producer.Message{Topic: b.topic, Partition: int32(i) % parts, Value: []byte(fmt.Sprintf("v%d", i))})
+		d, err := p.Send(ctx, &producer.Record{Topic: b.topic, Partition: producer.ToPartition(int32(i) % parts), Value: []byte(fmt.Sprintf("v%d", i))})
 		if err != nil {
 			t.Fatal(err)
 		}

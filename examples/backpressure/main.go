@@ -64,7 +64,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 		return nil
 	}
 	for i := range n {
-		m := &producer.Message{Topic: topic, Partition: -1, Value: fmt.Appendf(nil, "event %d", i)}
+		m := &producer.Record{Topic: topic, Value: fmt.Appendf(nil, "event %d", i)}
 		for {
 			d, err := p.TrySend(m)
 			if errors.Is(err, client.ErrBackpressure) && len(outstanding) > 0 {

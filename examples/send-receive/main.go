@@ -56,7 +56,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	}
 	var last producer.Result
 	for i := range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Key: fmt.Appendf(nil, "k%d", i), Value: fmt.Appendf(nil, "hello %d", i)})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Key: fmt.Appendf(nil, "k%d", i), Value: fmt.Appendf(nil, "hello %d", i)})
 		if err != nil {
 			return err
 		}

@@ -59,14 +59,14 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 	defer p.Close(ctx)
 
 	parentCtx, parent := tp.Tracer("test").Start(ctx, "app")
-	d, err := tr.Send(parentCtx, p, &producer.Message{Topic: topic, Partition: 0, Value: []byte("traced")})
+	d, err := tr.Send(parentCtx, p, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("traced")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r, err := d.Wait(ctx); err != nil || r.Err != nil {
 		t.Fatalf("delivery: %v %v", err, r.Err)
 	}
-	d, err = tr.Send(ctx, p, &producer.Message{Topic: kafkatest.UniqueName(t, "missing"), Partition: -1, Value: []byte("x")})
+	d, err = tr.Send(ctx, p, &producer.Record{Topic: kafkatest.UniqueName(t, "missing"), Value: []byte("x")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func (c headerCarrier) Keys() []string {
 // (traceparent), sends m with p.Send and ends the span when the record's
 // outcome is known (in a goroutine waiting for the Delivery, bounded by
 // ctx). Errors are p.Send's; the span then ends at once with them.
-func (t *Tracer) Send(ctx context.Context, p *producer.Producer, m *producer.Message) (*producer.Delivery, error) {
+func (t *Tracer) Send(ctx context.Context, p *producer.Producer, m *producer.Record) (*producer.Delivery, error) {
 	ctx, span := t.tr.Start(ctx, "publish "+m.Topic, trace.WithSpanKind(trace.SpanKindProducer),
 		trace.WithAttributes(attribute.String("messaging.system", "kafka"), attribute.String("messaging.destination.name", m.Topic),
 			attribute.String("messaging.operation.name", "send")))

@@ -50,7 +50,7 @@ func TestCollectorAfterRealTraffic(t *testing.T) {
 	const n = 25
 	var ds []*producer.Delivery
 	for range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("value")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("value")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,7 +115,7 @@ func (f *fx) producer(timeout time.Duration) (*client.Client, *producer.Producer
 func (f *fx) send(p *producer.Producer, name, id string) (producer.Result, Claim) {
 	f.t.Helper()
 	before := f.set.Forwarded(0)
-	d, err := p.Send(f.ctx, &producer.Message{Topic: f.topic, Partition: 0, Value: []byte(id)})
+	d, err := p.Send(f.ctx, &producer.Record{Topic: f.topic, Partition: producer.ToPartition(0), Value: []byte(id)})
 	if err != nil {
 		f.t.Fatalf("send %s: %v", id, err)
 	}

@@ -348,7 +348,7 @@ loop:
 			id := fmt.Sprintf("%s-%d", pl.name, seq)
 			part := int32(seq) % pl.partitions
 			seq++
-			d, err := p.Send(ctx, &producer.Message{Topic: pl.topic, Partition: part, Value: []byte(id)})
+			d, err := p.Send(ctx, &producer.Record{Topic: pl.topic, Partition: producer.ToPartition(part), Value: []byte(id)})
 			if err != nil {
 				if ctx.Err() == nil {
 					sendErr = fmt.Errorf("send %s: %w", id, err)

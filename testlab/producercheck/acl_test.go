@@ -37,7 +37,7 @@ func TestWriteDeniedByACL(t *testing.T) {
 	}
 	defer p.Close(labtest.Ctx(t, 10*time.Second))
 	start := time.Now()
-	d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte("denied")})
+	d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("denied")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestWriteGrantedAfterDenial(t *testing.T) {
 	defer p.Close(labtest.Ctx(t, 10*time.Second))
 	send := func(value string) producer.Result {
 		t.Helper()
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte(value)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(value)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ func TestPinTopicIDsRecreatedTopic(t *testing.T) {
 			send := func(from, to int) []*producer.Delivery {
 				var ds []*producer.Delivery
 				for i := from; i < to; i++ {
-					d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
+					d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", i)})
 					if err != nil {
 						t.Fatal(err)
 					}

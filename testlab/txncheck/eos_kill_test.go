@@ -248,7 +248,7 @@ func copyJob(ctx context.Context, t *testing.T, cl *client.Client, in, out, grou
 		}
 		var sendErr error
 		for _, r := range batch {
-			if _, err := p.Send(ctx, &producer.Message{Topic: out, Partition: 0, Value: append([]byte("out-"), r.Value...)}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: out, Partition: producer.ToPartition(0), Value: append([]byte("out-"), r.Value...)}); err != nil {
 				sendErr = err
 				break
 			}

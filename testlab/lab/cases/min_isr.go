@@ -56,7 +56,7 @@ func minIsr(ctx context.Context, e *Env) error {
 	h := &invariant.History{}
 	tp := invariant.TP{Topic: topic, Partition: 0}
 	send := func(pr *producer.Producer, name, v string) (producer.Result, error) {
-		dl, err := pr.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(v)})
+		dl, err := pr.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(v)})
 		if err != nil {
 			return producer.Result{}, err
 		}

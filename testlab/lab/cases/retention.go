@@ -35,7 +35,7 @@ func retention(ctx context.Context, e *Env) error {
 	defer p.Close(context.Background())
 	h := &invariant.History{}
 	send := func(v string, ts time.Time) error {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(v), Timestamp: ts})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(v), Timestamp: ts})
 		if err != nil {
 			return err
 		}
