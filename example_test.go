@@ -47,13 +47,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	// No Partition: the partitioner chooses; producer.ToPartition(0) means partition 0.
-	d, err := p.Send(ctx, &producer.Record{Topic: "greetings", Value: []byte("hello")})
+	// Produce sends and waits; a failure is a *producer.RecordError with
+	// its Certainty.
+	r, err := p.Produce(ctx, producer.Record{Topic: "greetings", Value: []byte("hello")})
 	if err != nil {
 		log.Fatal(err)
-	}
-	r, err := d.Wait(ctx) // err: ctx ended; r.Err: the record failed
-	if err != nil || r.Err != nil {
-		log.Fatal(err, r.Err)
 	}
 	fmt.Printf("wrote %s/%d@%d\n", r.Topic, r.Partition, r.Offset)
 	if err := p.Flush(ctx); err != nil { // waits for everything sent so far

@@ -107,7 +107,7 @@ func TestIntegrationHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := d.Wait(ctx); err != nil || !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) {
+	if r, err := d.Wait(ctx); !errors.Is(err, wire.ErrUnknownTopicOrPartition) || !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) {
 		t.Fatalf("record for a missing topic: %v %v", err, r.Err)
 	}
 

@@ -176,17 +176,22 @@ func (d *Delivery) result() Result {
 	return r
 }
 
-// Wait waits for the terminal outcome until ctx ends. When ctx ends first it
-// returns ctx's error (the record stays in flight and its terminal can still
-// be read later).
+// Wait waits for the terminal outcome until ctx ends and returns it. A
+// record that failed returns its Result and a *RecordError (the Result's
+// Err with its Certainty; errors.Is matches the Kafka or client error
+// underneath). When ctx ends first Wait returns a zero Result and ctx's
+// error itself (context.Canceled or context.DeadlineExceeded, never a
+// *RecordError): the record stays in flight and its terminal can still be
+// read later. So errors.As(err, new(*producer.RecordError)) tells a record
+// failure from the wait ending.
 func (d *Delivery) Wait(ctx context.Context) (Result, error) {
 	if r, ok := d.Result(); ok {
-		return r, nil
+		return r, recordError(&r)
 	}
 	select {
 	case <-d.Done():
 		r, _ := d.Result()
-		return r, nil
+		return r, recordError(&r)
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
 	}

@@ -47,11 +47,12 @@ func ExampleProducer_Send() {
 		log.Fatal(err) // not admitted: nothing was sent
 	}
 	r, err := d.Wait(ctx)
+	var failed *producer.RecordError
 	switch {
+	case errors.As(err, &failed):
+		log.Fatalf("record failed (%s): %v", failed.Certainty, err)
 	case err != nil:
 		log.Fatal(err) // ctx ended first; the record is still in flight
-	case r.Err != nil:
-		log.Fatalf("record failed (%s): %v", r.Certainty, r.Err)
 	}
 	fmt.Printf("written to %s/%d at offset %d\n", r.Topic, r.Partition, r.Offset)
 }

@@ -1,8 +1,10 @@
 package producer
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 )
@@ -50,5 +52,29 @@ func TestInvalidRecordRefused(t *testing.T) {
 	p.fillMetrics(&m)
 	if m.ActiveRecords != 0 {
 		t.Fatalf("refused records were admitted: %+v", m)
+	}
+}
+
+// Produce's errors are *RecordError: a refusal (NotSent), and a record
+// given up when ctx ends before it left (cancelled: NotSent, matching
+// ErrRecordCancelled and ctx's error). A delivered record returns no error.
+func TestProduceErrors(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	p := newTestProducer(t, f, Config{Linger: time.Hour})
+	var re *RecordError
+	_, err := p.Produce(t.Context(), Record{Topic: "t", Partition: ToPartition(-2)})
+	if !errors.As(err, &re) || re.Certainty != client.NotSent || !errors.Is(err, ErrInvalidRecord) {
+		t.Fatalf("refused: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	r, err := p.Produce(ctx, Record{Topic: "t", Value: []byte("lingers")})
+	if !errors.As(err, &re) || re.Certainty != client.NotSent || re.MayHaveBeenWritten() ||
+		!errors.Is(err, ErrRecordCancelled) || !errors.Is(err, context.DeadlineExceeded) || r.Certainty != client.NotSent {
+		t.Fatalf("abandoned in flight: %+v %v", r, err)
+	}
+	p2 := newTestProducer(t, f, Config{Linger: -1})
+	if r, err := p2.Produce(t.Context(), Record{Topic: "t", Value: []byte("ok")}); err != nil || r.Offset < 0 {
+		t.Fatalf("delivered: %+v %v", r, err)
 	}
 }

@@ -126,6 +126,17 @@ func (t *Producer) Send(ctx context.Context, m *producer.Record) (*producer.Deli
 	return t.p.Send(ctx, m)
 }
 
+// Produce sends r into the current transaction and waits for its outcome
+// (Send, then producer.Await): the synchronous send of
+// producer.Producer.Produce. Every error is a *producer.RecordError
+// carrying the certainty; a refusal by Send (ErrState, ErrAbortable, ...)
+// is one with certainty NotSent, matching the refusal. A written record is
+// visible to read_committed consumers only once Commit succeeds.
+func (t *Producer) Produce(ctx context.Context, r producer.Record) (producer.Result, error) {
+	d, err := t.Send(ctx, &r)
+	return producer.Await(ctx, &r, d, err)
+}
+
 // TrySend is Send without waiting for room (see producer.Producer.TrySend).
 func (t *Producer) TrySend(m *producer.Record) (*producer.Delivery, error) {
 	if _, err := t.enterSend(); err != nil {

@@ -358,8 +358,7 @@ func TestInvalidProducerEpochAbortable(t *testing.T) {
 			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
 			must(t, err)
 			r, err := d.Wait(ctx)
-			must(t, err)
-			if !errors.Is(r.Err, wire.ErrInvalidProducerEpoch) {
+			if !errors.Is(err, wire.ErrInvalidProducerEpoch) || !errors.Is(r.Err, wire.ErrInvalidProducerEpoch) {
 				t.Fatalf("record: %v", r.Err)
 			}
 			if err := p.Commit(ctx); !errors.Is(err, ErrAbortable) || errors.Is(err, ErrFatal) {

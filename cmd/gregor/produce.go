@@ -149,7 +149,7 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 		defer wg.Done()
 		for pd := range ch {
 			r, err := pd.d.Wait(context.Background())
-			if err == nil && r.Err != nil && failure == nil {
+			if r.Err != nil && failure == nil {
 				failure = fmt.Errorf("line %d: record failed (%s): %w", pd.line, r.Certainty, r.Err)
 				cancel()
 			}

@@ -52,13 +52,10 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 	var outstanding []*producer.Delivery
 	var acked, pushbacks int
 	oldest := func() error {
-		r, err := outstanding[0].Wait(ctx)
+		_, err := outstanding[0].Wait(ctx)
 		outstanding = outstanding[1:]
 		if err != nil {
-			return err
-		}
-		if r.Err != nil {
-			return fmt.Errorf("record failed (%s): %w", r.Certainty, r.Err)
+			return err // a *producer.RecordError, or ctx ended
 		}
 		acked++
 		return nil

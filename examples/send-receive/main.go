@@ -62,10 +62,9 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 		}
 		r, err := d.Wait(ctx)
 		if err != nil {
-			return err // ctx ended
-		}
-		if r.Err != nil {
-			return fmt.Errorf("record %d failed (%s): %w", i, r.Certainty, r.Err)
+			// A *producer.RecordError (the failure and its Certainty), or
+			// ctx's error when ctx ended first.
+			return fmt.Errorf("record %d: %w", i, err)
 		}
 		last = r
 		fmt.Fprintf(out, "sent k%d to %s/%d at offset %d\n", i, r.Topic, r.Partition, r.Offset)

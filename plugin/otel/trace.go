@@ -72,10 +72,10 @@ func (t *Tracer) Send(ctx context.Context, p *producer.Producer, m *producer.Rec
 	go func() {
 		r, err := d.Wait(ctx)
 		switch {
-		case err != nil:
-			endFailed(span, err, client.PossiblySent)
-		case r.Err != nil:
+		case r.Err != nil: // the record failed (err is its *producer.RecordError)
 			endFailed(span, r.Err, r.Certainty)
+		case err != nil: // ctx ended first
+			endFailed(span, err, client.PossiblySent)
 		default:
 			span.SetAttributes(attribute.String("messaging.destination.partition.id", strconv.Itoa(int(r.Partition))),
 				attribute.Int64("messaging.kafka.offset", r.Offset))

@@ -323,7 +323,7 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 		for f := range q {
 			r, err := f.d.Wait(dctx)
 			pl.mu.Lock()
-			if err != nil {
+			if err != nil && r.Err == nil { // ctx ended (a record failure fills r)
 				pl.pending++
 			} else {
 				pl.results[f.idx] = r

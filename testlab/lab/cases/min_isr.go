@@ -61,7 +61,7 @@ func minIsr(ctx context.Context, e *Env) error {
 			return producer.Result{}, err
 		}
 		r, err := dl.Wait(ctx)
-		if err != nil {
+		if err != nil && r.Err == nil { // ctx ended (a record failure fills r)
 			return r, err
 		}
 		s := invariant.Send{Producer: name, Idempotent: true, TP: tp, ID: v, Offset: -1}
