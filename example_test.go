@@ -7,11 +7,11 @@ import (
 	"log"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Example creates a topic, produces one record, reads it back and closes
@@ -38,7 +38,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
 		log.Fatal(err)
 	}
 

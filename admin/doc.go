@@ -77,8 +77,8 @@
 // names the resource, and nothing is sent.
 //
 // Errors: a batch returns per-resource errors inside its results (Err
-// fields: *wire.KafkaError values, possibly wrapped in *BrokerError with
-// the broker's message; match with errors.Is(err, wire.ErrTopicAlreadyExists)
+// fields: *gregor.KafkaError (= *wire.KafkaError) values, possibly wrapped in *BrokerError with
+// the broker's message; match with errors.Is(err, gregor.ErrTopicAlreadyExists)
 // and friends) and returns a non-nil error only for an operation-wide
 // failure (nothing could be sent, or the deadline ended before any answer).
 // Retriable failures (NOT_COORDINATOR and coordinator loading, leadership

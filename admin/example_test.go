@@ -7,9 +7,9 @@ import (
 	"log"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // ExampleAdmin_CreateTopics creates topics and waits until every broker
@@ -35,7 +35,7 @@ func ExampleAdmin_CreateTopics() {
 		switch {
 		case r.Err == nil:
 			fmt.Printf("created %s (%d partitions)\n", r.Name, r.Partitions)
-		case errors.Is(r.Err, wire.ErrTopicAlreadyExists):
+		case errors.Is(r.Err, gregor.ErrTopicAlreadyExists):
 			fmt.Printf("%s exists\n", r.Name)
 		default:
 			log.Fatalf("%s: %v", r.Name, r.Err)

@@ -1,6 +1,6 @@
 package consumer
 
-import "github.com/gregor-kafka/gregor/wire"
+import "github.com/gregor-kafka/gregor"
 
 // Record is one delivered record. Key, Value and header values are nil for
 // null and non-nil (possibly empty) otherwise. The byte slices share memory
@@ -12,5 +12,5 @@ type Record struct {
 	Timestamp int64 // Unix milliseconds (CreateTime or LogAppendTime)
 	Key       []byte
 	Value     []byte
-	Headers   []wire.Header
+	Headers   []gregor.Header
 }

@@ -92,7 +92,7 @@
 // runs it automatically before reporting a batch's terminal (default off).
 //
 // A record whose topic metadata keeps reporting as UNKNOWN_TOPIC_OR_PARTITION
-// fails with wire.ErrUnknownTopicOrPartition, NotSent, after
+// fails with gregor.ErrUnknownTopicOrPartition, NotSent, after
 // Config.UnknownTopicRetries refreshes in a row (about 4.5s by default)
 // rather than at DeliveryTimeout; a topic created meanwhile is produced to.
 //

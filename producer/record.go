@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gregor-kafka/gregor/wire"
+	"github.com/gregor-kafka/gregor"
 )
 
 // Record is a record offered to the producer. The producer copies Key,
@@ -23,7 +23,7 @@ type Record struct {
 	// Key and Value: nil is null, distinct from empty.
 	Key, Value []byte
 	// Headers are kept in order, duplicates included.
-	Headers []wire.Header
+	Headers []gregor.Header
 	// Timestamp is the record's create time; the zero time means the time
 	// of admission.
 	Timestamp time.Time

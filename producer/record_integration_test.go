@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -139,7 +140,10 @@ func TestIntegrationSyncSendFailure(t *testing.T) {
 		if !errors.As(err, &re) || !errors.Is(err, wire.ErrMessageTooLarge) {
 			t.Fatalf("%s: %v, want a *RecordError matching MESSAGE_TOO_LARGE", how, err)
 		}
-		if re.MayHaveBeenWritten() || re.Certainty != client.NotSent || client.CertaintyOf(err) != client.NotSent {
+		if !errors.Is(err, gregor.ErrMessageTooLarge) || gregor.IsRetriable(err) {
+			t.Fatalf("%s: %v: gregor.ErrMessageTooLarge does not match, or retriable", how, err)
+		}
+		if re.MayHaveBeenWritten() || gregor.MayHaveBeenWritten(err) || re.Certainty != client.NotSent || client.CertaintyOf(err) != client.NotSent {
 			t.Fatalf("%s: certainty %s (MayHaveBeenWritten %v), want NotSent", how, re.Certainty, re.MayHaveBeenWritten())
 		}
 		if re.Topic != topic || re.Partition != 0 || !errors.Is(r.Err, wire.ErrMessageTooLarge) {

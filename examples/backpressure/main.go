@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 func main() {
@@ -41,7 +41,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 	if err != nil {
 		return err
 	}
-	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
 		return err
 	}
 	// A small bound on outstanding records, so the producer pushes back.

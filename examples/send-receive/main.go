@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 func main() {
@@ -46,7 +46,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	if err != nil {
 		return err
 	}
-	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
 		return err
 	}
 
