@@ -30,11 +30,9 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	// -1 means the broker default (num.partitions, default.replication.factor);
-	// 0 is sent as given and rejected. WaitVisible returns once every broker knows the topic.
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
-		{Name: "greetings", Partitions: -1, ReplicationFactor: -1},
-	}, admin.TopicOptions{WaitVisible: true})
+	// No counts: the broker's defaults (num.partitions,
+	// default.replication.factor). WaitVisible returns once every broker knows the topic.
+	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: "greetings"}}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -35,6 +35,15 @@ func (g gregorAdmin) CreateTopics(ctx context.Context, topics []TopicSpec, valid
 	nts := make([]admin.NewTopic, len(topics))
 	for i, t := range topics {
 		nts[i] = admin.NewTopic{Name: t.Topic, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+		// The protocol's counts are >= 1; admin.NewTopic takes 0 as the
+		// broker's default, so a 0 is sent as -2, which the broker rejects
+		// (INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR) as it did a 0.
+		if nts[i].Partitions == 0 {
+			nts[i].Partitions = -2
+		}
+		if nts[i].ReplicationFactor == 0 {
+			nts[i].ReplicationFactor = -2
+		}
 	}
 	rs, err := g.a.CreateTopics(ctx, nts, admin.TopicOptions{ValidateOnly: validateOnly, WaitVisible: !validateOnly})
 	if err != nil {

@@ -26,7 +26,7 @@ func ExampleAdmin_CreateTopics() {
 	defer cancel()
 	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
 		{Name: "orders", Partitions: 6, ReplicationFactor: 3, Configs: map[string]string{"min.insync.replicas": "2"}},
-		{Name: "audit", Partitions: -1, ReplicationFactor: -1}, // -1: the broker's defaults
+		{Name: "audit"}, // no counts: the broker's defaults
 	}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		log.Fatal(err) // nothing could be sent, or not visible everywhere in time

@@ -45,7 +45,6 @@ func TestCreateInvalid(t *testing.T) {
 		nt   admin.NewTopic
 		want error
 	}{
-		{"zero partitions", admin.NewTopic{Partitions: 0, ReplicationFactor: 1}, wire.ErrInvalidPartitions},
 		{"negative partitions", admin.NewTopic{Partitions: -7, ReplicationFactor: 1}, wire.ErrInvalidPartitions},
 		{"too many replicas", admin.NewTopic{Partitions: 1, ReplicationFactor: replicas}, wire.ErrInvalidReplicationFactor},
 	}
