@@ -64,7 +64,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer c.Close() // runs before cl.Close
-	tp := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+	tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}

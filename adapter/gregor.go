@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -174,8 +175,8 @@ func (g gregorDelivery) Outcome() DeliveryOutcome {
 
 type gregorConsumer struct{ c *consumer.Consumer }
 
-func tpOf(tp TopicPartition) consumer.TopicPartition {
-	return consumer.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}
+func tpOf(tp TopicPartition) gregor.TopicPartition {
+	return gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}
 }
 
 func positionOf(p StartPosition) consumer.Position {
@@ -191,7 +192,7 @@ func positionOf(p StartPosition) consumer.Position {
 func positionsOf(ps []PartitionPosition) []consumer.PartitionPosition {
 	out := make([]consumer.PartitionPosition, len(ps))
 	for i, p := range ps {
-		out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: p.Topic, Partition: p.Partition}, Position: positionOf(p.Position)}
+		out[i] = consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: p.Topic, Partition: p.Partition}, Position: positionOf(p.Position)}
 	}
 	return out
 }
@@ -203,7 +204,7 @@ func (g gregorConsumer) Add(ctx context.Context, ps []PartitionPosition) error {
 	return g.c.Add(ctx, positionsOf(ps))
 }
 func (g gregorConsumer) Remove(ctx context.Context, tps []TopicPartition) error {
-	out := make([]consumer.TopicPartition, len(tps))
+	out := make([]gregor.TopicPartition, len(tps))
 	for i, tp := range tps {
 		out[i] = tpOf(tp)
 	}

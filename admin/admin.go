@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
@@ -221,14 +222,5 @@ func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route route
 	}
 }
 
-// TopicPartition names one partition of a topic.
-type TopicPartition struct {
-	// Topic is the topic name.
-	Topic string
-	// Partition is the partition index.
-	Partition int32
-}
-
-// tpString returns "topic[partition]". (TopicPartition has no String
-// method: it is embedded in results, whose fields must print.)
-func tpString(tp TopicPartition) string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }
+// tpString returns "topic[partition]".
+func tpString(tp gregor.TopicPartition) string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }

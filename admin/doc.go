@@ -5,7 +5,7 @@
 // each with typed per-resource results in request order.
 //
 // API summary (every call takes ctx first; its deadline bounds the whole
-// operation, retries included):
+// operation, retries included; TopicPartition is gregor.TopicPartition):
 //
 //	a := admin.New(cl *client.Client, opts ...Option)        // RetryBackoff(first, max)
 //

@@ -61,7 +61,7 @@ func ExampleAdmin_ListOffsets() {
 	since := admin.AtTimestamp(time.Now().Add(-time.Hour).UnixMilli())
 	var qs []admin.OffsetQuery
 	for _, p := range topics[0].Partitions {
-		qs = append(qs, admin.OffsetQuery{TopicPartition: admin.TopicPartition{Topic: "orders", Partition: p.Partition}, Spec: since})
+		qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: "orders", Partition: p.Partition}, Spec: since})
 	}
 	offs, err := adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -55,7 +56,7 @@ func TestIntegrationLag(t *testing.T) {
 		}
 	}
 	group := kafkatest.UniqueName(t, "lag-group")
-	tp0, tp1 := admin.TopicPartition{Topic: topic, Partition: 0}, admin.TopicPartition{Topic: topic, Partition: 1}
+	tp0, tp1 := gregor.TopicPartition{Topic: topic, Partition: 0}, gregor.TopicPartition{Topic: topic, Partition: 1}
 	if _, err := adm.AlterOffsets(ctx, group, []admin.OffsetToCommit{{TopicPartition: tp0, Offset: 3, LeaderEpoch: -1}, {TopicPartition: tp1, Offset: 4, LeaderEpoch: -1}}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -120,7 +121,7 @@ func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool)
 	ps := make([]consumer.PartitionPosition, c.partitions)
 	for i := range ps {
 		ps[i] = consumer.PartitionPosition{
-			TopicPartition: consumer.TopicPartition{Topic: topic, Partition: int32(i)},
+			TopicPartition: gregor.TopicPartition{Topic: topic, Partition: int32(i)},
 			Position:       consumer.AtBeginning(),
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -89,7 +90,7 @@ func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 			b.Fatal(err)
 		}
 		defer c.Close()
-		tp := consumer.TopicPartition{Topic: idle, Partition: 0}
+		tp := gregor.TopicPartition{Topic: idle, Partition: 0}
 		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -90,8 +91,8 @@ func TestIntegrationAuthorizationFetch(t *testing.T) {
 	defer cs.Close()
 	ctx := secCtx(t, 30*time.Second)
 	if err := cs.Assign(ctx, []consumer.PartitionPosition{
-		{TopicPartition: consumer.TopicPartition{Topic: a}, Position: consumer.AtOffset(0)},
-		{TopicPartition: consumer.TopicPartition{Topic: b}, Position: consumer.AtOffset(0)},
+		{TopicPartition: gregor.TopicPartition{Topic: a}, Position: consumer.AtOffset(0)},
+		{TopicPartition: gregor.TopicPartition{Topic: b}, Position: consumer.AtOffset(0)},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -162,10 +163,10 @@ func TestIntegrationAuthorizationGroup(t *testing.T) {
 			t.Fatalf("Receive: %v", err)
 		}
 	}
-	err = g.Commit(ctx, map[consumer.TopicPartition]int64{{Topic: a}: 1, {Topic: b}: 0})
+	err = g.Commit(ctx, map[gregor.TopicPartition]int64{{Topic: a}: 1, {Topic: b}: 0})
 	t.Logf("commit: %v", err)
 	var ce *consumer.CommitError
-	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[consumer.TopicPartition{Topic: b}], wire.ErrTopicAuthorizationFailed) {
+	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[gregor.TopicPartition{Topic: b}], wire.ErrTopicAuthorizationFailed) {
 		t.Fatalf("want a CommitError for %s alone with TOPIC_AUTHORIZATION_FAILED, got %v", b, err)
 	}
 }

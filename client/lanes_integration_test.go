@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -65,7 +66,7 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: idle, Partition: 0}, Position: consumer.AtEnd()}}); err != nil {
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: idle, Partition: 0}, Position: consumer.AtEnd()}}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := producer.New(cl, producer.Config{Linger: -1})

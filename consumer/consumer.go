@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -39,9 +40,9 @@ type Consumer struct {
 	// mu guards the fields from parts to inflight (closedCh is closed under
 	// it), every partState and m. Methods ending in Locked need it.
 	mu       sync.Mutex
-	parts    map[TopicPartition]*partState
-	order    []TopicPartition // assignment order, for fair delivery
-	rotate   int              // where the next Receive starts in order
+	parts    map[gregor.TopicPartition]*partState
+	order    []gregor.TopicPartition // assignment order, for fair delivery
+	rotate   int                     // where the next Receive starts in order
 	gen      uint64
 	buffered int64         // bytes of chunks waiting for delivery
 	reserved int64         // MaxBytes of Fetches in flight not yet charged
@@ -81,7 +82,7 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		ctx:      ctx,
 		cancel:   cancel,
 		wake:     make(chan struct{}, 1),
-		parts:    map[TopicPartition]*partState{},
+		parts:    map[gregor.TopicPartition]*partState{},
 		ready:    make(chan struct{}),
 		closedCh: make(chan struct{}),
 		inflight: map[int32]bool{},
@@ -113,7 +114,7 @@ func (c *Consumer) Close() error {
 	}
 	c.closed = true
 	close(c.closedCh)
-	c.parts, c.order = map[TopicPartition]*partState{}, nil
+	c.parts, c.order = map[gregor.TopicPartition]*partState{}, nil
 	c.buffered = 0
 	c.mu.Unlock()
 	c.cancel()
@@ -135,7 +136,7 @@ func (c *Consumer) signalLocked() {
 	c.ready = make(chan struct{})
 }
 
-func validateTP(tp TopicPartition) error {
+func validateTP(tp gregor.TopicPartition) error {
 	if tp.Topic == "" {
 		return errors.New("consumer: empty topic name")
 	}
@@ -146,7 +147,7 @@ func validateTP(tp TopicPartition) error {
 }
 
 func validatePositions(ps []PartitionPosition) error {
-	seen := make(map[TopicPartition]struct{}, len(ps))
+	seen := make(map[gregor.TopicPartition]struct{}, len(ps))
 	for _, p := range ps {
 		if err := validateTP(p.TopicPartition); err != nil {
 			return err
@@ -219,7 +220,7 @@ func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace 
 // Remove drops partitions tps from the assignment with their buffered
 // records. Partitions not assigned are ignored. Errors: invalid partitions,
 // client.ErrClosed.
-func (c *Consumer) Remove(ctx context.Context, tps []TopicPartition) error {
+func (c *Consumer) Remove(ctx context.Context, tps []gregor.TopicPartition) error {
 	for _, tp := range tps {
 		if err := validateTP(tp); err != nil {
 			return err
@@ -245,7 +246,7 @@ func (c *Consumer) Remove(ctx context.Context, tps []TopicPartition) error {
 // partition are dropped; its pause state is kept; a stopped partition
 // (out of range under ResetNone) is fetched again. Errors: ErrNotAssigned,
 // resolution failures, client.ErrClosed.
-func (c *Consumer) Seek(ctx context.Context, tp TopicPartition, p Position) error {
+func (c *Consumer) Seek(ctx context.Context, tp gregor.TopicPartition, p Position) error {
 	if err := validatePositions([]PartitionPosition{{tp, p}}); err != nil {
 		return err
 	}
@@ -279,13 +280,13 @@ func (c *Consumer) Seek(ctx context.Context, tp TopicPartition, p Position) erro
 
 // Pause stops fetching tp and withholds its buffered records from Receive
 // until Resume. Errors: ErrNotAssigned, client.ErrClosed.
-func (c *Consumer) Pause(tp TopicPartition) error { return c.setPaused(tp, true) }
+func (c *Consumer) Pause(tp gregor.TopicPartition) error { return c.setPaused(tp, true) }
 
 // Resume undoes Pause: tp is fetched again and its buffered records become
 // deliverable. Errors: ErrNotAssigned, client.ErrClosed.
-func (c *Consumer) Resume(tp TopicPartition) error { return c.setPaused(tp, false) }
+func (c *Consumer) Resume(tp gregor.TopicPartition) error { return c.setPaused(tp, false) }
 
-func (c *Consumer) setPaused(tp TopicPartition, paused bool) error {
+func (c *Consumer) setPaused(tp gregor.TopicPartition, paused bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -333,7 +334,7 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 }
 
 // dropLocked removes a partition with its buffered records.
-func (c *Consumer) dropLocked(tp TopicPartition) {
+func (c *Consumer) dropLocked(tp gregor.TopicPartition) {
 	st, ok := c.parts[tp]
 	if !ok {
 		return

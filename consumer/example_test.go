@@ -6,6 +6,7 @@ import (
 	"log"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -35,10 +36,10 @@ func ExampleConsumer_Assign() {
 	defer cl.Close() // after the consumer: Close leaves the client open
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	tp := consumer.TopicPartition{Topic: "greetings", Partition: 0}
+	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
 
 	ends, err := admin.New(cl).ListOffsets(ctx, []admin.OffsetQuery{
-		{TopicPartition: admin.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, Spec: admin.OffsetLatest},
+		{TopicPartition: gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, Spec: admin.OffsetLatest},
 	}, admin.ListOffsetsOptions{})
 	if err != nil || ends[0].Err != nil {
 		log.Fatal(err, ends[0].Err)
@@ -74,7 +75,7 @@ func ExampleConsumer_Seek() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	tp := consumer.TopicPartition{Topic: "greetings", Partition: 0}
+	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
 		log.Fatal(err)
 	}

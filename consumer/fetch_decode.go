@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -15,7 +16,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	res := &fetchResult{req: req}
 	res.resp, res.err = c.tr.fetch(c.ctx, req)
 	if res.err == nil && res.resp.Err == nil {
-		res.chunks = map[TopicPartition]*chunk{}
+		res.chunks = map[gregor.TopicPartition]*chunk{}
 		// One block holds the records of every partition of the response,
 		// one partition after the other, so Receive can hand them out as
 		// one slice without copying them.
@@ -39,7 +40,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			ch, err := c.decodePartition(p, sp.FetchOffset, budget, !progress, blk)
 			if err != nil {
 				if res.errs == nil {
-					res.errs = map[TopicPartition]error{}
+					res.errs = map[gregor.TopicPartition]error{}
 				}
 				res.errs[p.TopicPartition] = err
 			}

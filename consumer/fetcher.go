@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -20,8 +21,8 @@ const retryBackoff = 100 * time.Millisecond
 type fetchReq struct {
 	node      int32
 	plan      fetchPlan
-	want      map[TopicPartition]sessionPart
-	gens      map[TopicPartition]uint64 // partition generations when planned
+	want      map[gregor.TopicPartition]sessionPart
+	gens      map[gregor.TopicPartition]uint64 // partition generations when planned
 	maxBytes  int32
 	isolation IsolationLevel
 	maxWait   time.Duration
@@ -38,7 +39,7 @@ type divergingEpoch struct {
 // fetchRespPart is what the consumer uses of one partition of a
 // FetchResponse.
 type fetchRespPart struct {
-	TopicPartition
+	gregor.TopicPartition
 	Err              error
 	HighWatermark    int64
 	LastStableOffset int64
@@ -62,8 +63,8 @@ type fetchResult struct {
 	req    *fetchReq
 	resp   *fetchResp
 	err    error
-	chunks map[TopicPartition]*chunk
-	errs   map[TopicPartition]error // decode failures
+	chunks map[gregor.TopicPartition]*chunk
+	errs   map[gregor.TopicPartition]error // decode failures
 }
 
 // fetchLoop plans Fetch requests until Close. It owns the fetch sessions.
@@ -118,7 +119,7 @@ func (c *Consumer) fetchLoop() {
 
 // candidate is a partition the planner may fetch.
 type candidate struct {
-	tp        TopicPartition
+	tp        gregor.TopicPartition
 	offset    int64
 	lastEpoch int32
 	gen       uint64
@@ -181,8 +182,8 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 	var noLeader, caughtUp []candidate
 	var fatal []candidate
 	var fatalErr []error
-	epochs := map[TopicPartition]int32{}
-	ids := map[TopicPartition]wire.UUID{}
+	epochs := map[gregor.TopicPartition]int32{}
+	ids := map[gregor.TopicPartition]wire.UUID{}
 	for _, cd := range cands {
 		tm := md.Topics[cd.tp.Topic]
 		if tm == nil || tm.Err != nil {
@@ -266,15 +267,15 @@ func (c *Consumer) planAndSend(sessions map[int32]*fetchSession, results chan<- 
 		}
 		req := &fetchReq{
 			node:      node,
-			want:      map[TopicPartition]sessionPart{},
-			gens:      map[TopicPartition]uint64{},
+			want:      map[gregor.TopicPartition]sessionPart{},
+			gens:      map[gregor.TopicPartition]uint64{},
 			maxBytes:  int32(maxBytes),
 			isolation: c.cfg.Isolation,
 			maxWait:   c.cfg.MaxWait,
 			minBytes:  c.cfg.MinBytes,
 			partMax:   c.cfg.PartitionMaxBytes,
 		}
-		var order []TopicPartition
+		var order []gregor.TopicPartition
 		for _, cd := range byLeader[node] {
 			st := c.parts[cd.tp]
 			if st == nil || st.gen != cd.gen || !st.fetchable(now) {

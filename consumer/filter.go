@@ -3,6 +3,7 @@ package consumer
 import (
 	"slices"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -27,7 +28,7 @@ type abortedTxn struct {
 //   - the position advances by batch headers (NextOffset), so a batch whose
 //     records were all compacted away or filtered still moves it forward.
 type deliveryFilter struct {
-	tp            TopicPartition
+	tp            gregor.TopicPartition
 	readCommitted bool
 	aborted       []abortedTxn // sorted by FirstOffset; consumed from the front
 	abortedPIDs   map[int64]struct{}
@@ -35,7 +36,7 @@ type deliveryFilter struct {
 	lastEpoch     int32 // partition leader epoch of the last batch consumed, -1 none
 }
 
-func newDeliveryFilter(tp TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) deliveryFilter {
+func newDeliveryFilter(tp gregor.TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) deliveryFilter {
 	f := deliveryFilter{tp: tp, readCommitted: readCommitted, next: position, lastEpoch: -1}
 	if readCommitted && len(aborted) > 0 {
 		f.aborted = slices.Clone(aborted)

@@ -6,10 +6,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-var testTP = TopicPartition{"t", 0}
+var testTP = gregor.TopicPartition{Topic: "t", Partition: 0}
 
 // decodeFiltered runs raw through decodeBatches and the delivery filter.
 func decodeFiltered(t *testing.T, raw []byte, fetchOffset int64, readCommitted bool, aborted []abortedTxn) ([]Record, *deliveryFilter) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -58,13 +59,13 @@ type Group struct {
 	commitMu sync.Mutex // serializes commits so they reach the coordinator in order
 
 	mu        sync.Mutex
-	owned     map[TopicPartition]bool  // guarded by mu
-	committed map[TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
-	marks     markTracker              // CommitProcessed bookkeeping; guarded by mu
-	fatal     error                    // the membership's fatal error; guarded by mu
-	pending   []error                  // errors Receive reports once, in order; guarded by mu
-	closed    bool                     // Close was called; guarded by mu
-	finished  bool                     // Close returned; guarded by mu
+	owned     map[gregor.TopicPartition]bool  // guarded by mu
+	committed map[gregor.TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
+	marks     markTracker                     // CommitProcessed bookkeeping; guarded by mu
+	fatal     error                           // the membership's fatal error; guarded by mu
+	pending   []error                         // errors Receive reports once, in order; guarded by mu
+	closed    bool                            // Close was called; guarded by mu
+	finished  bool                            // Close returned; guarded by mu
 }
 
 // NewGroup starts a group member reading through c with cfg: it joins the
@@ -90,7 +91,7 @@ func NewGroup(c *client.Client, cfg GroupConfig) (*Group, error) {
 func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Regexp) *Group {
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Group{cl: cl, c: cons, cfg: cfg, re: re, ctx: ctx, cancel: cancel,
-		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
+		owned: map[gregor.TopicPartition]bool{}, committed: map[gregor.TopicPartition]int64{}}
 	g.marks.init()
 	switch cfg.Protocol {
 	case ProtocolConsumer:
@@ -141,7 +142,7 @@ func (g *Group) Receive(ctx context.Context) ([]Record, error) {
 	if g.cfg.CommitProcessed && len(recs) > 0 {
 		g.mu.Lock()
 		for i := range recs {
-			tp := TopicPartition{recs[i].Topic, recs[i].Partition}
+			tp := gregor.TopicPartition{Topic: recs[i].Topic, Partition: recs[i].Partition}
 			if g.owned[tp] {
 				g.marks.delivered(tp, recs[i].Offset)
 			}
@@ -154,15 +155,15 @@ func (g *Group) Receive(ctx context.Context) ([]Record, error) {
 // Pause stops fetching and delivering an owned partition until Resume (or
 // until it leaves the member: a partition that returns is not paused).
 // Errors: ErrNotAssigned, client.ErrClosed.
-func (g *Group) Pause(tp TopicPartition) error { return g.c.Pause(tp) }
+func (g *Group) Pause(tp gregor.TopicPartition) error { return g.c.Pause(tp) }
 
 // Resume undoes Pause. Errors: ErrNotAssigned, client.ErrClosed.
-func (g *Group) Resume(tp TopicPartition) error { return g.c.Resume(tp) }
+func (g *Group) Resume(tp gregor.TopicPartition) error { return g.c.Resume(tp) }
 
 // Seek moves an owned partition's position, as Consumer.Seek does. A
 // position below the committed offset is allowed, but a commit never moves
 // the committed offset back (see Commit).
-func (g *Group) Seek(ctx context.Context, tp TopicPartition, p Position) error {
+func (g *Group) Seek(ctx context.Context, tp gregor.TopicPartition, p Position) error {
 	return g.c.Seek(ctx, tp, p)
 }
 
@@ -241,14 +242,14 @@ func (g *Group) fatalErr() error {
 }
 
 // ownedList returns the owned partitions, sorted.
-func (g *Group) ownedList() []TopicPartition {
+func (g *Group) ownedList() []gregor.TopicPartition {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.ownedLocked()
 }
 
-func (g *Group) ownedLocked() []TopicPartition {
-	out := make([]TopicPartition, 0, len(g.owned))
+func (g *Group) ownedLocked() []gregor.TopicPartition {
+	out := make([]gregor.TopicPartition, 0, len(g.owned))
 	for tp := range g.owned {
 		out = append(out, tp)
 	}
@@ -294,8 +295,8 @@ func (g *Group) autoCommitLoop() {
 	}
 }
 
-func sortTPs(tps []TopicPartition) {
-	slices.SortFunc(tps, func(a, b TopicPartition) int {
+func sortTPs(tps []gregor.TopicPartition) {
+	slices.SortFunc(tps, func(a, b gregor.TopicPartition) int {
 		if a.Topic != b.Topic {
 			if a.Topic < b.Topic {
 				return -1

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -39,8 +40,8 @@ type fetchSession struct {
 	// sent is what the broker's session holds after the last successful
 	// request; pending is what it will hold if the request in flight
 	// succeeds.
-	sent    map[TopicPartition]sessionPart
-	pending map[TopicPartition]sessionPart
+	sent    map[gregor.TopicPartition]sessionPart
+	pending map[gregor.TopicPartition]sessionPart
 	// throttledUntil is when the broker may be sent the next Fetch after
 	// it reported a quota throttle (KIP-219).
 	throttledUntil time.Time
@@ -51,18 +52,18 @@ type fetchPlan struct {
 	SessionID    int32
 	SessionEpoch int32
 	Full         bool
-	Parts        []TopicPartition // partitions to list (all when Full), in want order
-	Forgotten    []TopicPartition // incremental only: partitions to drop
-	ForgottenIDs []wire.UUID      // their topic IDs as the session knows them
+	Parts        []gregor.TopicPartition // partitions to list (all when Full), in want order
+	Forgotten    []gregor.TopicPartition // incremental only: partitions to drop
+	ForgottenIDs []wire.UUID             // their topic IDs as the session knows them
 }
 
 func newFetchSession() *fetchSession {
-	return &fetchSession{sent: map[TopicPartition]sessionPart{}}
+	return &fetchSession{sent: map[gregor.TopicPartition]sessionPart{}}
 }
 
 // build plans the next request for the wanted partitions (order gives the
 // order of Parts).
-func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]sessionPart) fetchPlan {
+func (s *fetchSession) build(order []gregor.TopicPartition, want map[gregor.TopicPartition]sessionPart) fetchPlan {
 	s.pending = want
 	p := fetchPlan{SessionID: s.id, SessionEpoch: s.epoch}
 	if s.id == 0 || s.epoch == initialSessionEpoch {
@@ -111,7 +112,7 @@ func (s *fetchSession) succeeded(plan fetchPlan, sessionID int32) {
 // one. The broker expires the abandoned session on its own.
 func (s *fetchSession) failed() {
 	s.id, s.epoch = 0, initialSessionEpoch
-	s.sent, s.pending = map[TopicPartition]sessionPart{}, nil
+	s.sent, s.pending = map[gregor.TopicPartition]sessionPart{}, nil
 }
 
 // sessionCloseTimeout, plus MaxWait, bounds how long Close spends writing

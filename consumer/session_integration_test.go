@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/wire"
@@ -86,7 +87,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 		}
 		if !assigned {
 			// The topic's leaders may not be known yet: Assign again until it takes.
-			assigned = c.Assign(ctx, []PartitionPosition{{TopicPartition{topic, 0}, AtBeginning()}, {TopicPartition{topic, 1}, AtBeginning()}}) == nil
+			assigned = c.Assign(ctx, []PartitionPosition{{gregor.TopicPartition{Topic: topic, Partition: 0}, AtBeginning()}, {gregor.TopicPartition{Topic: topic, Partition: 1}, AtBeginning()}}) == nil
 		}
 		rec.mu.Lock()
 		for n, s := range rec.ids {

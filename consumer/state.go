@@ -1,11 +1,15 @@
 package consumer
 
-import "time"
+import (
+	"time"
+
+	"github.com/gregor-kafka/gregor"
+)
 
 // partState is the consumer's state for one assigned partition. It is
 // guarded by Consumer.mu.
 type partState struct {
-	tp TopicPartition
+	tp gregor.TopicPartition
 	// offset is the position: the next offset to deliver (always exact;
 	// Beginning and End are resolved before a partition is installed).
 	offset int64

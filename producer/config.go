@@ -2,10 +2,10 @@ package producer
 
 import (
 	"fmt"
-	"github.com/gregor-kafka/gregor"
 	"math"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/internal/txnhook"
 	"github.com/gregor-kafka/gregor/wire"
 )

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -192,7 +193,7 @@ func TestIntegrationResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
+		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 			t.Fatal(err)
 		}
 		out := map[string]consumer.Record{}
@@ -262,7 +263,7 @@ func TestIntegrationResolve(t *testing.T) {
 		p := newProducer(t)
 		sendOK(t, p, topic, "a0", "a1")
 		rs := sendCut(t, p, topic, cutAfterWrite, "gone0")
-		del, err := adm.DeleteRecords(ctx, []admin.RecordsCutoff{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: 0}, Before: -1}})
+		del, err := adm.DeleteRecords(ctx, []admin.RecordsCutoff{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Before: -1}})
 		if err == nil {
 			err = del[0].Err
 		}

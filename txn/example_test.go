@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -29,7 +30,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer in.Close()
-	if err := in.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: "in"}, Position: consumer.AtBeginning()}}); err != nil {
+	if err := in.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: "in"}, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}
 	p, err := txn.New(cl, txn.Config{TransactionalID: "copier-in-0"})
@@ -73,7 +74,7 @@ func Example() {
 			if err := p.Abort(ctx); err != nil {
 				log.Fatal(err)
 			}
-			if err := in.Seek(ctx, consumer.TopicPartition{Topic: last.Topic, Partition: last.Partition}, consumer.AtOffset(recs[0].Offset)); err != nil {
+			if err := in.Seek(ctx, gregor.TopicPartition{Topic: last.Topic, Partition: last.Partition}, consumer.AtOffset(recs[0].Offset)); err != nil {
 				log.Fatal(err)
 			}
 		}

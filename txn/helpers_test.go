@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -91,7 +92,7 @@ func (e *env) read(topic string, partition int32, iso consumer.IsolationLevel, m
 		e.t.Fatal(err)
 	}
 	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: partition}
+	tp := gregor.TopicPartition{Topic: topic, Partition: partition}
 	var end int64
 	for {
 		if err := c.Assign(e.ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	gk "github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/consumer"
 )
@@ -193,7 +194,7 @@ func consumeLoop(ctx context.Context, c *consumer.Consumer, o *consumeOpts, ends
 // removeFinished unassigns the partitions whose position reached their end
 // and reports whether none is left.
 func removeFinished(ctx context.Context, c *consumer.Consumer, topic string, ends map[int32]int64) bool {
-	var done []consumer.TopicPartition
+	var done []gk.TopicPartition
 	left := 0
 	for _, pp := range c.Assignment() {
 		if pp.Position.Offset >= ends[pp.Partition] {
@@ -262,7 +263,7 @@ func resolvePositions(s *session, topic string, parts []int32, spec string, read
 			return nil, err
 		}
 		for i, p := range parts {
-			out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: p}, Position: consumer.AtOffset(offs[i])}
+			out[i] = consumer.PartitionPosition{TopicPartition: gk.TopicPartition{Topic: topic, Partition: p}, Position: consumer.AtOffset(offs[i])}
 		}
 		return out, nil
 	default:
@@ -273,7 +274,7 @@ func resolvePositions(s *session, topic string, parts []int32, spec string, read
 		pos = consumer.AtOffset(n)
 	}
 	for i, p := range parts {
-		out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: p}, Position: pos}
+		out[i] = consumer.PartitionPosition{TopicPartition: gk.TopicPartition{Topic: topic, Partition: p}, Position: pos}
 	}
 	return out, nil
 }
@@ -320,7 +321,7 @@ func listOffsets(s *session, topic string, parts []int32, spec admin.OffsetSpec,
 	defer cancel()
 	qs := make([]admin.OffsetQuery, 0, 2*len(parts))
 	for _, p := range parts {
-		tp := admin.TopicPartition{Topic: topic, Partition: p}
+		tp := gk.TopicPartition{Topic: topic, Partition: p}
 		qs = append(qs, admin.OffsetQuery{TopicPartition: tp, Spec: spec}, admin.OffsetQuery{TopicPartition: tp, Spec: admin.OffsetLatest})
 	}
 	res, err := s.adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{ReadCommitted: readCommitted})

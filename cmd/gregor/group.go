@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	gk "github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 )
 
@@ -205,9 +206,9 @@ func resetOffsets(io *ioctx, s *session, group, topic, partList, to string, exec
 		return err
 	}
 	defer cancel()
-	tps := make([]admin.TopicPartition, len(parts))
+	tps := make([]gk.TopicPartition, len(parts))
 	for i, p := range parts {
-		tps[i] = admin.TopicPartition{Topic: topic, Partition: p}
+		tps[i] = gk.TopicPartition{Topic: topic, Partition: p}
 	}
 	cur, err := s.adm.FetchOffsets(ctx, []admin.GroupOffsetsQuery{{GroupID: group, Partitions: tps}}, admin.FetchOffsetsOptions{})
 	if err != nil {

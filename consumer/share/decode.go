@@ -1,6 +1,7 @@
 package share
 
 import (
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -12,7 +13,7 @@ import (
 // often far larger than what it acquired, so records outside the ranges
 // are never materialized; the batch decoding buffers are reused across
 // calls (c.br, c.batch: opMu).
-func (c *Consumer) decodeAcquiredLocked(tp consumer.TopicPartition, pr *wire.ShareFetchPartitionResponse) ([]consumer.Record, int64) {
+func (c *Consumer) decodeAcquiredLocked(tp gregor.TopicPartition, pr *wire.ShareFetchPartitionResponse) ([]consumer.Record, int64) {
 	in := func(off int64) bool {
 		for _, a := range pr.AcquiredRecords {
 			if off >= a.FirstOffset && off <= a.LastOffset {

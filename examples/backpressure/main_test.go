@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -38,7 +39,7 @@ func TestBackpressure(t *testing.T) {
 	defer cl.Close()
 	var qs []admin.OffsetQuery
 	for p := range int32(3) {
-		qs = append(qs, admin.OffsetQuery{TopicPartition: admin.TopicPartition{Topic: topic, Partition: p}, Spec: admin.OffsetLatest})
+		qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: p}, Spec: admin.OffsetLatest})
 	}
 	offs, err := admin.New(cl).ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
 	if err != nil {

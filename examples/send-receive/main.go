@@ -78,7 +78,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 		return err
 	}
 	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(max(last.Offset-int64(n)+1, 0))}}); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -80,7 +81,7 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic}, Position: consumer.AtBeginning()}}); err != nil {
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic}, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := c.Receive(ctx)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
@@ -35,7 +36,7 @@ func TestFollowsLeaderChange(t *testing.T) {
 	defer c.Close()
 	var ps []consumer.PartitionPosition
 	for part := range int32(2) {
-		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
+		ps = append(ps, consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
 	}
 	if err := c.Assign(ctx, ps); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -202,7 +203,7 @@ func copyJob(ctx context.Context, t *testing.T, cl *client.Client, in, out, grou
 		return err
 	}
 	defer c.Close()
-	tp := consumer.TopicPartition{Topic: in, Partition: 0}
+	tp := gregor.TopicPartition{Topic: in, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		return err
 	}

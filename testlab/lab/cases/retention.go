@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -26,7 +27,7 @@ func init() { register(Case{Name: "retention", Order: 6, Run: retention}) }
 func retention(ctx context.Context, e *Env) error {
 	ret, seg := "4000", "1000"
 	topic := e.Bed.Topic(ctx, "lab-retention", 1, 3, map[string]*string{"retention.ms": &ret, "segment.ms": &seg})
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	cl := e.Bed.Client(ctx, client.Config{RetryBackoff: 50 * time.Millisecond})
 	p, err := producer.New(cl, producer.Config{})
 	if err != nil {
