@@ -32,7 +32,7 @@ func (g *gregorShare) Receive(ctx context.Context) ([]ShareRecord, error) {
 	out := make([]ShareRecord, len(recs))
 	for i := range recs {
 		r := &recs[i]
-		ts := r.Timestamp
+		ts := millisOf(r.Timestamp)
 		out[i] = ShareRecord{DeliveryCount: r.DeliveryCount, ReceivedRecord: ReceivedRecord{Topic: r.Topic, Partition: r.Partition,
 			Offset: r.Offset, TimestampMillis: &ts, Key: r.Key, Value: r.Value}}
 		for _, h := range r.Headers {

@@ -40,12 +40,13 @@ type OffsetQuery struct {
 type ListedOffset struct {
 	gregor.TopicPartition
 	// Found is false when no offset matches (a timestamp after every
-	// record); Offset and Timestamp are then -1.
+	// record); Offset is then -1 and Timestamp the zero time.
 	Found bool
 	// Offset is the offset found.
 	Offset int64
-	// Timestamp is the matching record's timestamp (ms), -1 for earliest/latest.
-	Timestamp int64
+	// Timestamp is the matching record's timestamp (millisecond precision),
+	// the zero time for earliest/latest or when none was found.
+	Timestamp time.Time
 	// LeaderEpoch is the partition leader's epoch (-1 unknown).
 	LeaderEpoch int32
 	// Err is nil, wire.ErrUnknownTopicOrPartition for a missing topic or
@@ -102,7 +103,7 @@ func (a *Admin) leaderRoute(parts func(i int) gregor.TopicPartition) (routeFunc,
 func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts ListOffsetsOptions) ([]ListedOffset, error) {
 	out := make([]ListedOffset, len(queries))
 	for i, q := range queries {
-		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, Timestamp: -1, LeaderEpoch: -1}
+		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, LeaderEpoch: -1}
 	}
 	route, onRouteErr := a.leaderRoute(func(i int) gregor.TopicPartition { return queries[i].TopicPartition })
 	send := inRounds(func(i int) gregor.TopicPartition { return queries[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
@@ -126,7 +127,7 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		for _, t := range resp.(*wire.ListOffsetsResponse).Topics {
 			for _, p := range t.Partitions {
 				if i, ok := answers.answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.ErrorCode); ok {
-					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, p.Timestamp, p.LeaderEpoch
+					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, msTime(p.Timestamp), p.LeaderEpoch
 					out[i].Found = p.Offset >= 0
 				}
 			}
@@ -223,4 +224,13 @@ func inRounds(key func(i int) gregor.TopicPartition, send sendFunc) sendFunc {
 		}
 		return retry, nil
 	}
+}
+
+// msTime converts a broker timestamp in Unix milliseconds to a time.Time;
+// a negative one (-1: none) is the zero time.
+func msTime(ms int64) time.Time {
+	if ms < 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
 }

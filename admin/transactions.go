@@ -19,8 +19,9 @@ type ProducerState struct {
 	ProducerEpoch int32
 	// LastSequence is the last sequence number written, -1 when unknown.
 	LastSequence int32
-	// LastTimestamp is the timestamp (ms) of its last write, -1 when unknown.
-	LastTimestamp int64
+	// LastTimestamp is the time of its last write (millisecond precision),
+	// the zero time when unknown.
+	LastTimestamp time.Time
 	// CoordinatorEpoch is the epoch of the transaction coordinator that
 	// last wrote a marker for it, -1 when none.
 	CoordinatorEpoch int32
@@ -72,7 +73,7 @@ func (a *Admin) DescribeProducers(ctx context.Context, parts []gregor.TopicParti
 					out[i].Producers = out[i].Producers[:0]
 					for _, s := range p.ActiveProducers {
 						out[i].Producers = append(out[i].Producers, ProducerState{s.ProducerID, s.ProducerEpoch, s.LastSequence,
-							s.LastTimestamp, s.CoordinatorEpoch, s.CurrentTxnStartOffset})
+							msTime(s.LastTimestamp), s.CoordinatorEpoch, s.CurrentTxnStartOffset})
 					}
 				}
 			}

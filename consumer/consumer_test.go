@@ -43,7 +43,7 @@ func TestAssignBeginningEndExact(t *testing.T) {
 	f.append(tp1, dataBatch(4, 2))
 	rs = receiveN(t, c, 2)
 	wantOffsets(t, rs, tp1, 4, 6)
-	if string(rs[0].Value) != "v4" || rs[0].Timestamp != 1_700_000_000_000 {
+	if string(rs[0].Value) != "v4" || rs[0].Timestamp.UnixMilli() != 1_700_000_000_000 {
 		t.Fatalf("record %+v", rs[0])
 	}
 }

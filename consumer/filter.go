@@ -94,7 +94,7 @@ func (f *deliveryFilter) add(b *wire.RecordBatch, dst []Record) []Record {
 				Topic:     f.tp.Topic,
 				Partition: f.tp.Partition,
 				Offset:    r.Offset,
-				Timestamp: ts,
+				Timestamp: msTime(ts),
 				Key:       r.Key,
 				Value:     r.Value,
 				Headers:   r.Headers,

@@ -508,7 +508,7 @@ func TestCancelFirstAndLastRebasesBatch(t *testing.T) {
 		if r.value[0] != byte(i) || r.key[0] != byte(i) || r.headers[0].Value[0] != byte(i) || r.ts != int64(1000*(i+1)) || r.seq != int32(j) {
 			t.Fatalf("log[%d] = %+v, want record %d at ts %d seq %d", j, r, i, 1000*(i+1), j)
 		}
-		if res := waitResult(t, ds[i]); res.Err != nil || res.Offset != int64(j) || res.Timestamp != int64(1000*(i+1)) {
+		if res := waitResult(t, ds[i]); res.Err != nil || res.Offset != int64(j) || res.Timestamp.UnixMilli() != int64(1000*(i+1)) {
 			t.Fatalf("record %d: %+v", i, res)
 		}
 	}

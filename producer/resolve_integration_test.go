@@ -226,8 +226,8 @@ func TestIntegrationResolve(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: not in the log (%v)", lost[i], got)
 			}
-			if res.Verdict != producer.Written || res.Offset != rec.Offset || res.Timestamp != rec.Timestamp {
-				t.Fatalf("%s: %+v, the reader finds it at offset %d timestamp %d", lost[i], res, rec.Offset, rec.Timestamp)
+			if res.Verdict != producer.Written || res.Offset != rec.Offset || !res.Timestamp.Equal(rec.Timestamp) {
+				t.Fatalf("%s: %+v, the reader finds it at offset %d timestamp %v", lost[i], res, rec.Offset, rec.Timestamp)
 			}
 		}
 	})

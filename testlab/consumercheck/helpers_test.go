@@ -153,8 +153,8 @@ func sameRecord(t *testing.T, got consumer.Record, want *kgo.Record) {
 	}
 	eqNull("key", got.Key, want.Key)
 	eqNull("value", got.Value, want.Value)
-	if got.Timestamp != want.Timestamp.UnixMilli() {
-		t.Fatalf("offset %d timestamp %d, want %d", want.Offset, got.Timestamp, want.Timestamp.UnixMilli())
+	if !got.Timestamp.Equal(want.Timestamp) {
+		t.Fatalf("offset %d timestamp %d, want %d", want.Offset, got.Timestamp.UnixMilli(), want.Timestamp.UnixMilli())
 	}
 	if len(got.Headers) != len(want.Headers) {
 		t.Fatalf("offset %d: %d headers, want %d", want.Offset, len(got.Headers), len(want.Headers))
