@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close() // last: producer and consumer Close leave the client open
+	defer cl.Close(context.Background()) // last: producer and consumer Close leave the client open
 	if err := cl.Ready(ctx); err != nil {
 		log.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close() // runs before cl.Close
+	defer c.Close(context.Background()) // runs before cl.Close
 	tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)

@@ -96,7 +96,7 @@ type gregorClient struct {
 
 func (g *gregorClient) Ready(ctx context.Context) error { return g.c.Ready(ctx) }
 func (g *gregorClient) Metrics() client.MetricsSnapshot { return g.c.Metrics() }
-func (g *gregorClient) Close() error                    { return g.c.Close() }
+func (g *gregorClient) Close() error                    { return g.c.Close(context.Background()) }
 func (g *gregorClient) Admin() Admin                    { return g.admin }
 
 func (g *gregorClient) NewProducer() (Producer, error) {
@@ -217,7 +217,7 @@ func (g gregorConsumer) Pause(_ context.Context, tp TopicPartition) error { retu
 func (g gregorConsumer) Resume(_ context.Context, tp TopicPartition) error {
 	return g.c.Resume(tpOf(tp))
 }
-func (g gregorConsumer) Close() error { return g.c.Close() }
+func (g gregorConsumer) Close() error { return g.c.Close(context.Background()) }
 func (g gregorConsumer) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 	recs, err := g.c.Receive(ctx)
 	if err != nil {

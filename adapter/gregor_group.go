@@ -46,7 +46,7 @@ func (g *gregorClient) NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer,
 	}
 	grp, err := consumer.NewGroup(c, gc)
 	if err != nil {
-		c.Close()
+		c.Close(context.Background())
 		return nil, err
 	}
 	m.g = grp
@@ -204,7 +204,7 @@ func (m *gregorGroup) Shutdown(ctx context.Context) error {
 			sctx, cancel := context.WithTimeout(context.Background(), groupShutdownTimeout)
 			defer cancel()
 			m.err = m.g.Close(sctx)
-			m.cl.Close()
+			m.cl.Close(context.Background())
 			close(m.done)
 		}()
 	})

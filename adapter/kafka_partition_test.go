@@ -51,7 +51,7 @@ func TestKafkaSendNegativePartitionRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res, err := admin.New(cl).ListOffsets(ctx, []admin.OffsetQuery{{TopicPartition: gregor.TopicPartition{Topic: topic}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})

@@ -18,7 +18,7 @@ func newTestAdmin(t *testing.T) *Admin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	return New(cl, RetryBackoff(time.Millisecond, 4*time.Millisecond))
 }
 

@@ -21,7 +21,7 @@ func ExampleAdmin_CreateTopics() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
@@ -50,7 +50,7 @@ func ExampleAdmin_ListOffsets() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	adm := admin.New(cl)

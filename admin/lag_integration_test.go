@@ -23,7 +23,7 @@ func TestIntegrationLag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	adm := admin.New(cl)
 	topic := kafkatest.UniqueName(t, "lag")
 	res, err := adm.CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})

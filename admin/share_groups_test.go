@@ -29,7 +29,7 @@ func TestIntegrationShareGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	a := New(cl)
 	topic, group := kafkatest.UniqueName(t, "share-admin"), kafkatest.UniqueName(t, "share-admin-group")
 	if rs, err := a.CreateTopics(ctx, []NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, TopicOptions{WaitVisible: true}); err != nil || rs[0].Err != nil {
@@ -75,7 +75,7 @@ func TestIntegrationShareGroups(t *testing.T) {
 				offs = append(offs, r.Offset)
 			}
 		}
-		if _, err := c.Close(ctx); err != nil {
+		if err := c.Close(ctx); err != nil {
 			t.Fatal(err)
 		}
 		return offs

@@ -24,7 +24,7 @@ func TestIntegrationNewTopicDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	adm := admin.New(cl)
 	broker := strconv.Itoa(int(cluster.BrokerIDs()[0]))
 	cfgs, err := adm.DescribeConfigs(ctx, []admin.ConfigResource{{Type: admin.ResourceBroker, Name: broker, Keys: []string{"num.partitions"}}})

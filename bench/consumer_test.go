@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -131,12 +132,12 @@ func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer cl.Close()
+		defer cl.Close(context.Background())
 		cons, err := consumer.New(cl, consumer.Config{MaxWait: consumeMaxWait})
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer cons.Close()
+		defer cons.Close(context.Background())
 		if err := cons.Assign(ctx, ps); err != nil {
 			b.Fatalf("Assign: %v", err)
 		}

@@ -80,7 +80,7 @@ func timeSends(b *testing.B, send func()) {
 
 func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx := ctxFor(b, 5*time.Minute)
 	var c *consumer.Consumer
 	if withConsumer {
@@ -89,7 +89,7 @@ func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
+		defer c.Close(context.Background())
 		tp := gregor.TopicPartition{Topic: idle, Partition: 0}
 		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
 			b.Fatal(err)

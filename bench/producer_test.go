@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -118,7 +119,7 @@ func BenchmarkProduce(b *testing.B) {
 
 func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	// MaxRetries nil: unlimited retries within DeliveryTimeout, as franz-go.
 	p, err := producer.New(cl, producer.Config{
 		Compression:          c.codec,

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func BenchmarkTransaction(b *testing.B) {
 
 func benchGregorTxn(b *testing.B, topic string, n int) {
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := txn.New(cl, txn.Config{TransactionalID: kafkatest.UniqueName(b, "bench-tid"), Producer: producer.Config{
 		Linger: benchLinger, BatchMaxBytes: benchBatchMaxBytes, MaxInFlightPerBroker: benchInFlight,
 		RequestMaxBytes: benchRequestMaxBytes, RetainedBytes: benchBufferBytes, InFlightRecords: benchBufferRecords,

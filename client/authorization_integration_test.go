@@ -1,6 +1,7 @@
 package client_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -88,7 +89,7 @@ func TestIntegrationAuthorizationFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	defer cs.Close(context.Background())
 	ctx := secCtx(t, 30*time.Second)
 	if err := cs.Assign(ctx, []consumer.PartitionPosition{
 		{TopicPartition: gregor.TopicPartition{Topic: a}, Position: consumer.AtOffset(0)},

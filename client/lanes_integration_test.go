@@ -46,7 +46,7 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	idle, busy := kafkatest.UniqueName(t, "lanes-idle"), kafkatest.UniqueName(t, "lanes-busy")
 	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
 		{Name: idle, Partitions: 1, ReplicationFactor: 1}, {Name: busy, Partitions: 1, ReplicationFactor: 1},
@@ -65,7 +65,7 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: idle, Partition: 0}, Position: consumer.AtEnd()}}); err != nil {
 		t.Fatal(err)
 	}

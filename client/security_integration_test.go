@@ -57,7 +57,7 @@ func newClient(t *testing.T, cfg client.Config) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
+	t.Cleanup(func() { _ = c.Close(context.Background()) })
 	return c
 }
 
@@ -97,7 +97,7 @@ func roundTrip(t *testing.T, c *client.Client, topic string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	defer cs.Close(context.Background())
 	if err := cs.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestIntegrationSecretsNotLogged(t *testing.T) {
 		c := newClient(t, cfg)
 		err := c.Ready(secCtx(t, 20*time.Second))
 		fmt.Fprintf(&buf, "%+v %#v %+v %#v %v\n", err, err, c.Metrics(), cfg, cfg.SASL)
-		_ = c.Close()
+		_ = c.Close(context.Background())
 	}
 	if !strings.Contains(buf.String(), "SASL_AUTHENTICATION_FAILED") {
 		t.Fatalf("the wrong password was not refused:\n%s", buf.String())

@@ -105,8 +105,10 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 // which first ask each broker to drop the consumer's fetch session (KIP-227:
 // the request is written, at most 2s for that, not retried and its answer
 // not awaited; failures are ignored, the broker evicts idle sessions itself),
-// and is safe to call more than once. The client stays open.
-func (c *Consumer) Close() error {
+// and is safe to call more than once. The client stays open. When ctx ends
+// before the goroutines are done it returns ctx's error (they finish on
+// their own, within those 2s); else nil.
+func (c *Consumer) Close(ctx context.Context) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -118,8 +120,14 @@ func (c *Consumer) Close() error {
 	c.buffered = 0
 	c.mu.Unlock()
 	c.cancel()
-	c.wg.Wait()
-	return nil
+	done := make(chan struct{})
+	go func() { c.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // poke wakes the fetch loop without blocking.

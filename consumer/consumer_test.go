@@ -143,7 +143,7 @@ func TestCloseWakesReceive(t *testing.T) {
 		errc <- err
 	}()
 	// Let the receiver block (it may also run after Close: same result).
-	if err := c.Close(); err != nil {
+	if err := c.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -257,7 +257,7 @@ func TestCloseCancelsFetchInFlight(t *testing.T) {
 	waitFor(t, "a fetch in flight", func() bool { return c.Metrics().FetchesInFlight == 1 })
 	done := make(chan struct{})
 	go func() {
-		c.Close()
+		c.Close(context.Background())
 		close(done)
 	}()
 	select {
@@ -300,7 +300,7 @@ func TestCloseEndsFetchSessions(t *testing.T) {
 		}
 	}
 	f.mu.Unlock()
-	c.Close()
+	c.Close(context.Background())
 	slices.SortFunc(open, func(a, b [2]int32) int { return int(a[0] - b[0]) })
 	slices.SortFunc(f.closed, func(a, b [2]int32) int { return int(a[0] - b[0]) })
 	if len(open) != 2 || !slices.Equal(f.closed, open) {

@@ -33,7 +33,7 @@ func connect() *client.Client {
 // ListOffsets gave before reading.
 func ExampleConsumer_Assign() {
 	cl := connect()
-	defer cl.Close() // after the consumer: Close leaves the client open
+	defer cl.Close(context.Background()) // after the consumer: Close leaves the client open
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
@@ -48,7 +48,7 @@ func ExampleConsumer_Assign() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}
@@ -67,14 +67,14 @@ func ExampleConsumer_Assign() {
 // records buffered for it are dropped and the next Receive starts there.
 func ExampleConsumer_Seek() {
 	cl := connect()
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
 		log.Fatal(err)

@@ -276,7 +276,7 @@ func newTestConsumer(t *testing.T, f interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { c.Close(context.Background()) })
 	return c
 }
 

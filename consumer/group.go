@@ -215,7 +215,7 @@ func (g *Group) Close(ctx context.Context) error {
 	if g.fatalErr() == nil {
 		errs = append(errs, g.m.leave(ctx))
 	}
-	_ = g.c.Close()
+	_ = g.c.Close(context.Background())
 	g.mu.Lock()
 	g.finished = true
 	g.mu.Unlock()
@@ -232,7 +232,7 @@ func (g *Group) fail(err error) {
 	owned := g.ownedLocked()
 	g.mu.Unlock()
 	g.lose(context.Background(), owned)
-	_ = g.c.Close()
+	_ = g.c.Close(context.Background())
 }
 
 func (g *Group) fatalErr() error {

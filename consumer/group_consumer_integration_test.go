@@ -177,7 +177,7 @@ func TestGroupConsumerIntegrationRegex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?",
 		Protocol: ProtocolConsumer, OnAssignment: m.onEvent})

@@ -109,7 +109,7 @@ func newTestClient(t *testing.T, cluster *kafkatest.Cluster) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	return cl
 }
 

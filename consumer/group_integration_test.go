@@ -135,7 +135,7 @@ func TestGroupIntegrationRegexAndNewPartitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?", Protocol: ProtocolClassic,
 		Assignors: []assign.Assignor{testRange{}}, SessionTimeout: 6 * time.Second, HeartbeatInterval: 200 * time.Millisecond, OnAssignment: m.onEvent})

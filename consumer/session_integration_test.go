@@ -60,7 +60,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	topic := kafkatest.UniqueName(t, "consumer-session")
 	r, err := cl.RequestController(ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreateTopicsTopic{{Name: topic, NumPartitions: 2, ReplicationFactor: 1}}})
@@ -78,7 +78,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	assigned := false
 	var node, id int32
 	for !assigned || id == 0 {
@@ -103,7 +103,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	// behind the long poll it abandoned (the broker answers in order).
 	before := cl.Metrics().Calls
 	t0 := time.Now()
-	c.Close()
+	c.Close(context.Background())
 	if d := time.Since(t0); d > maxWait/2 {
 		t.Fatalf("Close took %v: it waited behind the %v long poll", d, maxWait)
 	}

@@ -32,7 +32,7 @@ func connect() *client.Client {
 // Result.Certainty saying whether it may have been written.
 func ExampleProducer_Send() {
 	cl := connect()
-	defer cl.Close() // after the producer: Close leaves the client open
+	defer cl.Close(context.Background()) // after the producer: Close leaves the client open
 	p, err := producer.New(cl, producer.Config{})
 	if err != nil {
 		log.Fatal(err)
@@ -63,7 +63,7 @@ func ExampleProducer_Send() {
 // again; nothing is lost.
 func ExampleProducer_TrySend() {
 	cl := connect()
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := producer.New(cl, producer.Config{InFlightRecords: 10000})
 	if err != nil {
 		log.Fatal(err)
@@ -103,7 +103,7 @@ func ExampleProducer_TrySend() {
 // ExampleDelivery_Cancel withdraws a record that has not left yet.
 func ExampleDelivery_Cancel() {
 	cl := connect()
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	// A long linger keeps the record in its batch for a while.
 	p, err := producer.New(cl, producer.Config{Linger: time.Second})
 	if err != nil {

@@ -25,7 +25,7 @@ func newIntegrationProducer(t *testing.T, ctx context.Context, cfg producer.Conf
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	topic := kafkatest.UniqueName(t, "record")
 	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: partitions, ReplicationFactor: 1, Configs: configs}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {

@@ -104,12 +104,12 @@ func TestIntegrationResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	rcl, err := client.New(client.Config{Bootstrap: boot}) // the independent reader's and admin's
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rcl.Close()
+	defer rcl.Close(context.Background())
 	adm := admin.New(rcl)
 
 	newTopic := func(t *testing.T, name string) string {
@@ -192,7 +192,7 @@ func TestIntegrationResolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
+		defer c.Close(context.Background())
 		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ func TestIntegrationUnknownTopicFailsFast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := producer.New(cl, producer.Config{Linger: -1})
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.Close()
+			defer c.Close(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			if err := c.Ready(ctx); err != nil {

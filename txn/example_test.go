@@ -24,12 +24,12 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	in, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer in.Close()
+	defer in.Close(context.Background())
 	if err := in.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: "in"}, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}

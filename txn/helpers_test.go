@@ -31,7 +31,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cl.Close() })
+	t.Cleanup(func() { _ = cl.Close(context.Background()) })
 	return &env{t: t, ctx: ctx, cl: cl}
 }
 
@@ -91,7 +91,7 @@ func (e *env) read(topic string, partition int32, iso consumer.IsolationLevel, m
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	tp := gregor.TopicPartition{Topic: topic, Partition: partition}
 	var end int64
 	for {

@@ -114,7 +114,7 @@ func consume(io *ioctx, conn *connFlags, o *consumeOpts) error {
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	actx, cancel, err := s.op()
 	if err != nil {
 		return err

@@ -32,7 +32,7 @@ func newBed(ctx context.Context, t *testing.T, parts int32) *bed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	topic := kafkatest.UniqueName(t, "share")
 	r, err := cl.RequestController(ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreateTopicsTopic{{Name: topic, NumPartitions: parts, ReplicationFactor: 1}}})
@@ -106,7 +106,7 @@ func (b *bed) consumer(t *testing.T, cfg Config) *Consumer {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = c.Close(ctx)
+		_ = c.Close(ctx)
 	})
 	return c
 }

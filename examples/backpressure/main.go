@@ -35,7 +35,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 3, ReplicationFactor: -1}},
 		admin.TopicOptions{WaitVisible: true})
 	if err != nil {

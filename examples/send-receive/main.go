@@ -35,7 +35,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	if err != nil {
 		return err
 	}
-	defer cl.Close() // last: producer and consumer Close leave it open
+	defer cl.Close(context.Background()) // last: producer and consumer Close leave it open
 	if err := cl.Ready(ctx); err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(max(last.Offset-int64(n)+1, 0))}}); err != nil {
 		return err

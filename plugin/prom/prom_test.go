@@ -30,7 +30,7 @@ func TestCollectorAfterRealTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	col.Attach(cl)
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(col)
@@ -66,7 +66,7 @@ func TestCollectorAfterRealTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)

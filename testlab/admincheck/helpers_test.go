@@ -32,7 +32,7 @@ func newBed(t *testing.T) *bed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
 	if err != nil {
 		t.Fatal(err)

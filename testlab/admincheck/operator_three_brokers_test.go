@@ -40,7 +40,7 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	adm := admin.New(cl, admin.RetryBackoff(50*time.Millisecond, 300*time.Millisecond))
 	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
 	if err != nil {

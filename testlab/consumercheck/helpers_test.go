@@ -71,7 +71,7 @@ func (b *bed) consumer(cfg consumer.Config) *consumer.Consumer {
 	if err != nil {
 		b.T.Fatal(err)
 	}
-	b.T.Cleanup(func() { c.Close() })
+	b.T.Cleanup(func() { c.Close(context.Background()) })
 	return c
 }
 

@@ -88,7 +88,7 @@ func (f *fx) client(cfg client.Config) *client.Client {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	f.t.Cleanup(func() { cl.Close() })
+	f.t.Cleanup(func() { cl.Close(context.Background()) })
 	if err := cl.Ready(f.ctx); err != nil {
 		f.t.Fatalf("client ready through the proxy: %v", err)
 	}

@@ -297,7 +297,7 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := producer.New(cl, producer.Config{RequestTimeout: 5 * time.Second, DeliveryTimeout: 90 * time.Second})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package producercheck
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestWriteDeniedByACL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer gcl.Close()
+	defer gcl.Close(context.Background())
 	if err := gcl.Ready(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestWriteGrantedAfterDenial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer gcl.Close()
+	defer gcl.Close(context.Background())
 	if err := gcl.Ready(labtest.Ctx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}

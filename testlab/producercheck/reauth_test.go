@@ -37,7 +37,7 @@ func TestProduceAcrossReauthentication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { gcl.Close() })
+	t.Cleanup(func() { gcl.Close(context.Background()) })
 	p, err := producer.New(gcl, producer.Config{Linger: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -202,7 +202,7 @@ func copyJob(ctx context.Context, t *testing.T, cl *client.Client, in, out, grou
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	tp := gregor.TopicPartition{Topic: in, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		return err

@@ -64,7 +64,7 @@ func retention(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	defer slow.Close()
+	defer slow.Close(context.Background())
 	if err := slow.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(1)}}); err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func retention(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	defer early.Close()
+	defer early.Close(context.Background())
 	if err := early.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(1)}}); err != nil {
 		return err
 	}
