@@ -32,7 +32,7 @@ func Example() {
 
 	// No counts: the broker's defaults (num.partitions,
 	// default.replication.factor). WaitVisible returns once every broker knows the topic.
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: "greetings"}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: "greetings"}}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		log.Fatal(err)
 	}

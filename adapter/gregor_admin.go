@@ -13,7 +13,7 @@ import (
 // gregorAdmin maps the adapter's Admin onto package admin, one call each.
 type gregorAdmin struct{ a *admin.Admin }
 
-func newGregorAdmin(c *client.Client) Admin { return gregorAdmin{admin.New(c)} }
+func newGregorAdmin(c *client.Client) Admin { return gregorAdmin{admin.New(c, admin.Config{})} }
 
 func atp(tp TopicPartition) gregor.TopicPartition {
 	return gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}

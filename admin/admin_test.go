@@ -19,7 +19,7 @@ func newTestAdmin(t *testing.T) *Admin {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cl.Close(context.Background()) })
-	return New(cl, RetryBackoff(time.Millisecond, 4*time.Millisecond))
+	return New(cl, Config{RetryBackoff: time.Millisecond, RetryBackoffMax: 4 * time.Millisecond})
 }
 
 func TestTimeoutMs(t *testing.T) {
@@ -182,3 +182,20 @@ func TestConfigRoute(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestConfigDefaults(t *testing.T) {
+	cases := []struct {
+		cfg        Config
+		first, max time.Duration
+	}{
+		{Config{}, 100 * time.Millisecond, time.Second},
+		{Config{RetryBackoff: -1, RetryBackoffMax: -1}, 100 * time.Millisecond, time.Second},
+		{Config{RetryBackoff: 5 * time.Second}, 5 * time.Second, 5 * time.Second},
+		{Config{RetryBackoff: time.Millisecond, RetryBackoffMax: 4 * time.Millisecond}, time.Millisecond, 4 * time.Millisecond},
+	}
+	for _, c := range cases {
+		if a := New(nil, c.cfg); a.backoff != c.first || a.backoffMax != c.max {
+			t.Errorf("%+v: backoff %v max %v, want %v %v", c.cfg, a.backoff, a.backoffMax, c.first, c.max)
+		}
+	}
+}

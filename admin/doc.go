@@ -7,7 +7,7 @@
 // API summary (every call takes ctx first; its deadline bounds the whole
 // operation, retries included; TopicPartition is gregor.TopicPartition):
 //
-//	a := admin.New(cl *client.Client, opts ...Option)        // RetryBackoff(first, max)
+//	a := admin.New(cl *client.Client, admin.Config{})      // RetryBackoff, RetryBackoffMax
 //
 //	Topics (any broker; KRaft forwards to the controller)
 //	  CreateTopics(ctx, []NewTopic, TopicOptions) ([]CreateTopicResult, error)

@@ -24,7 +24,7 @@ func ExampleAdmin_CreateTopics() {
 	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{
 		{Name: "orders", Partitions: 6, ReplicationFactor: 3, Configs: map[string]string{"min.insync.replicas": "2"}},
 		{Name: "audit"}, // no counts: the broker's defaults
 	}, admin.TopicOptions{WaitVisible: true})
@@ -53,7 +53,7 @@ func ExampleAdmin_ListOffsets() {
 	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	adm := admin.New(cl)
+	adm := admin.New(cl, admin.Config{})
 	topics, err := adm.DescribeTopics(ctx, []string{"orders"})
 	if err != nil || topics[0].Err != nil {
 		log.Fatal(err, topics[0].Err)

@@ -24,7 +24,7 @@ func TestIntegrationLag(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close(context.Background())
-	adm := admin.New(cl)
+	adm := admin.New(cl, admin.Config{})
 	topic := kafkatest.UniqueName(t, "lag")
 	res, err := adm.CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {

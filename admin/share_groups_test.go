@@ -30,7 +30,7 @@ func TestIntegrationShareGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close(context.Background())
-	a := New(cl)
+	a := New(cl, Config{})
 	topic, group := kafkatest.UniqueName(t, "share-admin"), kafkatest.UniqueName(t, "share-admin-group")
 	if rs, err := a.CreateTopics(ctx, []NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, TopicOptions{WaitVisible: true}); err != nil || rs[0].Err != nil {
 		t.Fatalf("CreateTopics: %v %+v", err, rs)

@@ -25,7 +25,7 @@ func TestIntegrationNewTopicDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close(context.Background())
-	adm := admin.New(cl)
+	adm := admin.New(cl, admin.Config{})
 	broker := strconv.Itoa(int(cluster.BrokerIDs()[0]))
 	cfgs, err := adm.DescribeConfigs(ctx, []admin.ConfigResource{{Type: admin.ResourceBroker, Name: broker, Keys: []string{"num.partitions"}}})
 	if err != nil || cfgs[0].Err != nil || len(cfgs[0].Entries) != 1 {

@@ -22,7 +22,7 @@ import (
 func allowAlice(t *testing.T, cl *kafkatest.Cluster, rt admin.ACLResourceType, name string, ops ...admin.ACLOperation) {
 	t.Helper()
 	ctx := secCtx(t, 60*time.Second)
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	var acls []admin.ACL
 	for _, op := range ops {
 		acls = append(acls, admin.ACL{ResourceType: rt, ResourceName: name, PatternType: admin.PatternLiteral,
@@ -179,7 +179,7 @@ func TestIntegrationAuthorizationCreateTopic(t *testing.T) {
 	cl := kafkatest.Shared(t)
 	ok, no := kafkatest.UniqueName(t, "authz-create-ok"), kafkatest.UniqueName(t, "authz-create-no")
 	allowAlice(t, cl, admin.ACLResourceTopic, ok, admin.ACLOperationCreate, admin.ACLOperationDescribe)
-	ac := admin.New(aliceClient(t, cl))
+	ac := admin.New(aliceClient(t, cl), admin.Config{})
 	res, err := ac.CreateTopics(secCtx(t, 30*time.Second), []admin.NewTopic{{Name: ok, Partitions: 1, ReplicationFactor: -1},
 		{Name: no, Partitions: 1, ReplicationFactor: -1}}, admin.TopicOptions{})
 	if err != nil {

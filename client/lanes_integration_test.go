@@ -48,7 +48,7 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	}
 	defer cl.Close(context.Background())
 	idle, busy := kafkatest.UniqueName(t, "lanes-idle"), kafkatest.UniqueName(t, "lanes-busy")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{
 		{Name: idle, Partitions: 1, ReplicationFactor: 1}, {Name: busy, Partitions: 1, ReplicationFactor: 1},
 	}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {

@@ -66,7 +66,7 @@ func newClient(t *testing.T, cfg client.Config) *client.Client {
 func createTopic(t *testing.T, cl *kafkatest.Cluster, prefix string) string {
 	t.Helper()
 	topic := kafkatest.UniqueName(t, prefix)
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	res, err := ac.CreateTopics(secCtx(t, 30*time.Second), []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: -1}}, admin.TopicOptions{})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("CreateTopics %s: %v %+v", topic, err, res)
@@ -191,7 +191,7 @@ func TestIntegrationMTLSACL(t *testing.T) {
 	if r := send(topic); !errors.Is(r.Err, wire.ErrClusterAuthorizationFailed) && !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent {
 		t.Fatalf("before the ACL: %v (%v), want CLUSTER_ or TOPIC_AUTHORIZATION_FAILED NotSent", r.Err, r.Certainty)
 	}
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	acl := func(topic string, op admin.ACLOperation, perm admin.ACLPermission) admin.ACL {
 		return admin.ACL{ResourceType: admin.ACLResourceTopic, ResourceName: topic, PatternType: admin.PatternLiteral,
 			Principal: "User:" + kafkatest.AliceUser, Host: "*", Operation: op, Permission: perm}

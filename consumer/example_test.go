@@ -38,7 +38,7 @@ func ExampleConsumer_Assign() {
 	defer cancel()
 	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
 
-	ends, err := admin.New(cl).ListOffsets(ctx, []admin.OffsetQuery{
+	ends, err := admin.New(cl, admin.Config{}).ListOffsets(ctx, []admin.OffsetQuery{
 		{TopicPartition: gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, Spec: admin.OffsetLatest},
 	}, admin.ListOffsetsOptions{})
 	if err != nil || ends[0].Err != nil {

@@ -65,7 +65,7 @@ func TestGroupConsumerIntegrationSplitAndTakeOver(t *testing.T) {
 func (e *groupEnv) checkAdminDescribe(group string, ms ...*member) {
 	e.t.Helper()
 	e.waitFor("admin to describe the reconciled group", func() bool {
-		ds, err := admin.New(e.cl).DescribeConsumerGroups(e.ctx, []string{group})
+		ds, err := admin.New(e.cl, admin.Config{}).DescribeConsumerGroups(e.ctx, []string{group})
 		if err != nil {
 			e.t.Fatal(err)
 		}

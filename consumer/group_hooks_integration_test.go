@@ -67,7 +67,7 @@ func TestIntegrationGroupAssignmentHookAndLog(t *testing.T) {
 	}
 	defer cl.Close(context.Background())
 	topic := kafkatest.UniqueName(t, "group-hooks")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
 		err = res[0].Err
 	}

@@ -27,7 +27,7 @@ func newIntegrationProducer(t *testing.T, ctx context.Context, cfg producer.Conf
 	}
 	t.Cleanup(func() { cl.Close(context.Background()) })
 	topic := kafkatest.UniqueName(t, "record")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: partitions, ReplicationFactor: 1, Configs: configs}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: partitions, ReplicationFactor: 1, Configs: configs}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
 		err = res[0].Err
 	}

@@ -110,7 +110,7 @@ func TestIntegrationResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rcl.Close(context.Background())
-	adm := admin.New(rcl)
+	adm := admin.New(rcl, admin.Config{})
 
 	newTopic := func(t *testing.T, name string) string {
 		topic := kafkatest.UniqueName(t, name)

@@ -33,7 +33,7 @@ func TestIntegrationUnknownTopicFailsFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close(ctx)
-	adm := admin.New(cl)
+	adm := admin.New(cl, admin.Config{})
 	create := func(topic string) {
 		t.Helper()
 		res, err := adm.CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})

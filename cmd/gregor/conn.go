@@ -174,7 +174,7 @@ func (s *session) connect() error {
 		cl.Close(context.Background())
 		return fmt.Errorf("cannot connect to %s: %w", strings.Join(cfg.Client.Bootstrap, ","), err)
 	}
-	s.cl, s.adm, s.cfg = cl, admin.New(cl), cfg
+	s.cl, s.adm, s.cfg = cl, admin.New(cl, admin.Config{}), cfg
 	return nil
 }
 

@@ -36,7 +36,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 		return err
 	}
 	defer cl.Close(context.Background())
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 3, ReplicationFactor: -1}},
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 3, ReplicationFactor: -1}},
 		admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		return err

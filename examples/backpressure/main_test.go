@@ -41,7 +41,7 @@ func TestBackpressure(t *testing.T) {
 	for p := range int32(3) {
 		qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: p}, Spec: admin.OffsetLatest})
 	}
-	offs, err := admin.New(cl).ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
+	offs, err := admin.New(cl, admin.Config{}).ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	}
 
 	// One partition, so the records come back in the order they were sent.
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: -1}},
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: -1}},
 		admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		return err

@@ -30,7 +30,7 @@ func TestThreeBrokers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close(context.Background())
-	adm := admin.New(cl, admin.RetryBackoff(50*time.Millisecond, 300*time.Millisecond))
+	adm := admin.New(cl, admin.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 300 * time.Millisecond})
 	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
 	if err != nil {
 		t.Fatal(err)
