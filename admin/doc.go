@@ -19,7 +19,7 @@
 //
 //	Offsets and records (partition leaders)
 //	  ListOffsets(ctx, []OffsetQuery, ListOffsetsOptions) ([]ListedOffset, error)
-//	      OffsetQuery{TopicPartition, Spec: OffsetEarliest | OffsetLatest | OffsetMaxTimestamp | AtTimestamp(ms)}
+//	      OffsetQuery{TopicPartition, Spec: OffsetEarliest | OffsetLatest | OffsetMaxTimestamp | AtTimestamp(time.Time)}
 //	  DeleteRecords(ctx, []RecordsCutoff) ([]DeletedRecords, error)            // new low watermark
 //
 //	Configs (broker resources to that broker, others to any broker)

@@ -58,7 +58,7 @@ func ExampleAdmin_ListOffsets() {
 	if err != nil || topics[0].Err != nil {
 		log.Fatal(err, topics[0].Err)
 	}
-	since := admin.AtTimestamp(time.Now().Add(-time.Hour).UnixMilli())
+	since := admin.AtTimestamp(time.Now().Add(-time.Hour))
 	var qs []admin.OffsetQuery
 	for _, p := range topics[0].Partitions {
 		qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: "orders", Partition: p.Partition}, Spec: since})

@@ -26,8 +26,8 @@ const (
 )
 
 // AtTimestamp selects the earliest offset whose record timestamp is at or
-// after ms (milliseconds since the Unix epoch).
-func AtTimestamp(ms int64) OffsetSpec { return OffsetSpec(ms) }
+// after t (millisecond precision; t must be after the Unix epoch).
+func AtTimestamp(t time.Time) OffsetSpec { return OffsetSpec(t.UnixMilli()) }
 
 // OffsetQuery asks for one partition's offset.
 type OffsetQuery struct {

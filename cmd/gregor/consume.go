@@ -258,7 +258,7 @@ func resolvePositions(s *session, topic string, parts []int32, spec string, read
 		if err != nil {
 			return nil, err
 		}
-		offs, err := listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+		offs, err := listOffsets(s, topic, parts, admin.AtTimestamp(time.UnixMilli(ms)), readCommitted)
 		if err != nil {
 			return nil, err
 		}
@@ -290,7 +290,7 @@ func resolveEnds(s *session, topic string, parts []int32, spec string, readCommi
 	case strings.HasPrefix(spec, "@"):
 		var ms int64
 		if ms, err = parseTime(spec[1:]); err == nil {
-			offs, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+			offs, err = listOffsets(s, topic, parts, admin.AtTimestamp(time.UnixMilli(ms)), readCommitted)
 		}
 	default:
 		n, perr := strconv.ParseInt(spec, 10, 64)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	gk "github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
@@ -186,7 +187,7 @@ func resetOffsets(io *ioctx, s *session, group, topic, partList, to string, exec
 	case strings.HasPrefix(to, "@"):
 		var ms int64
 		if ms, err = parseTime(to[1:]); err == nil {
-			targets, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), false)
+			targets, err = listOffsets(s, topic, parts, admin.AtTimestamp(time.UnixMilli(ms)), false)
 		}
 	default:
 		n, perr := strconv.ParseInt(to, 10, 64)

@@ -67,7 +67,7 @@ func TestListOffsetsAndDeleteRecords(t *testing.T) {
 	}
 	check(4)
 	// Max timestamp finds the last record (v7+).
-	mt, err := b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{q(1, admin.OffsetMaxTimestamp), q(1, admin.AtTimestamp(time.Now().Add(time.Hour).UnixMilli()))}, admin.ListOffsetsOptions{})
+	mt, err := b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{q(1, admin.OffsetMaxTimestamp), q(1, admin.AtTimestamp(time.Now().Add(time.Hour)))}, admin.ListOffsetsOptions{})
 	if err != nil || mt[0].Err != nil || mt[0].Offset != 2 || mt[1].Err != nil || mt[1].Found {
 		t.Fatalf("max timestamp / future timestamp: %v / %+v", err, mt)
 	}
