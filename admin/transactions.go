@@ -95,9 +95,9 @@ type TransactionDescription struct {
 	State string
 	// Timeout is the transaction timeout (transaction.timeout.ms).
 	Timeout time.Duration
-	// StartTimeMs is when the ongoing transaction started (Unix ms), -1
-	// when none is ongoing.
-	StartTimeMs int64
+	// StartTime is when the ongoing transaction started (millisecond
+	// precision), the zero time when none is ongoing.
+	StartTime time.Time
 	// ProducerID and ProducerEpoch are the current producer's.
 	ProducerID int64
 	// ProducerEpoch is the current producer epoch.
@@ -121,7 +121,7 @@ func (a *Admin) DescribeTransactions(ctx context.Context, ids []string) ([]Trans
 	}
 	out := make([]TransactionDescription, len(ids))
 	for i, id := range ids {
-		out[i] = TransactionDescription{TransactionalID: id, StartTimeMs: -1, ProducerID: -1, ProducerEpoch: -1, Coordinator: -1}
+		out[i] = TransactionDescription{TransactionalID: id, ProducerID: -1, ProducerEpoch: -1, Coordinator: -1}
 	}
 	txn := func(i int) string { return ids[i] }
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
@@ -150,7 +150,7 @@ func (a *Admin) DescribeTransactions(ctx context.Context, ids []string) ([]Trans
 				continue
 			}
 			d := &out[i]
-			d.State, d.Timeout, d.StartTimeMs = s.TransactionState, time.Duration(s.TransactionTimeoutMs)*time.Millisecond, s.TransactionStartTimeMs
+			d.State, d.Timeout, d.StartTime = s.TransactionState, time.Duration(s.TransactionTimeoutMs)*time.Millisecond, msTime(s.TransactionStartTimeMs)
 			d.ProducerID, d.ProducerEpoch, d.Coordinator, d.Partitions = s.ProducerID, s.ProducerEpoch, broker, nil
 			for _, t := range s.Topics {
 				for _, p := range t.Partitions {
