@@ -1,7 +1,25 @@
 // Package gregor is the root of gregor, an Apache Kafka client written from
-// scratch in Go. This package holds no code: the client lives in the
-// packages below it, and the example of this package shows them together
-// (create a topic, produce, consume, close).
+// scratch in Go, and its shared vocabulary: the names every other package
+// uses, so that a program sets headers, picks a compression codec, matches
+// Kafka errors and asks what a failure means without importing wire:
+//
+//   - TopicPartition: one partition of a topic (producer, consumer, admin,
+//     txn all use it).
+//   - Header and Compression (CompressionNone ... CompressionZstd): aliases
+//     of wire's types, so values pass either way.
+//   - KafkaError and one Err* value per Kafka error code (ErrNotLeaderOrFollower,
+//     ErrTopicAlreadyExists, ...): the same pointers as wire's, so errors.Is
+//     matches either (errors_kafka.go is generated from wire/error_codes.go:
+//     go generate .).
+//   - IsRetriable(err): a Kafka error in err's chain that a retry can cure.
+//   - MayHaveBeenWritten(err): whether a failed record may have been written
+//     anyway (false for nil; the error's own answer when it carries one,
+//     such as *producer.RecordError; else true unless a Kafka error proves
+//     nothing was appended).
+//
+// This package imports only wire and the standard library. The client lives
+// in the packages below it, and the example of this package shows them
+// together (create a topic, produce, consume, close).
 //
 // Packages (imports point down only):
 //
@@ -16,9 +34,8 @@
 //   - admin: topics, partitions, offsets, records, configs, cluster and
 //     consumer-group administration.
 //   - txn: the transactional producer (planned; not implemented yet).
-//   - wire: the Kafka protocol codecs (no I/O); most users never import it
-//     directly except for its error values (wire.ErrUnknownTopicOrPartition
-//     and friends, matched with errors.Is) and record types (wire.Header).
+//   - wire: the Kafka protocol codecs (no I/O); users need not import it:
+//     the names they need are re-exported here.
 //   - properties: client, producer and consumer configs from Java-style
 //     client properties (bootstrap.servers, linger.ms, sasl.jaas.config, ...).
 //   - cmd/gregor: the command-line tool (produce, consume, topic, group,

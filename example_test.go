@@ -7,11 +7,11 @@ import (
 	"log"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Example creates a topic, produces one record, reads it back and closes
@@ -25,20 +25,18 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close() // last: producer and consumer Close leave the client open
+	defer cl.Close(context.Background()) // last: producer and consumer Close leave the client open
 	if err := cl.Ready(ctx); err != nil {
 		log.Fatal(err)
 	}
 
-	// -1 means the broker default (num.partitions, default.replication.factor);
-	// 0 is sent as given and rejected. WaitVisible returns once every broker knows the topic.
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
-		{Name: "greetings", Partitions: -1, ReplicationFactor: -1},
-	}, admin.TopicOptions{WaitVisible: true})
+	// No counts: the broker's defaults (num.partitions,
+	// default.replication.factor). WaitVisible returns once every broker knows the topic.
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: "greetings"}}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
 		log.Fatal(err)
 	}
 
@@ -46,14 +44,12 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Partition -1 lets the partitioner choose; 0 means partition 0.
-	d, err := p.Send(ctx, &producer.Message{Topic: "greetings", Partition: -1, Value: []byte("hello")})
+	// No Partition: the partitioner chooses; producer.ToPartition(0) means partition 0.
+	// Produce sends and waits; a failure is a *producer.RecordError with
+	// its Certainty.
+	r, err := p.Produce(ctx, producer.Record{Topic: "greetings", Value: []byte("hello")})
 	if err != nil {
 		log.Fatal(err)
-	}
-	r, err := d.Wait(ctx) // err: ctx ended; r.Err: the record failed
-	if err != nil || r.Err != nil {
-		log.Fatal(err, r.Err)
 	}
 	fmt.Printf("wrote %s/%d@%d\n", r.Topic, r.Partition, r.Offset)
 	if err := p.Flush(ctx); err != nil { // waits for everything sent so far
@@ -67,8 +63,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close() // runs before cl.Close
-	tp := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+	defer c.Close(context.Background()) // runs before cl.Close
+	tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}

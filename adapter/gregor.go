@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -95,7 +96,7 @@ type gregorClient struct {
 
 func (g *gregorClient) Ready(ctx context.Context) error { return g.c.Ready(ctx) }
 func (g *gregorClient) Metrics() client.MetricsSnapshot { return g.c.Metrics() }
-func (g *gregorClient) Close() error                    { return g.c.Close() }
+func (g *gregorClient) Close() error                    { return g.c.Close(context.Background()) }
 func (g *gregorClient) Admin() Admin                    { return g.admin }
 
 func (g *gregorClient) NewProducer() (Producer, error) {
@@ -116,14 +117,14 @@ func (g *gregorClient) NewAssignedConsumer() (AssignedConsumer, error) {
 
 type gregorProducer struct{ p *producer.Producer }
 
-// messageOf converts a ProducerRecord to the producer's Message. A negative
+// messageOf converts a ProducerRecord to the producer's Record. A negative
 // partition is rejected: §3.3 says partition >= 0, and the library's -1
 // (let the partitioner choose) is not part of the protocol.
-func messageOf(r *ProducerRecord) (*producer.Message, error) {
+func messageOf(r *ProducerRecord) (*producer.Record, error) {
 	if r.Partition < 0 {
 		return nil, fmt.Errorf("%w: partition %d (a RecordSpec's partition is >= 0)", producer.ErrInvalidRecord, r.Partition)
 	}
-	m := &producer.Message{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value}
+	m := &producer.Record{Topic: r.Topic, Partition: producer.ToPartition(r.Partition), Key: r.Key, Value: r.Value}
 	if len(r.Headers) > 0 {
 		m.Headers = make([]wire.Header, len(r.Headers))
 		for i, h := range r.Headers {
@@ -174,8 +175,8 @@ func (g gregorDelivery) Outcome() DeliveryOutcome {
 
 type gregorConsumer struct{ c *consumer.Consumer }
 
-func tpOf(tp TopicPartition) consumer.TopicPartition {
-	return consumer.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}
+func tpOf(tp TopicPartition) gregor.TopicPartition {
+	return gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}
 }
 
 func positionOf(p StartPosition) consumer.Position {
@@ -191,7 +192,7 @@ func positionOf(p StartPosition) consumer.Position {
 func positionsOf(ps []PartitionPosition) []consumer.PartitionPosition {
 	out := make([]consumer.PartitionPosition, len(ps))
 	for i, p := range ps {
-		out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: p.Topic, Partition: p.Partition}, Position: positionOf(p.Position)}
+		out[i] = consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: p.Topic, Partition: p.Partition}, Position: positionOf(p.Position)}
 	}
 	return out
 }
@@ -203,7 +204,7 @@ func (g gregorConsumer) Add(ctx context.Context, ps []PartitionPosition) error {
 	return g.c.Add(ctx, positionsOf(ps))
 }
 func (g gregorConsumer) Remove(ctx context.Context, tps []TopicPartition) error {
-	out := make([]consumer.TopicPartition, len(tps))
+	out := make([]gregor.TopicPartition, len(tps))
 	for i, tp := range tps {
 		out[i] = tpOf(tp)
 	}
@@ -216,7 +217,7 @@ func (g gregorConsumer) Pause(_ context.Context, tp TopicPartition) error { retu
 func (g gregorConsumer) Resume(_ context.Context, tp TopicPartition) error {
 	return g.c.Resume(tpOf(tp))
 }
-func (g gregorConsumer) Close() error { return g.c.Close() }
+func (g gregorConsumer) Close() error { return g.c.Close(context.Background()) }
 func (g gregorConsumer) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 	recs, err := g.c.Receive(ctx)
 	if err != nil {
@@ -229,7 +230,7 @@ func (g gregorConsumer) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 func receivedOf(recs []consumer.Record) []ReceivedRecord {
 	out := make([]ReceivedRecord, len(recs))
 	for i, r := range recs {
-		ts := r.Timestamp
+		ts := millisOf(r.Timestamp)
 		out[i] = ReceivedRecord{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, TimestampMillis: &ts, Key: r.Key, Value: r.Value}
 		if len(r.Headers) > 0 {
 			out[i].Headers = make([]RecordHeader, len(r.Headers))
@@ -239,4 +240,13 @@ func receivedOf(recs []consumer.Record) []ReceivedRecord {
 		}
 	}
 	return out
+}
+
+// millisOf converts a timestamp to the protocol's Unix milliseconds, -1
+// for the zero time (none).
+func millisOf(t time.Time) int64 {
+	if t.IsZero() {
+		return -1
+	}
+	return t.UnixMilli()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -12,10 +13,10 @@ import (
 // gregorAdmin maps the adapter's Admin onto package admin, one call each.
 type gregorAdmin struct{ a *admin.Admin }
 
-func newGregorAdmin(c *client.Client) Admin { return gregorAdmin{admin.New(c)} }
+func newGregorAdmin(c *client.Client) Admin { return gregorAdmin{admin.New(c, admin.Config{})} }
 
-func atp(tp TopicPartition) admin.TopicPartition {
-	return admin.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}
+func atp(tp TopicPartition) gregor.TopicPartition {
+	return gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}
 }
 
 // one returns the single result of a one-resource call, or a fatal
@@ -35,6 +36,15 @@ func (g gregorAdmin) CreateTopics(ctx context.Context, topics []TopicSpec, valid
 	nts := make([]admin.NewTopic, len(topics))
 	for i, t := range topics {
 		nts[i] = admin.NewTopic{Name: t.Topic, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+		// The protocol's counts are >= 1; admin.NewTopic takes 0 as the
+		// broker's default, so a 0 is sent as -2, which the broker rejects
+		// (INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR) as it did a 0.
+		if nts[i].Partitions == 0 {
+			nts[i].Partitions = -2
+		}
+		if nts[i].ReplicationFactor == 0 {
+			nts[i].ReplicationFactor = -2
+		}
 	}
 	rs, err := g.a.CreateTopics(ctx, nts, admin.TopicOptions{ValidateOnly: validateOnly, WaitVisible: !validateOnly})
 	if err != nil {
@@ -96,7 +106,7 @@ func (g gregorAdmin) ListOffset(ctx context.Context, topic string, partition int
 	if latest {
 		spec = admin.OffsetLatest
 	}
-	r, err := one(g.a.ListOffsets(ctx, []admin.OffsetQuery{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: partition}, Spec: spec}}, admin.ListOffsetsOptions{}))
+	r, err := one(g.a.ListOffsets(ctx, []admin.OffsetQuery{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: partition}, Spec: spec}}, admin.ListOffsetsOptions{}))
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +121,7 @@ func (g gregorAdmin) ListOffset(ctx context.Context, topic string, partition int
 }
 
 func (g gregorAdmin) DeleteRecords(ctx context.Context, topic string, partition int32, before int64) (int64, error) {
-	r, err := one(g.a.DeleteRecords(ctx, []admin.RecordsCutoff{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: partition}, Before: before}}))
+	r, err := one(g.a.DeleteRecords(ctx, []admin.RecordsCutoff{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: partition}, Before: before}}))
 	if err != nil {
 		return 0, err
 	}
@@ -194,7 +204,7 @@ func (g gregorAdmin) ListGroupOffsets(ctx context.Context, groups []GroupPartiti
 	qs := make([]admin.GroupOffsetsQuery, len(groups))
 	for i, gp := range groups {
 		qs[i].GroupID = gp.GroupID
-		qs[i].Partitions = make([]admin.TopicPartition, len(gp.Partitions))
+		qs[i].Partitions = make([]gregor.TopicPartition, len(gp.Partitions))
 		for j, tp := range gp.Partitions {
 			qs[i].Partitions[j] = atp(tp)
 		}
@@ -232,13 +242,13 @@ func partitionErrs(rs []admin.PartitionResult, err error) ([]error, error) {
 func (g gregorAdmin) AlterGroupOffsets(ctx context.Context, group string, offsets []PartitionOffset) ([]error, error) {
 	os := make([]admin.OffsetToCommit, len(offsets))
 	for i, o := range offsets {
-		os[i] = admin.OffsetToCommit{TopicPartition: admin.TopicPartition{Topic: o.Topic, Partition: o.Partition}, Offset: o.Offset, LeaderEpoch: -1}
+		os[i] = admin.OffsetToCommit{TopicPartition: gregor.TopicPartition{Topic: o.Topic, Partition: o.Partition}, Offset: o.Offset, LeaderEpoch: -1}
 	}
 	return partitionErrs(g.a.AlterOffsets(ctx, group, os))
 }
 
 func (g gregorAdmin) DeleteGroupOffsets(ctx context.Context, group string, parts []TopicPartition) ([]error, error) {
-	tps := make([]admin.TopicPartition, len(parts))
+	tps := make([]gregor.TopicPartition, len(parts))
 	for i, tp := range parts {
 		tps[i] = atp(tp)
 	}

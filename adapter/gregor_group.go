@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/consumer/assign"
@@ -45,7 +46,7 @@ func (g *gregorClient) NewGroupConsumer(cfg GroupConsumerConfig) (GroupConsumer,
 	}
 	grp, err := consumer.NewGroup(c, gc)
 	if err != nil {
-		c.Close()
+		c.Close(context.Background())
 		return nil, err
 	}
 	m.g = grp
@@ -146,13 +147,13 @@ func (m *gregorGroup) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 // partition the member no longer owns (revoked since the batch was
 // received) is left to its new owner.
 func (m *gregorGroup) CommitBatch(ctx context.Context, batch []ReceivedRecord) error {
-	offs := map[consumer.TopicPartition]int64{}
+	offs := map[gregor.TopicPartition]int64{}
 	m.mu.Lock()
 	for _, r := range batch {
 		if !m.owned[TopicPartition{Topic: r.Topic, Partition: r.Partition}] {
 			continue
 		}
-		tp := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+		tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 		offs[tp] = max(offs[tp], r.Offset+1)
 	}
 	m.mu.Unlock()
@@ -203,7 +204,7 @@ func (m *gregorGroup) Shutdown(ctx context.Context) error {
 			sctx, cancel := context.WithTimeout(context.Background(), groupShutdownTimeout)
 			defer cancel()
 			m.err = m.g.Close(sctx)
-			m.cl.Close()
+			m.cl.Close(context.Background())
 			close(m.done)
 		}()
 	})

@@ -32,7 +32,7 @@ func (g *gregorShare) Receive(ctx context.Context) ([]ShareRecord, error) {
 	out := make([]ShareRecord, len(recs))
 	for i := range recs {
 		r := &recs[i]
-		ts := r.Timestamp
+		ts := millisOf(r.Timestamp)
 		out[i] = ShareRecord{DeliveryCount: r.DeliveryCount, ReceivedRecord: ReceivedRecord{Topic: r.Topic, Partition: r.Partition,
 			Offset: r.Offset, TimestampMillis: &ts, Key: r.Key, Value: r.Value}}
 		for _, h := range r.Headers {
@@ -83,16 +83,17 @@ func (g *gregorShare) Acknowledge(ctx context.Context, recs []ShareRecord, ds []
 }
 
 func (g *gregorShare) Close(ctx context.Context) ShareOutcome {
-	results, err := g.c.Close(ctx)
-	if err != nil {
-		return outcomeOf(err)
+	err := g.c.Close(ctx)
+	var ce *share.CloseError
+	switch {
+	case err == nil:
+		return ShareOutcome{}
+	case errors.As(err, &ce) && ce.Err == nil:
+		return outcomeOf(ce.FailedAcks[0].Err) // only acknowledgements failed
+	case errors.As(err, &ce):
+		return outcomeOf(ce.Err)
 	}
-	for _, r := range results {
-		if r.Err != nil {
-			return outcomeOf(r.Err)
-		}
-	}
-	return ShareOutcome{}
+	return outcomeOf(err)
 }
 
 // outcomeOf is a failed outcome; only a client failure known not sent is

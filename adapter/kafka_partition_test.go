@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -50,10 +51,10 @@ func TestKafkaSendNegativePartitionRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := admin.New(cl).ListOffsets(ctx, []admin.OffsetQuery{{TopicPartition: admin.TopicPartition{Topic: topic}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})
+	res, err := admin.New(cl, admin.Config{}).ListOffsets(ctx, []admin.OffsetQuery{{TopicPartition: gregor.TopicPartition{Topic: topic}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})
 	if err != nil || res[0].Err != nil || res[0].Offset != 1 {
 		t.Fatalf("end offset: %+v, %v; want 1", res, err)
 	}

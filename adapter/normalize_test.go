@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 	"testing"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -24,7 +25,7 @@ func TestNormalize(t *testing.T) {
 		{wire.ErrorForCode(29), familyAdmin, "broker:broker_29"},
 		{wire.ErrorForCode(30), familyAdmin, "broker:broker_30"},
 		{fmt.Errorf("group stopped: %w", wire.ErrorForCode(30)), familyConsumer, "broker:broker_30"},
-		{&consumer.PartitionError{TopicPartition: consumer.TopicPartition{Topic: "t"}, Err: wire.ErrorForCode(29)}, familyConsumer, "access:broker_29"},
+		{&consumer.PartitionError{TopicPartition: gregor.TopicPartition{Topic: "t"}, Err: wire.ErrorForCode(29)}, familyConsumer, "access:broker_29"},
 		{&producer.BatchError{Topic: "t", Err: wire.ErrorForCode(29)}, familyProducer, "access:broker_29"},
 		{wire.ErrorForCode(90), familyProducer, "fenced:broker_90"},
 		{wire.ErrorForCode(10), familyProducer, "invalid_record:broker_10"},

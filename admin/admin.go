@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
@@ -21,30 +22,30 @@ type Admin struct {
 	backoffMax time.Duration
 }
 
-// Option configures an Admin.
-type Option func(*Admin)
-
-// RetryBackoff sets the first wait between retries of a retriable failure
-// (retry.backoff.ms); it doubles with ±20% jitter up to max. Defaults 100ms
-// and 1s. Retries always stop at the operation's context deadline.
-func RetryBackoff(first, max time.Duration) Option {
-	return func(a *Admin) {
-		if first > 0 {
-			a.backoff = first
-		}
-		if max >= first && max > 0 {
-			a.backoffMax = max
-		}
-	}
+// Config tunes an Admin. The zero Config is the defaults. Nothing in it can
+// be invalid, so New returns no error: a zero or negative duration takes
+// its default, and RetryBackoffMax below RetryBackoff is raised to it.
+type Config struct {
+	// RetryBackoff is the first wait between retries of a retriable failure
+	// (retry.backoff.ms); it doubles with ±20% jitter up to RetryBackoffMax.
+	// Default 100ms. Retries always stop at the operation's context deadline.
+	RetryBackoff time.Duration
+	// RetryBackoffMax bounds the wait between retries (retry.backoff.max.ms).
+	// Default 1s.
+	RetryBackoffMax time.Duration
 }
 
-// New returns an Admin that sends its requests through cl. cl must be
-// non-nil; New does not connect.
-func New(cl *client.Client, opts ...Option) *Admin {
+// New returns an Admin that sends its requests through cl with cfg (see
+// Config for its defaults). cl must be non-nil; New does not connect.
+func New(cl *client.Client, cfg Config) *Admin {
 	a := &Admin{cl: cl, backoff: 100 * time.Millisecond, backoffMax: time.Second}
-	for _, o := range opts {
-		o(a)
+	if cfg.RetryBackoff > 0 {
+		a.backoff = cfg.RetryBackoff
 	}
+	if cfg.RetryBackoffMax > 0 {
+		a.backoffMax = cfg.RetryBackoffMax
+	}
+	a.backoffMax = max(a.backoffMax, a.backoff)
 	return a
 }
 
@@ -221,14 +222,5 @@ func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route route
 	}
 }
 
-// TopicPartition names one partition of a topic.
-type TopicPartition struct {
-	// Topic is the topic name.
-	Topic string
-	// Partition is the partition index.
-	Partition int32
-}
-
-// tpString returns "topic[partition]". (TopicPartition has no String
-// method: it is embedded in results, whose fields must print.)
-func tpString(tp TopicPartition) string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }
+// tpString returns "topic[partition]".
+func tpString(tp gregor.TopicPartition) string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }

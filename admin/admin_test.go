@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -17,8 +18,8 @@ func newTestAdmin(t *testing.T) *Admin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
-	return New(cl, RetryBackoff(time.Millisecond, 4*time.Millisecond))
+	t.Cleanup(func() { cl.Close(context.Background()) })
+	return New(cl, Config{RetryBackoff: time.Millisecond, RetryBackoffMax: 4 * time.Millisecond})
 }
 
 func TestTimeoutMs(t *testing.T) {
@@ -53,9 +54,9 @@ func TestCodeErr(t *testing.T) {
 }
 
 func TestInRounds(t *testing.T) {
-	keys := []TopicPartition{{"a", 0}, {"a", 0}, {"b", 1}, {"a", 0}, {"b", 1}}
+	keys := []gregor.TopicPartition{{Topic: "a", Partition: 0}, {Topic: "a", Partition: 0}, {Topic: "b", Partition: 1}, {Topic: "a", Partition: 0}, {Topic: "b", Partition: 1}}
 	var calls [][]int
-	send := inRounds(func(i int) TopicPartition { return keys[i] }, func(_ context.Context, _ int32, idx []int) (map[int]error, error) {
+	send := inRounds(func(i int) gregor.TopicPartition { return keys[i] }, func(_ context.Context, _ int32, idx []int) (map[int]error, error) {
 		calls = append(calls, append([]int(nil), idx...))
 		return map[int]error{idx[0]: errors.New("again")}, nil
 	})
@@ -134,16 +135,16 @@ func TestApplyFetched(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []CommittedOffset{
-		{TopicPartition: TopicPartition{"a", 0}, Committed: true, Offset: 9, LeaderEpoch: -1},
-		{TopicPartition: TopicPartition{"a", 3}, Committed: false, Offset: -1, LeaderEpoch: -1},
-		{TopicPartition: TopicPartition{"b", 1}, Committed: true, Offset: 0, LeaderEpoch: 2, Metadata: "m"},
+		{TopicPartition: gregor.TopicPartition{Topic: "a", Partition: 0}, Committed: true, Offset: 9, LeaderEpoch: -1},
+		{TopicPartition: gregor.TopicPartition{Topic: "a", Partition: 3}, Committed: false, Offset: -1, LeaderEpoch: -1},
+		{TopicPartition: gregor.TopicPartition{Topic: "b", Partition: 1}, Committed: true, Offset: 0, LeaderEpoch: 2, Metadata: "m"},
 	}
 	if !reflect.DeepEqual(res.Offsets, want) {
 		t.Fatalf("all partitions:\n got %+v\nwant %+v", res.Offsets, want)
 	}
 	// Requested partitions keep request order; an unanswered one is absent.
 	res = GroupOffsets{}
-	q := GroupOffsetsQuery{GroupID: "g", Partitions: []TopicPartition{{"b", 1}, {"c", 0}}}
+	q := GroupOffsetsQuery{GroupID: "g", Partitions: []gregor.TopicPartition{{Topic: "b", Partition: 1}, {Topic: "c", Partition: 0}}}
 	if err := a.applyFetched(&res, q, 0, topics); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestFetchTopicsNullVersusEmpty(t *testing.T) {
 	if fetchTopics(nil) != nil {
 		t.Fatal("nil partitions must ask for all (null)")
 	}
-	got := fetchTopics([]TopicPartition{{"a", 1}, {"b", 0}, {"a", 2}})
+	got := fetchTopics([]gregor.TopicPartition{{Topic: "a", Partition: 1}, {Topic: "b", Partition: 0}, {Topic: "a", Partition: 2}})
 	if len(got) != 2 || got[0].Name != "a" || !reflect.DeepEqual(got[0].PartitionIndexes, []int32{1, 2}) || got[1].Name != "b" {
 		t.Fatalf("%+v", got)
 	}
@@ -181,3 +182,20 @@ func TestConfigRoute(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestConfigDefaults(t *testing.T) {
+	cases := []struct {
+		cfg        Config
+		first, max time.Duration
+	}{
+		{Config{}, 100 * time.Millisecond, time.Second},
+		{Config{RetryBackoff: -1, RetryBackoffMax: -1}, 100 * time.Millisecond, time.Second},
+		{Config{RetryBackoff: 5 * time.Second}, 5 * time.Second, 5 * time.Second},
+		{Config{RetryBackoff: time.Millisecond, RetryBackoffMax: 4 * time.Millisecond}, time.Millisecond, 4 * time.Millisecond},
+	}
+	for _, c := range cases {
+		if a := New(nil, c.cfg); a.backoff != c.first || a.backoffMax != c.max {
+			t.Errorf("%+v: backoff %v max %v, want %v %v", c.cfg, a.backoff, a.backoffMax, c.first, c.max)
+		}
+	}
+}

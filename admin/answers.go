@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -49,7 +50,7 @@ func lastAnswerFor[T any](answers []T, match func(*T) bool) *T {
 // partition to its query index.
 type leaderAnswers struct {
 	a        *Admin
-	pos      map[TopicPartition]int
+	pos      map[gregor.TopicPartition]int
 	retry    map[int]error
 	answered map[int]bool
 	fail     func(i int, err error)
@@ -57,7 +58,7 @@ type leaderAnswers struct {
 
 // newLeaderAnswers returns a leaderAnswers recording final per-query errors
 // with fail.
-func (a *Admin) newLeaderAnswers(pos map[TopicPartition]int, fail func(i int, err error)) *leaderAnswers {
+func (a *Admin) newLeaderAnswers(pos map[gregor.TopicPartition]int, fail func(i int, err error)) *leaderAnswers {
 	return &leaderAnswers{a: a, pos: pos, retry: map[int]error{}, answered: map[int]bool{}, fail: fail}
 }
 
@@ -66,7 +67,7 @@ func (a *Admin) newLeaderAnswers(pos map[TopicPartition]int, fail func(i int, er
 // apply; false for a partition not asked, an error that a metadata refresh
 // and a retry at the (new) leader can cure (marked for retry), or another
 // Kafka error (recorded with fail).
-func (l *leaderAnswers) answer(tp TopicPartition, code int16) (int, bool) {
+func (l *leaderAnswers) answer(tp gregor.TopicPartition, code int16) (int, bool) {
 	i, ok := l.pos[tp]
 	if !ok {
 		return 0, false
@@ -86,7 +87,7 @@ func (l *leaderAnswers) answer(tp TopicPartition, code int16) (int, bool) {
 
 // done fails the queries of idx the broker did not answer ("admin: broker
 // returned no <what> for topic[partition]") and returns those to retry.
-func (l *leaderAnswers) done(idx []int, what string, tp func(i int) TopicPartition) map[int]error {
+func (l *leaderAnswers) done(idx []int, what string, tp func(i int) gregor.TopicPartition) map[int]error {
 	for _, i := range idx {
 		if !l.answered[i] {
 			l.fail(i, errors.New("admin: broker returned no "+what+" for "+tpString(tp(i))))

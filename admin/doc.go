@@ -5,9 +5,9 @@
 // each with typed per-resource results in request order.
 //
 // API summary (every call takes ctx first; its deadline bounds the whole
-// operation, retries included):
+// operation, retries included; TopicPartition is gregor.TopicPartition):
 //
-//	a := admin.New(cl *client.Client, opts ...Option)        // RetryBackoff(first, max)
+//	a := admin.New(cl *client.Client, admin.Config{})      // RetryBackoff, RetryBackoffMax
 //
 //	Topics (any broker; KRaft forwards to the controller)
 //	  CreateTopics(ctx, []NewTopic, TopicOptions) ([]CreateTopicResult, error)
@@ -19,7 +19,7 @@
 //
 //	Offsets and records (partition leaders)
 //	  ListOffsets(ctx, []OffsetQuery, ListOffsetsOptions) ([]ListedOffset, error)
-//	      OffsetQuery{TopicPartition, Spec: OffsetEarliest | OffsetLatest | OffsetMaxTimestamp | AtTimestamp(ms)}
+//	      OffsetQuery{TopicPartition, Spec: OffsetEarliest | OffsetLatest | OffsetMaxTimestamp | AtTimestamp(time.Time)}
 //	  DeleteRecords(ctx, []RecordsCutoff) ([]DeletedRecords, error)            // new low watermark
 //
 //	Configs (broker resources to that broker, others to any broker)
@@ -77,8 +77,8 @@
 // names the resource, and nothing is sent.
 //
 // Errors: a batch returns per-resource errors inside its results (Err
-// fields: *wire.KafkaError values, possibly wrapped in *BrokerError with
-// the broker's message; match with errors.Is(err, wire.ErrTopicAlreadyExists)
+// fields: *gregor.KafkaError (= *wire.KafkaError) values, possibly wrapped in *BrokerError with
+// the broker's message; match with errors.Is(err, gregor.ErrTopicAlreadyExists)
 // and friends) and returns a non-nil error only for an operation-wide
 // failure (nothing could be sent, or the deadline ended before any answer).
 // Retriable failures (NOT_COORDINATOR and coordinator loading, leadership

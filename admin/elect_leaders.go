@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -39,8 +40,8 @@ const (
 //
 // The batch is rejected with a *BatchError before sending for a repeated
 // partition, an invalid topic name or a negative partition index.
-func (a *Admin) ElectLeaders(ctx context.Context, typ ElectionType, parts []TopicPartition) ([]PartitionResult, error) {
-	if err := checkPartitions(len(parts), func(i int) TopicPartition { return parts[i] }, true); err != nil {
+func (a *Admin) ElectLeaders(ctx context.Context, typ ElectionType, parts []gregor.TopicPartition) ([]PartitionResult, error) {
+	if err := checkPartitions(len(parts), func(i int) gregor.TopicPartition { return parts[i] }, true); err != nil {
 		return nil, err
 	}
 	if typ != ElectPreferred && typ != ElectUnclean {
@@ -67,10 +68,10 @@ func (a *Admin) ElectLeaders(ctx context.Context, typ ElectionType, parts []Topi
 		answers := partitionAnswers{}
 		for _, t := range r.ReplicaElectionResults {
 			for _, p := range t.PartitionResult {
-				answers[TopicPartition{t.Topic, p.PartitionID}] = codeErr(p.ErrorCode, p.ErrorMessage)
+				answers[gregor.TopicPartition{Topic: t.Topic, Partition: p.PartitionID}] = codeErr(p.ErrorCode, p.ErrorMessage)
 			}
 		}
-		return answers.apply(idx, codeErr(r.ErrorCode, nil), func(i int) TopicPartition { return parts[i] },
+		return answers.apply(idx, codeErr(r.ErrorCode, nil), func(i int) gregor.TopicPartition { return parts[i] },
 			func(i int, err error) { out[i].Err = err }), nil
 	}, true, func(i int, err error) { out[i].Err = err })
 	if opErr != nil {
@@ -91,7 +92,7 @@ func (a *Admin) electAll(ctx context.Context, typ ElectionType) ([]PartitionResu
 		out = out[:0]
 		for _, t := range r.ReplicaElectionResults {
 			for _, p := range t.PartitionResult {
-				out = append(out, PartitionResult{TopicPartition{t.Topic, p.PartitionID}, codeErr(p.ErrorCode, p.ErrorMessage)})
+				out = append(out, PartitionResult{gregor.TopicPartition{Topic: t.Topic, Partition: p.PartitionID}, codeErr(p.ErrorCode, p.ErrorMessage)})
 			}
 		}
 		return nil
@@ -107,8 +108,8 @@ func (a *Admin) electAll(ctx context.Context, typ ElectionType) ([]PartitionResu
 // until each of parts is led by its preferred (first) replica. It returns
 // nil then; when ctx ends first, an error matching client.ErrTimeout that
 // names a partition still led by another broker.
-func (a *Admin) WaitPreferredLeaders(ctx context.Context, parts []TopicPartition) error {
-	if err := checkPartitions(len(parts), func(i int) TopicPartition { return parts[i] }, false); err != nil {
+func (a *Admin) WaitPreferredLeaders(ctx context.Context, parts []gregor.TopicPartition) error {
+	if err := checkPartitions(len(parts), func(i int) gregor.TopicPartition { return parts[i] }, false); err != nil {
 		return err
 	}
 	var names []string
@@ -130,7 +131,7 @@ func (a *Admin) WaitPreferredLeaders(ctx context.Context, parts []TopicPartition
 
 // preferredEverywhere checks once that every broker's metadata shows the
 // preferred leader of each of parts.
-func (a *Admin) preferredEverywhere(ctx context.Context, names []string, parts []TopicPartition) error {
+func (a *Admin) preferredEverywhere(ctx context.Context, names []string, parts []gregor.TopicPartition) error {
 	ids, err := a.brokerIDs(ctx)
 	if err != nil {
 		return err

@@ -7,9 +7,9 @@ import (
 	"log"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // ExampleAdmin_CreateTopics creates topics and waits until every broker
@@ -21,12 +21,12 @@ func ExampleAdmin_CreateTopics() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{
 		{Name: "orders", Partitions: 6, ReplicationFactor: 3, Configs: map[string]string{"min.insync.replicas": "2"}},
-		{Name: "audit", Partitions: -1, ReplicationFactor: -1}, // -1: the broker's defaults
+		{Name: "audit"}, // no counts: the broker's defaults
 	}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		log.Fatal(err) // nothing could be sent, or not visible everywhere in time
@@ -35,7 +35,7 @@ func ExampleAdmin_CreateTopics() {
 		switch {
 		case r.Err == nil:
 			fmt.Printf("created %s (%d partitions)\n", r.Name, r.Partitions)
-		case errors.Is(r.Err, wire.ErrTopicAlreadyExists):
+		case errors.Is(r.Err, gregor.ErrTopicAlreadyExists):
 			fmt.Printf("%s exists\n", r.Name)
 		default:
 			log.Fatalf("%s: %v", r.Name, r.Err)
@@ -50,18 +50,18 @@ func ExampleAdmin_ListOffsets() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	adm := admin.New(cl)
+	adm := admin.New(cl, admin.Config{})
 	topics, err := adm.DescribeTopics(ctx, []string{"orders"})
 	if err != nil || topics[0].Err != nil {
 		log.Fatal(err, topics[0].Err)
 	}
-	since := admin.AtTimestamp(time.Now().Add(-time.Hour).UnixMilli())
+	since := admin.AtTimestamp(time.Now().Add(-time.Hour))
 	var qs []admin.OffsetQuery
 	for _, p := range topics[0].Partitions {
-		qs = append(qs, admin.OffsetQuery{TopicPartition: admin.TopicPartition{Topic: "orders", Partition: p.Partition}, Spec: since})
+		qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: "orders", Partition: p.Partition}, Spec: since})
 	}
 	offs, err := adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -33,12 +34,12 @@ type GroupOffsetsQuery struct {
 	// GroupID is the group ID.
 	GroupID string
 	// Partitions to read; nil reads every partition with a committed offset.
-	Partitions []TopicPartition
+	Partitions []gregor.TopicPartition
 }
 
 // CommittedOffset is a group's committed offset for one partition.
 type CommittedOffset struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Committed is false when the group has no committed offset for the
 	// partition: absence, never offset 0 (Offset is then -1).
 	Committed bool
@@ -134,7 +135,7 @@ func (a *Admin) FetchOffsets(ctx context.Context, queries []GroupOffsetsQuery, o
 }
 
 // fetchTopics converts requested partitions to OffsetFetch topics (nil: all).
-func fetchTopics(parts []TopicPartition) []wire.OffsetFetchRequestTopic {
+func fetchTopics(parts []gregor.TopicPartition) []wire.OffsetFetchRequestTopic {
 	if parts == nil {
 		return nil
 	}
@@ -157,11 +158,11 @@ func (a *Admin) applyFetched(res *GroupOffsets, q GroupOffsetsQuery, code int16,
 		res.Err = err
 		return nil
 	}
-	got := map[TopicPartition]CommittedOffset{}
+	got := map[gregor.TopicPartition]CommittedOffset{}
 	var all []CommittedOffset
 	for _, t := range topics {
 		for _, p := range t.Partitions {
-			c := CommittedOffset{TopicPartition: TopicPartition{t.Name, p.PartitionIndex}, Offset: p.CommittedOffset,
+			c := CommittedOffset{TopicPartition: gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, Offset: p.CommittedOffset,
 				LeaderEpoch: p.CommittedLeaderEpoch, Err: wire.ErrorForCode(p.ErrorCode)}
 			if errors.Is(c.Err, wire.ErrUnstableOffsetCommit) {
 				return c.Err
@@ -204,7 +205,7 @@ func (a *Admin) applyFetched(res *GroupOffsets, q GroupOffsetsQuery, code int16,
 
 // OffsetToCommit is one offset to set for a group.
 type OffsetToCommit struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Offset is the next offset the group will consume.
 	Offset int64
 	// LeaderEpoch is the leader epoch of the record before Offset, or -1.
@@ -215,7 +216,7 @@ type OffsetToCommit struct {
 
 // PartitionResult is the outcome of a group offset operation for one partition.
 type PartitionResult struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Err is nil or the Kafka error for the partition (e.g.
 	// UNKNOWN_MEMBER_ID when the group has active members,
 	// GROUP_SUBSCRIBED_TO_TOPIC for OffsetDelete of a consumed topic).
@@ -238,7 +239,7 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 			return nil, err
 		}
 		req := &wire.OffsetCommitRequest{GroupID: groupID, GenerationIDOrMemberEpoch: -1, RetentionTimeMs: -1}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for i, o := range offsets {
 			pos[o.TopicPartition] = i
 			t := topicEntry(&req.Topics, o.Topic, func(t *wire.OffsetCommitTopic) *string { return &t.Name })
@@ -252,7 +253,7 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 		}
 		for _, t := range resp.(*wire.OffsetCommitResponse).Topics {
 			for _, p := range t.Partitions {
-				i, ok := pos[TopicPartition{t.Name, p.PartitionIndex}]
+				i, ok := pos[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}]
 				if !ok {
 					continue
 				}
@@ -275,7 +276,7 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 // group coordinator; KIP-496) and returns one result per partition in request
 // order. A group-level failure (e.g. wire.ErrGroupIDNotFound, or
 // wire.ErrNonEmptyGroup-like refusals) is returned as the error.
-func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []TopicPartition) ([]PartitionResult, error) {
+func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []gregor.TopicPartition) ([]PartitionResult, error) {
 	out := make([]PartitionResult, len(partitions))
 	for i, tp := range partitions {
 		out[i].TopicPartition = tp
@@ -283,7 +284,7 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 	var groupErr error
 	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
 		req := &wire.OffsetDeleteRequest{GroupID: groupID}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for i, tp := range partitions {
 			pos[tp] = i
 			t := topicEntry(&req.Topics, tp.Topic, func(t *wire.OffsetDeleteTopic) *string { return &t.Name })
@@ -303,7 +304,7 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 		}
 		for _, t := range r.Topics {
 			for _, p := range t.Partitions {
-				if i, ok := pos[TopicPartition{t.Name, p.PartitionIndex}]; ok {
+				if i, ok := pos[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}]; ok {
 					out[i].Err = wire.ErrorForCode(p.ErrorCode)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -156,11 +157,11 @@ type GroupMember struct {
 	MemberEpoch int32
 	// Assignment is the member's assigned partitions (consumer-protocol
 	// groups only; classic assignments are in AssignmentBytes).
-	Assignment []TopicPartition
+	Assignment []gregor.TopicPartition
 	// TargetAssignment is the partitions the coordinator's target
 	// assignment gives the member (consumer-protocol groups only): equal
 	// to Assignment once the member has reconciled.
-	TargetAssignment []TopicPartition
+	TargetAssignment []gregor.TopicPartition
 	// Metadata and AssignmentBytes are the classic protocol's raw member
 	// metadata and assignment (only in the Stable state).
 	Metadata []byte
@@ -247,11 +248,11 @@ func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDes
 
 // describedTPs lists a ConsumerGroupDescribe assignment's partitions by
 // topic name.
-func describedTPs(a wire.ConsumerGroupDescribeAssignment) []TopicPartition {
-	var out []TopicPartition
+func describedTPs(a wire.ConsumerGroupDescribeAssignment) []gregor.TopicPartition {
+	var out []gregor.TopicPartition
 	for _, tp := range a.TopicPartitions {
 		for _, p := range tp.Partitions {
-			out = append(out, TopicPartition{Topic: tp.TopicName, Partition: p})
+			out = append(out, gregor.TopicPartition{Topic: tp.TopicName, Partition: p})
 		}
 	}
 	return out

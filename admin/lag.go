@@ -3,6 +3,8 @@ package admin
 import (
 	"context"
 	"errors"
+
+	"github.com/gregor-kafka/gregor"
 )
 
 // LagOptions tunes Lag.
@@ -14,7 +16,7 @@ type LagOptions struct {
 
 // PartitionLag is a group's lag on one partition.
 type PartitionLag struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Committed is the group's committed offset (the next offset to
 	// consume); End the partition's end offset (high watermark, or last
 	// stable offset with ReadCommitted).
@@ -58,7 +60,7 @@ func (a *Admin) Lag(ctx context.Context, group string, opts LagOptions) (GroupLa
 			queries = append(queries, OffsetQuery{TopicPartition: c.TopicPartition, Spec: OffsetLatest})
 		}
 	}
-	ends := map[TopicPartition]ListedOffset{}
+	ends := map[gregor.TopicPartition]ListedOffset{}
 	if len(queries) > 0 {
 		listed, err := a.ListOffsets(ctx, queries, ListOffsetsOptions(opts))
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -22,8 +23,8 @@ func TestIntegrationLag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	adm := admin.New(cl)
+	defer cl.Close(context.Background())
+	adm := admin.New(cl, admin.Config{})
 	topic := kafkatest.UniqueName(t, "lag")
 	res, err := adm.CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
@@ -43,7 +44,7 @@ func TestIntegrationLag(t *testing.T) {
 		if i >= 10 {
 			part = 1
 		}
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: part, Value: []byte("v")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(part), Value: []byte("v")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestIntegrationLag(t *testing.T) {
 		}
 	}
 	group := kafkatest.UniqueName(t, "lag-group")
-	tp0, tp1 := admin.TopicPartition{Topic: topic, Partition: 0}, admin.TopicPartition{Topic: topic, Partition: 1}
+	tp0, tp1 := gregor.TopicPartition{Topic: topic, Partition: 0}, gregor.TopicPartition{Topic: topic, Partition: 1}
 	if _, err := adm.AlterOffsets(ctx, group, []admin.OffsetToCommit{{TopicPartition: tp0, Offset: 3, LeaderEpoch: -1}, {TopicPartition: tp1, Offset: 4, LeaderEpoch: -1}}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -37,7 +38,7 @@ type LogDir struct {
 
 // LogDirReplica is one replica in a log directory.
 type LogDirReplica struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Size is the replica's size in bytes.
 	Size int64
 	// OffsetLag is how far the replica's log end offset is behind the
@@ -55,7 +56,7 @@ type LogDirReplica struct {
 // replicas listed (nil: all). The batch is rejected with a *BatchError
 // before sending for a repeated or negative broker ID or an invalid
 // partition.
-func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []TopicPartition) ([]BrokerLogDirs, error) {
+func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []gregor.TopicPartition) ([]BrokerLogDirs, error) {
 	for i, b := range brokers {
 		if b < 0 {
 			return nil, invalid(i, "negative broker ID %d", b)
@@ -64,7 +65,7 @@ func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []To
 	if err := checkUnique(len(brokers), func(i int) int32 { return brokers[i] }); err != nil {
 		return nil, err
 	}
-	if err := checkPartitions(len(parts), func(i int) TopicPartition { return parts[i] }, true); err != nil {
+	if err := checkPartitions(len(parts), func(i int) gregor.TopicPartition { return parts[i] }, true); err != nil {
 		return nil, err
 	}
 	if brokers == nil {
@@ -104,7 +105,7 @@ func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []To
 				ld := LogDir{Path: d.LogDir, TotalBytes: d.TotalBytes, UsableBytes: d.UsableBytes, Cordoned: d.IsCordoned, Err: codeErr(d.ErrorCode, nil)}
 				for _, t := range d.Topics {
 					for _, p := range t.Partitions {
-						ld.Replicas = append(ld.Replicas, LogDirReplica{TopicPartition{t.Name, p.PartitionIndex}, p.PartitionSize, p.OffsetLag, p.IsFutureKey})
+						ld.Replicas = append(ld.Replicas, LogDirReplica{gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.PartitionSize, p.OffsetLag, p.IsFutureKey})
 					}
 				}
 				out[idx[0]].Dirs = append(out[idx[0]].Dirs, ld)
@@ -118,7 +119,7 @@ func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []To
 type ReplicaMove struct {
 	// Broker is the broker holding the replica.
 	Broker int32
-	TopicPartition
+	gregor.TopicPartition
 	// Dir is the absolute path of the target log directory.
 	Dir string
 }
@@ -142,9 +143,9 @@ type ReplicaMoveResult struct {
 func (a *Admin) AlterReplicaLogDirs(ctx context.Context, moves []ReplicaMove) ([]ReplicaMoveResult, error) {
 	type replica struct {
 		broker int32
-		tp     TopicPartition
+		tp     gregor.TopicPartition
 	}
-	if err := checkPartitions(len(moves), func(i int) TopicPartition { return moves[i].TopicPartition }, false); err != nil {
+	if err := checkPartitions(len(moves), func(i int) gregor.TopicPartition { return moves[i].TopicPartition }, false); err != nil {
 		return nil, err
 	}
 	for i, m := range moves {
@@ -182,10 +183,10 @@ func (a *Admin) AlterReplicaLogDirs(ctx context.Context, moves []ReplicaMove) ([
 			answers := partitionAnswers{}
 			for _, t := range resp.(*wire.AlterReplicaLogDirsResponse).Results {
 				for _, p := range t.Partitions {
-					answers[TopicPartition{t.TopicName, p.PartitionIndex}] = codeErr(p.ErrorCode, nil)
+					answers[gregor.TopicPartition{Topic: t.TopicName, Partition: p.PartitionIndex}] = codeErr(p.ErrorCode, nil)
 				}
 			}
-			return answers.apply(idx, nil, func(i int) TopicPartition { return moves[i].TopicPartition },
+			return answers.apply(idx, nil, func(i int) gregor.TopicPartition { return moves[i].TopicPartition },
 				func(i int, err error) { out[i].Err = err }), nil
 		}, nil, nil, func(i int, err error) { out[i].Err = err })
 	return out, nil

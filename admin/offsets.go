@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -25,26 +26,27 @@ const (
 )
 
 // AtTimestamp selects the earliest offset whose record timestamp is at or
-// after ms (milliseconds since the Unix epoch).
-func AtTimestamp(ms int64) OffsetSpec { return OffsetSpec(ms) }
+// after t (millisecond precision; t must be after the Unix epoch).
+func AtTimestamp(t time.Time) OffsetSpec { return OffsetSpec(t.UnixMilli()) }
 
 // OffsetQuery asks for one partition's offset.
 type OffsetQuery struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Spec selects the offset.
 	Spec OffsetSpec
 }
 
 // ListedOffset is the answer for one partition of ListOffsets.
 type ListedOffset struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Found is false when no offset matches (a timestamp after every
-	// record); Offset and Timestamp are then -1.
+	// record); Offset is then -1 and Timestamp the zero time.
 	Found bool
 	// Offset is the offset found.
 	Offset int64
-	// Timestamp is the matching record's timestamp (ms), -1 for earliest/latest.
-	Timestamp int64
+	// Timestamp is the matching record's timestamp (millisecond precision),
+	// the zero time for earliest/latest or when none was found.
+	Timestamp time.Time
 	// LeaderEpoch is the partition leader's epoch (-1 unknown).
 	LeaderEpoch int32
 	// Err is nil, wire.ErrUnknownTopicOrPartition for a missing topic or
@@ -65,7 +67,7 @@ func retriableLeaderErr(err error) bool { return wire.Classify(err).Has(wire.Cla
 // leaderRoute routes partition parts[i] to its leader. An unknown topic or
 // partition is retried once after a metadata refresh (the cache may predate
 // a creation), then final.
-func (a *Admin) leaderRoute(parts func(i int) TopicPartition) (routeFunc, func(ctx context.Context, i int, err error) bool) {
+func (a *Admin) leaderRoute(parts func(i int) gregor.TopicPartition) (routeFunc, func(ctx context.Context, i int, err error) bool) {
 	unknownSeen := map[int]bool{}
 	route := func(ctx context.Context, i int) (int32, error) {
 		tp := parts(i)
@@ -101,15 +103,15 @@ func (a *Admin) leaderRoute(parts func(i int) TopicPartition) (routeFunc, func(c
 func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts ListOffsetsOptions) ([]ListedOffset, error) {
 	out := make([]ListedOffset, len(queries))
 	for i, q := range queries {
-		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, Timestamp: -1, LeaderEpoch: -1}
+		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, LeaderEpoch: -1}
 	}
-	route, onRouteErr := a.leaderRoute(func(i int) TopicPartition { return queries[i].TopicPartition })
-	send := inRounds(func(i int) TopicPartition { return queries[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	route, onRouteErr := a.leaderRoute(func(i int) gregor.TopicPartition { return queries[i].TopicPartition })
+	send := inRounds(func(i int) gregor.TopicPartition { return queries[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.ListOffsetsRequest{ReplicaID: -1, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
 		if opts.ReadCommitted {
 			req.IsolationLevel = 1
 		}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for _, i := range idx {
 			q := queries[i]
 			pos[q.TopicPartition] = i
@@ -124,13 +126,13 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		answers := a.newLeaderAnswers(pos, func(i int, err error) { out[i].Err = err })
 		for _, t := range resp.(*wire.ListOffsetsResponse).Topics {
 			for _, p := range t.Partitions {
-				if i, ok := answers.answer(TopicPartition{t.Name, p.PartitionIndex}, p.ErrorCode); ok {
-					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, p.Timestamp, p.LeaderEpoch
+				if i, ok := answers.answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.ErrorCode); ok {
+					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, msTime(p.Timestamp), p.LeaderEpoch
 					out[i].Found = p.Offset >= 0
 				}
 			}
 		}
-		return answers.done(idx, "offset", func(i int) TopicPartition { return queries[i].TopicPartition }), nil
+		return answers.done(idx, "offset", func(i int) gregor.TopicPartition { return queries[i].TopicPartition }), nil
 	})
 	a.batches(ctx, len(queries), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
 		func(i int, err error) { out[i].Err = err })
@@ -139,7 +141,7 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 
 // RecordsCutoff deletes the records of one partition before an offset.
 type RecordsCutoff struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Before is the exclusive cutoff: records with offsets below it are
 	// deleted. -1 deletes up to the high watermark.
 	Before int64
@@ -147,7 +149,7 @@ type RecordsCutoff struct {
 
 // DeletedRecords is the outcome for one partition of DeleteRecords.
 type DeletedRecords struct {
-	TopicPartition
+	gregor.TopicPartition
 	// LowWatermark is the partition's log start offset after the deletion.
 	LowWatermark int64
 	// Err is nil, wire.ErrOffsetOutOfRange for a cutoff above the high
@@ -165,10 +167,10 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 	for i, c := range cutoffs {
 		out[i] = DeletedRecords{TopicPartition: c.TopicPartition, LowWatermark: -1}
 	}
-	route, onRouteErr := a.leaderRoute(func(i int) TopicPartition { return cutoffs[i].TopicPartition })
-	send := inRounds(func(i int) TopicPartition { return cutoffs[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	route, onRouteErr := a.leaderRoute(func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition })
+	send := inRounds(func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.DeleteRecordsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for _, i := range idx {
 			c := cutoffs[i]
 			pos[c.TopicPartition] = i
@@ -182,12 +184,12 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 		answers := a.newLeaderAnswers(pos, func(i int, err error) { out[i].Err = err })
 		for _, t := range resp.(*wire.DeleteRecordsResponse).Topics {
 			for _, p := range t.Partitions {
-				if i, ok := answers.answer(TopicPartition{t.Name, p.PartitionIndex}, p.ErrorCode); ok {
+				if i, ok := answers.answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.ErrorCode); ok {
 					out[i].LowWatermark = p.LowWatermark
 				}
 			}
 		}
-		return answers.done(idx, "result", func(i int) TopicPartition { return cutoffs[i].TopicPartition }), nil
+		return answers.done(idx, "result", func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition }), nil
 	})
 	a.batches(ctx, len(cutoffs), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
 		func(i int, err error) { out[i].Err = err })
@@ -197,11 +199,11 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 // inRounds wraps a per-partition send so that a partition asked for more
 // than once (e.g. earliest and latest) goes in separate requests: Kafka
 // answers each partition once per request.
-func inRounds(key func(i int) TopicPartition, send sendFunc) sendFunc {
+func inRounds(key func(i int) gregor.TopicPartition, send sendFunc) sendFunc {
 	return func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		retry := map[int]error{}
 		for len(idx) > 0 {
-			seen := map[TopicPartition]bool{}
+			seen := map[gregor.TopicPartition]bool{}
 			var now, later []int
 			for _, i := range idx {
 				if seen[key(i)] {
@@ -222,4 +224,13 @@ func inRounds(key func(i int) TopicPartition, send sendFunc) sendFunc {
 		}
 		return retry, nil
 	}
+}
+
+// msTime converts a broker timestamp in Unix milliseconds to a time.Time;
+// a negative one (-1: none) is the zero time.
+func msTime(ms int64) time.Time {
+	if ms < 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
 }

@@ -7,13 +7,14 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Reassignment moves the replicas of one partition (KIP-455).
 type Reassignment struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Replicas is the target replica set, preferred leader first. Nil
 	// cancels the partition's ongoing reassignment (restoring its
 	// original replicas).
@@ -35,7 +36,7 @@ type Reassignment struct {
 // repeats, a topic name is invalid, or a partition index, a replica list
 // (empty, negative or repeated broker IDs) is invalid.
 func (a *Admin) AlterPartitionReassignments(ctx context.Context, moves []Reassignment) ([]PartitionResult, error) {
-	if err := checkPartitions(len(moves), func(i int) TopicPartition { return moves[i].TopicPartition }, true); err != nil {
+	if err := checkPartitions(len(moves), func(i int) gregor.TopicPartition { return moves[i].TopicPartition }, true); err != nil {
 		return nil, err
 	}
 	for i, m := range moves {
@@ -65,10 +66,10 @@ func (a *Admin) AlterPartitionReassignments(ctx context.Context, moves []Reassig
 		answers := partitionAnswers{}
 		for _, t := range r.Responses {
 			for _, p := range t.Partitions {
-				answers[TopicPartition{t.Name, p.PartitionIndex}] = codeErr(p.ErrorCode, p.ErrorMessage)
+				answers[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = codeErr(p.ErrorCode, p.ErrorMessage)
 			}
 		}
-		return answers.apply(idx, codeErr(r.ErrorCode, r.ErrorMessage), func(i int) TopicPartition { return moves[i].TopicPartition },
+		return answers.apply(idx, codeErr(r.ErrorCode, r.ErrorMessage), func(i int) gregor.TopicPartition { return moves[i].TopicPartition },
 			func(i int, err error) { out[i].Err = err }), nil
 	}, false, func(i int, err error) { out[i].Err = err })
 	if opErr != nil {
@@ -78,12 +79,12 @@ func (a *Admin) AlterPartitionReassignments(ctx context.Context, moves []Reassig
 }
 
 // partitionAnswers holds a controller's per-partition errors.
-type partitionAnswers map[TopicPartition]error
+type partitionAnswers map[gregor.TopicPartition]error
 
 // apply records the outcome of every partition of idx: the request-wide
 // error top when set, else the partition's own; retriable errors are
 // returned for a retry, a partition left out fails.
-func (p partitionAnswers) apply(idx []int, top error, tp func(i int) TopicPartition, set func(i int, err error)) map[int]error {
+func (p partitionAnswers) apply(idx []int, top error, tp func(i int) gregor.TopicPartition, set func(i int, err error)) map[int]error {
 	retry := map[int]error{}
 	for _, i := range idx {
 		err, ok := p[tp(i)]
@@ -115,7 +116,7 @@ func retriableAnswer(err error) bool {
 
 // OngoingReassignment is a partition being reassigned.
 type OngoingReassignment struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Replicas is the current replica set (adding and removing included).
 	Replicas []int32
 	// Adding are the replicas being added.
@@ -130,8 +131,8 @@ type OngoingReassignment struct {
 // sorted by topic and partition. A partition not listed has no reassignment
 // in progress. The error is the request-wide failure (e.g.
 // wire.ErrClusterAuthorizationFailed).
-func (a *Admin) ListPartitionReassignments(ctx context.Context, parts []TopicPartition) ([]OngoingReassignment, error) {
-	if err := checkPartitions(len(parts), func(i int) TopicPartition { return parts[i] }, true); err != nil {
+func (a *Admin) ListPartitionReassignments(ctx context.Context, parts []gregor.TopicPartition) ([]OngoingReassignment, error) {
+	if err := checkPartitions(len(parts), func(i int) gregor.TopicPartition { return parts[i] }, true); err != nil {
 		return nil, err
 	}
 	req := &wire.ListPartitionReassignmentsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
@@ -150,7 +151,7 @@ func (a *Admin) ListPartitionReassignments(ctx context.Context, parts []TopicPar
 		}
 		for _, t := range r.Topics {
 			for _, p := range t.Partitions {
-				out = append(out, OngoingReassignment{TopicPartition{t.Name, p.PartitionIndex}, p.Replicas, p.AddingReplicas, p.RemovingReplicas})
+				out = append(out, OngoingReassignment{gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.Replicas, p.AddingReplicas, p.RemovingReplicas})
 			}
 		}
 		return nil
@@ -160,7 +161,7 @@ func (a *Admin) ListPartitionReassignments(ctx context.Context, parts []TopicPar
 }
 
 // comparePartitions orders partitions by topic, then index.
-func comparePartitions(x, y TopicPartition) int {
+func comparePartitions(x, y gregor.TopicPartition) int {
 	if x.Topic != y.Topic {
 		if x.Topic < y.Topic {
 			return -1
@@ -195,7 +196,7 @@ func (a *Admin) anyBrokerOnce(ctx context.Context, req wire.Request, apply func(
 // none of parts is being reassigned (nil parts: no partition at all). It
 // returns nil then; when ctx ends first, an error matching
 // client.ErrTimeout that names a partition still moving.
-func (a *Admin) WaitReassignments(ctx context.Context, parts []TopicPartition) error {
+func (a *Admin) WaitReassignments(ctx context.Context, parts []gregor.TopicPartition) error {
 	for try := 0; ; try++ {
 		ongoing, err := a.ListPartitionReassignments(ctx, parts)
 		if err == nil && len(ongoing) == 0 {

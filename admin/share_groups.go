@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -55,7 +56,7 @@ func (a *Admin) DescribeShareGroups(ctx context.Context, groups []string) ([]Gro
 				gm := GroupMember{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, MemberEpoch: m.MemberEpoch}
 				for _, tp := range m.Assignment.TopicPartitions {
 					for _, p := range tp.Partitions {
-						gm.Assignment = append(gm.Assignment, TopicPartition{Topic: tp.TopicName, Partition: p})
+						gm.Assignment = append(gm.Assignment, gregor.TopicPartition{Topic: tp.TopicName, Partition: p})
 					}
 				}
 				d.Members = append(d.Members, gm)
@@ -70,7 +71,7 @@ func (a *Admin) DescribeShareGroups(ctx context.Context, groups []string) ([]Gro
 // ShareGroupOffset is one partition's share-partition start offset (SPSO):
 // every offset below it is acknowledged or archived.
 type ShareGroupOffset struct {
-	TopicPartition
+	gregor.TopicPartition
 	// StartOffset is the share-partition start offset, -1 when the group
 	// holds no state for the partition.
 	StartOffset int64
@@ -126,7 +127,7 @@ func (a *Admin) ListShareGroupOffsets(ctx context.Context, groupID string, topic
 			}
 			for _, t := range rg.Topics {
 				for _, p := range t.Partitions {
-					out = append(out, ShareGroupOffset{TopicPartition: TopicPartition{t.TopicName, p.PartitionIndex},
+					out = append(out, ShareGroupOffset{TopicPartition: gregor.TopicPartition{Topic: t.TopicName, Partition: p.PartitionIndex},
 						StartOffset: p.StartOffset, LeaderEpoch: p.LeaderEpoch, Lag: p.Lag, Err: codeErr(p.ErrorCode, p.ErrorMessage)})
 				}
 			}
@@ -144,7 +145,7 @@ func (a *Admin) ListShareGroupOffsets(ctx context.Context, groupID string, topic
 
 // ShareOffsetToSet is a new share-partition start offset.
 type ShareOffsetToSet struct {
-	TopicPartition
+	gregor.TopicPartition
 	// StartOffset is the offset the group's next deliveries start from.
 	StartOffset int64
 }
@@ -162,7 +163,7 @@ func (a *Admin) AlterShareGroupOffsets(ctx context.Context, groupID string, offs
 	var groupErr error
 	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
 		req := &wire.AlterShareGroupOffsetsRequest{GroupID: groupID}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for i, o := range offsets {
 			pos[o.TopicPartition] = i
 			t := topicEntry(&req.Topics, o.Topic, func(t *wire.AlterShareGroupOffsetsTopic) *string { return &t.TopicName })
@@ -182,7 +183,7 @@ func (a *Admin) AlterShareGroupOffsets(ctx context.Context, groupID string, offs
 		}
 		for _, t := range r.Responses {
 			for _, p := range t.Partitions {
-				if i, ok := pos[TopicPartition{t.TopicName, p.PartitionIndex}]; ok {
+				if i, ok := pos[gregor.TopicPartition{Topic: t.TopicName, Partition: p.PartitionIndex}]; ok {
 					out[i].Err = codeErr(p.ErrorCode, p.ErrorMessage)
 				}
 			}

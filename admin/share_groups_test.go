@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/share"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -28,8 +29,8 @@ func TestIntegrationShareGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	a := New(cl)
+	defer cl.Close(context.Background())
+	a := New(cl, Config{})
 	topic, group := kafkatest.UniqueName(t, "share-admin"), kafkatest.UniqueName(t, "share-admin-group")
 	if rs, err := a.CreateTopics(ctx, []NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, TopicOptions{WaitVisible: true}); err != nil || rs[0].Err != nil {
 		t.Fatalf("CreateTopics: %v %+v", err, rs)
@@ -43,7 +44,7 @@ func TestIntegrationShareGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(fmt.Sprint(i))})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(fmt.Sprint(i))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestIntegrationShareGroups(t *testing.T) {
 				offs = append(offs, r.Offset)
 			}
 		}
-		if _, err := c.Close(ctx); err != nil {
+		if err := c.Close(ctx); err != nil {
 			t.Fatal(err)
 		}
 		return offs
@@ -94,25 +95,25 @@ func TestIntegrationShareGroups(t *testing.T) {
 	}
 	d := ds[0]
 	if d.Err != nil || d.Type != "share" || d.State != "Stable" || len(d.Members) != 1 || d.Members[0].MemberID != c.MemberID() ||
-		d.Members[0].Assignment[0] != (TopicPartition{topic, 0}) || d.Protocol == "" {
+		d.Members[0].Assignment[0] != (gregor.TopicPartition{Topic: topic, Partition: 0}) || d.Protocol == "" {
 		t.Fatalf("share group description %+v", d)
 	}
 	if !errors.Is(ds[1].Err, wire.ErrGroupIDNotFound) {
 		t.Fatalf("missing group: %v", ds[1].Err)
 	}
-	if _, err := a.AlterShareGroupOffsets(ctx, group, []ShareOffsetToSet{{TopicPartition{topic, 0}, 3}}); !errors.Is(err, wire.ErrNonEmptyGroup) {
+	if _, err := a.AlterShareGroupOffsets(ctx, group, []ShareOffsetToSet{{gregor.TopicPartition{Topic: topic, Partition: 0}, 3}}); !errors.Is(err, wire.ErrNonEmptyGroup) {
 		t.Fatalf("altering a group with a member: %v, want NON_EMPTY_GROUP", err)
 	}
 	if got := drain(c); len(got) != 5 {
 		t.Fatalf("first member got offsets %v, want 0..4", got)
 	}
 
-	rs, err := a.AlterShareGroupOffsets(ctx, group, []ShareOffsetToSet{{TopicPartition{topic, 0}, 3}})
+	rs, err := a.AlterShareGroupOffsets(ctx, group, []ShareOffsetToSet{{gregor.TopicPartition{Topic: topic, Partition: 0}, 3}})
 	if err != nil || len(rs) != 1 || rs[0].Err != nil {
 		t.Fatalf("AlterShareGroupOffsets: %v %+v", err, rs)
 	}
 	offs, err := a.ListShareGroupOffsets(ctx, group, nil)
-	if err != nil || len(offs) != 1 || offs[0].TopicPartition != (TopicPartition{topic, 0}) || offs[0].StartOffset != 3 || offs[0].Err != nil {
+	if err != nil || len(offs) != 1 || offs[0].TopicPartition != (gregor.TopicPartition{Topic: topic, Partition: 0}) || offs[0].StartOffset != 3 || offs[0].Err != nil {
 		t.Fatalf("ListShareGroupOffsets after alter: %v %+v", err, offs)
 	}
 	// (The broker keeps the share partition it has loaded with its own

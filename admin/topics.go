@@ -14,13 +14,13 @@ import (
 type NewTopic struct {
 	// Name is the topic name.
 	Name string
-	// Partitions is the partition count; -1 uses the broker default
-	// (num.partitions). Sent as given otherwise, so 0 or less fails with
-	// wire.ErrInvalidPartitions. Ignored when Assignments is set.
+	// Partitions is the partition count; 0 (or -1) uses the broker default
+	// (num.partitions). Another negative count fails with
+	// gregor.ErrInvalidPartitions. Ignored when Assignments is set.
 	Partitions int32
-	// ReplicationFactor is the replica count per partition; -1 uses the
-	// broker default (default.replication.factor). Ignored when Assignments
-	// is set.
+	// ReplicationFactor is the replica count per partition; 0 (or -1) uses
+	// the broker default (default.replication.factor). Ignored when
+	// Assignments is set.
 	ReplicationFactor int16
 	// Assignments optionally places every partition explicitly: index i
 	// lists the replica broker IDs of partition i, preferred leader first.
@@ -101,6 +101,12 @@ func (a *Admin) CreateTopics(ctx context.Context, topics []NewTopic, opts TopicO
 // sorted by name, so the request bytes are deterministic).
 func createTopicsTopic(t NewTopic) wire.CreateTopicsTopic {
 	ct := wire.CreateTopicsTopic{Name: t.Name, NumPartitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+	if ct.NumPartitions == 0 {
+		ct.NumPartitions = -1 // the broker's num.partitions
+	}
+	if ct.ReplicationFactor == 0 {
+		ct.ReplicationFactor = -1 // the broker's default.replication.factor
+	}
 	if len(t.Assignments) > 0 {
 		ct.NumPartitions, ct.ReplicationFactor = -1, -1
 		for p, brokers := range t.Assignments {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -18,8 +19,9 @@ type ProducerState struct {
 	ProducerEpoch int32
 	// LastSequence is the last sequence number written, -1 when unknown.
 	LastSequence int32
-	// LastTimestamp is the timestamp (ms) of its last write, -1 when unknown.
-	LastTimestamp int64
+	// LastTimestamp is the time of its last write (millisecond precision),
+	// the zero time when unknown.
+	LastTimestamp time.Time
 	// CoordinatorEpoch is the epoch of the transaction coordinator that
 	// last wrote a marker for it, -1 when none.
 	CoordinatorEpoch int32
@@ -31,7 +33,7 @@ type ProducerState struct {
 
 // PartitionProducers is the answer for one partition of DescribeProducers.
 type PartitionProducers struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Producers are the partition's active producers.
 	Producers []ProducerState
 	// Err is nil, or the Kafka error or the failure that ended the retries.
@@ -42,19 +44,19 @@ type PartitionProducers struct {
 // (DescribeProducers v0, one request per partition leader) and returns one
 // answer per partition in request order. The batch is rejected with a
 // *BatchError before sending for an invalid or repeated partition.
-func (a *Admin) DescribeProducers(ctx context.Context, parts []TopicPartition) ([]PartitionProducers, error) {
-	if err := checkPartitions(len(parts), func(i int) TopicPartition { return parts[i] }, true); err != nil {
+func (a *Admin) DescribeProducers(ctx context.Context, parts []gregor.TopicPartition) ([]PartitionProducers, error) {
+	if err := checkPartitions(len(parts), func(i int) gregor.TopicPartition { return parts[i] }, true); err != nil {
 		return nil, err
 	}
 	out := make([]PartitionProducers, len(parts))
 	for i, p := range parts {
 		out[i].TopicPartition = p
 	}
-	tp := func(i int) TopicPartition { return parts[i] }
+	tp := func(i int) gregor.TopicPartition { return parts[i] }
 	route, onRouteErr := a.leaderRoute(tp)
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.DescribeProducersRequest{}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for _, i := range idx {
 			pos[parts[i]] = i
 			t := topicEntry(&req.Topics, parts[i].Topic, func(t *wire.DescribeProducersTopicRequest) *string { return &t.Name })
@@ -67,11 +69,11 @@ func (a *Admin) DescribeProducers(ctx context.Context, parts []TopicPartition) (
 		answers := a.newLeaderAnswers(pos, func(i int, err error) { out[i].Err = err })
 		for _, t := range resp.(*wire.DescribeProducersResponse).Topics {
 			for _, p := range t.Partitions {
-				if i, ok := answers.answer(TopicPartition{t.Name, p.PartitionIndex}, p.ErrorCode); ok {
+				if i, ok := answers.answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.ErrorCode); ok {
 					out[i].Producers = out[i].Producers[:0]
 					for _, s := range p.ActiveProducers {
 						out[i].Producers = append(out[i].Producers, ProducerState{s.ProducerID, s.ProducerEpoch, s.LastSequence,
-							s.LastTimestamp, s.CoordinatorEpoch, s.CurrentTxnStartOffset})
+							msTime(s.LastTimestamp), s.CoordinatorEpoch, s.CurrentTxnStartOffset})
 					}
 				}
 			}
@@ -93,15 +95,15 @@ type TransactionDescription struct {
 	State string
 	// Timeout is the transaction timeout (transaction.timeout.ms).
 	Timeout time.Duration
-	// StartTimeMs is when the ongoing transaction started (Unix ms), -1
-	// when none is ongoing.
-	StartTimeMs int64
+	// StartTime is when the ongoing transaction started (millisecond
+	// precision), the zero time when none is ongoing.
+	StartTime time.Time
 	// ProducerID and ProducerEpoch are the current producer's.
 	ProducerID int64
 	// ProducerEpoch is the current producer epoch.
 	ProducerEpoch int16
 	// Partitions are the partitions in the ongoing transaction.
-	Partitions []TopicPartition
+	Partitions []gregor.TopicPartition
 	// Coordinator is the broker that answered.
 	Coordinator int32
 	// Err is nil, wire.ErrTransactionalIDNotFound, or another Kafka error
@@ -119,7 +121,7 @@ func (a *Admin) DescribeTransactions(ctx context.Context, ids []string) ([]Trans
 	}
 	out := make([]TransactionDescription, len(ids))
 	for i, id := range ids {
-		out[i] = TransactionDescription{TransactionalID: id, StartTimeMs: -1, ProducerID: -1, ProducerEpoch: -1, Coordinator: -1}
+		out[i] = TransactionDescription{TransactionalID: id, ProducerID: -1, ProducerEpoch: -1, Coordinator: -1}
 	}
 	txn := func(i int) string { return ids[i] }
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
@@ -148,11 +150,11 @@ func (a *Admin) DescribeTransactions(ctx context.Context, ids []string) ([]Trans
 				continue
 			}
 			d := &out[i]
-			d.State, d.Timeout, d.StartTimeMs = s.TransactionState, time.Duration(s.TransactionTimeoutMs)*time.Millisecond, s.TransactionStartTimeMs
+			d.State, d.Timeout, d.StartTime = s.TransactionState, time.Duration(s.TransactionTimeoutMs)*time.Millisecond, msTime(s.TransactionStartTimeMs)
 			d.ProducerID, d.ProducerEpoch, d.Coordinator, d.Partitions = s.ProducerID, s.ProducerEpoch, broker, nil
 			for _, t := range s.Topics {
 				for _, p := range t.Partitions {
-					d.Partitions = append(d.Partitions, TopicPartition{t.Topic, p})
+					d.Partitions = append(d.Partitions, gregor.TopicPartition{Topic: t.Topic, Partition: p})
 				}
 			}
 		}
@@ -293,7 +295,7 @@ func (a *Admin) ListTransactions(ctx context.Context, opts ListTransactionsOptio
 // AbortSpec names a hanging transaction's producer on one partition, as
 // DescribeProducers reports it (ProducerState).
 type AbortSpec struct {
-	TopicPartition
+	gregor.TopicPartition
 	// ProducerID is the producer whose open transaction to abort.
 	ProducerID int64
 	// ProducerEpoch is the producer's epoch.
@@ -313,7 +315,7 @@ type AbortSpec struct {
 // records. The batch is rejected with a *BatchError before sending for an
 // invalid partition, a negative producer ID or epoch, or a partition twice.
 func (a *Admin) AbortTransactions(ctx context.Context, specs []AbortSpec) ([]PartitionResult, error) {
-	if err := checkPartitions(len(specs), func(i int) TopicPartition { return specs[i].TopicPartition }, true); err != nil {
+	if err := checkPartitions(len(specs), func(i int) gregor.TopicPartition { return specs[i].TopicPartition }, true); err != nil {
 		return nil, err
 	}
 	for i, s := range specs {
@@ -325,11 +327,11 @@ func (a *Admin) AbortTransactions(ctx context.Context, specs []AbortSpec) ([]Par
 	for i, s := range specs {
 		out[i].TopicPartition = s.TopicPartition
 	}
-	tp := func(i int) TopicPartition { return specs[i].TopicPartition }
+	tp := func(i int) gregor.TopicPartition { return specs[i].TopicPartition }
 	route, onRouteErr := a.leaderRoute(tp)
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.WriteTxnMarkersRequest{}
-		pos := map[TopicPartition]int{}
+		pos := map[gregor.TopicPartition]int{}
 		for _, i := range idx {
 			s := specs[i]
 			pos[s.TopicPartition] = i
@@ -345,7 +347,7 @@ func (a *Admin) AbortTransactions(ctx context.Context, specs []AbortSpec) ([]Par
 		for _, m := range resp.(*wire.WriteTxnMarkersResponse).Markers {
 			for _, t := range m.Topics {
 				for _, p := range t.Partitions {
-					answers.answer(TopicPartition{t.Name, p.PartitionIndex}, p.ErrorCode)
+					answers.answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.ErrorCode)
 				}
 			}
 		}

@@ -3,6 +3,8 @@ package admin
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gregor-kafka/gregor"
 )
 
 // ErrInvalidBatch reports a batch the client rejected before sending
@@ -67,7 +69,7 @@ func topicNameProblem(name string) string {
 
 // checkPartitions validates a batch of partitions: valid topic names,
 // non-negative indexes and, when unique, no partition twice.
-func checkPartitions(n int, tp func(i int) TopicPartition, unique bool) error {
+func checkPartitions(n int, tp func(i int) gregor.TopicPartition, unique bool) error {
 	for i := 0; i < n; i++ {
 		p := tp(i)
 		if s := topicNameProblem(p.Topic); s != "" {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -21,7 +22,9 @@ func TestBatchValidation(t *testing.T) {
 	a := newTestAdmin(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	tp := func(topic string, p int32) TopicPartition { return TopicPartition{topic, p} }
+	tp := func(topic string, p int32) gregor.TopicPartition {
+		return gregor.TopicPartition{Topic: topic, Partition: p}
+	}
 	lit := ACL{ACLResourceTopic, "t", PatternLiteral, "User:alice", "*", ACLOperationRead, ACLPermissionAllow}
 	noType := lit
 	noType.Principal = "alice"
@@ -52,7 +55,7 @@ func TestBatchValidation(t *testing.T) {
 			return err
 		}},
 		{"elect negative partition", 0, "negative partition", func() error {
-			_, err := a.ElectLeaders(ctx, ElectPreferred, []TopicPartition{tp("t", -1)})
+			_, err := a.ElectLeaders(ctx, ElectPreferred, []gregor.TopicPartition{tp("t", -1)})
 			return err
 		}},
 		{"describe partitions duplicate", 2, "duplicates", func() error {

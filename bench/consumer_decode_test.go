@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -61,7 +62,7 @@ func BenchmarkConsumerDecode(b *testing.B) {
 		body, n := fetchBody(b, codec)
 		b.Run(fmt.Sprintf("gregor/%v", codec), func(b *testing.B) {
 			dec := wire.NewDecompressor(0)
-			tp := consumer.TopicPartition{Topic: "bench", Partition: 0}
+			tp := gregor.TopicPartition{Topic: "bench", Partition: 0}
 			measure(b, len(body), n, func() int {
 				var m wire.FetchResponse
 				if err := m.DecodeFrom(wire.NewReader(body), 16); err != nil {

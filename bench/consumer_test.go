@@ -1,11 +1,13 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -120,7 +122,7 @@ func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool)
 	ps := make([]consumer.PartitionPosition, c.partitions)
 	for i := range ps {
 		ps[i] = consumer.PartitionPosition{
-			TopicPartition: consumer.TopicPartition{Topic: topic, Partition: int32(i)},
+			TopicPartition: gregor.TopicPartition{Topic: topic, Partition: int32(i)},
 			Position:       consumer.AtBeginning(),
 		}
 	}
@@ -130,12 +132,12 @@ func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer cl.Close()
+		defer cl.Close(context.Background())
 		cons, err := consumer.New(cl, consumer.Config{MaxWait: consumeMaxWait})
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer cons.Close()
+		defer cons.Close(context.Background())
 		if err := cons.Assign(ctx, ps); err != nil {
 			b.Fatalf("Assign: %v", err)
 		}

@@ -184,7 +184,7 @@ func gregorTakeoverMember(proto consumer.GroupProtocol) startMember {
 			_ = g.Close(cctx)
 			cancel()
 			<-done
-			cl.Close()
+			cl.Close(context.Background())
 		}
 		return m
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"sync/atomic"
@@ -83,7 +84,7 @@ func gregorGroupRead(b *testing.B, boot []string, topic, group string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	g, err := consumer.NewGroup(cl, consumer.GroupConfig{GroupID: group, Topics: []string{topic}, Protocol: consumer.ProtocolClassic,
 		Assignors: []assign.Assignor{benchRange{}}, Config: consumer.Config{MaxWait: consumeMaxWait}})
 	if err != nil {

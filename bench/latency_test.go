@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -79,7 +80,7 @@ func timeSends(b *testing.B, send func()) {
 
 func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx := ctxFor(b, 5*time.Minute)
 	var c *consumer.Consumer
 	if withConsumer {
@@ -88,8 +89,8 @@ func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
-		tp := consumer.TopicPartition{Topic: idle, Partition: 0}
+		defer c.Close(context.Background())
+		tp := gregor.TopicPartition{Topic: idle, Partition: 0}
 		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
 			b.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func benchGregorLatency(b *testing.B, busy, idle string, withConsumer bool) {
 		b.Fatal(err)
 	}
 	defer p.Close(ctx)
-	m := &producer.Message{Topic: busy, Partition: 0, Value: payload(100)}
+	m := &producer.Record{Topic: busy, Partition: producer.ToPartition(0), Value: payload(100)}
 	timeSends(b, func() {
 		d, err := p.Send(ctx, m)
 		if err != nil {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -118,7 +119,7 @@ func BenchmarkProduce(b *testing.B) {
 
 func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	// MaxRetries nil: unlimited retries within DeliveryTimeout, as franz-go.
 	p, err := producer.New(cl, producer.Config{
 		Compression:          c.codec,
@@ -135,7 +136,7 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 	ctx := ctxFor(b, 5*time.Minute)
 	defer p.Close(ctx)
 	value := c.values()
-	m := &producer.Message{Topic: topic, Partition: -1}
+	m := &producer.Record{Topic: topic}
 
 	// check samples deliveries (every 1024th and the last) so a failing
 	// producer cannot pass for a fast one; holding all would add the

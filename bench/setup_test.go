@@ -120,7 +120,7 @@ func newAdminOrNil() *kadm.Client {
 func waitTopic(b *testing.B, topic string, partitions int32) {
 	b.Helper()
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx := ctxFor(b, 30*time.Second)
 	for {
 		md, err := cl.Metadata(ctx, []string{topic})
@@ -153,7 +153,7 @@ func newGregorClient(b *testing.B) *client.Client {
 		b.Fatal(err)
 	}
 	if err := cl.Ready(ctxFor(b, 30*time.Second)); err != nil {
-		cl.Close()
+		cl.Close(context.Background())
 		b.Fatalf("client ready: %v", err)
 	}
 	return cl

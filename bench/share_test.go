@@ -119,7 +119,7 @@ func gregorShareMember(ctx context.Context, b *testing.B, group, topic string, n
 		b.Error(err)
 		return
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	c, err := share.New(cl, share.Config{GroupID: group, Topics: []string{topic}, MaxRecords: shareMaxRecords, MaxWait: consumeMaxWait})
 	if err != nil {
 		b.Error(err)
@@ -134,7 +134,7 @@ func gregorShareMember(ctx context.Context, b *testing.B, group, topic string, n
 	}
 	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, _ = c.Close(cctx)
+	_ = c.Close(cctx)
 }
 
 func franzShareMember(ctx context.Context, b *testing.B, group, topic string, n *atomic.Int64) {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func BenchmarkTransaction(b *testing.B) {
 
 func benchGregorTxn(b *testing.B, topic string, n int) {
 	cl := newGregorClient(b)
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := txn.New(cl, txn.Config{TransactionalID: kafkatest.UniqueName(b, "bench-tid"), Producer: producer.Config{
 		Linger: benchLinger, BatchMaxBytes: benchBatchMaxBytes, MaxInFlightPerBroker: benchInFlight,
 		RequestMaxBytes: benchRequestMaxBytes, RetainedBytes: benchBufferBytes, InFlightRecords: benchBufferRecords,
@@ -51,7 +52,7 @@ func benchGregorTxn(b *testing.B, topic string, n int) {
 	if err := p.InitTransactions(ctx); err != nil {
 		b.Fatal(err)
 	}
-	m := &producer.Message{Topic: topic, Partition: 0, Value: payload(100)}
+	m := &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: payload(100)}
 	one := func() {
 		if err := p.Begin(); err != nil {
 			b.Fatal(err)

@@ -1,11 +1,13 @@
 package client_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -20,7 +22,7 @@ import (
 func allowAlice(t *testing.T, cl *kafkatest.Cluster, rt admin.ACLResourceType, name string, ops ...admin.ACLOperation) {
 	t.Helper()
 	ctx := secCtx(t, 60*time.Second)
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	var acls []admin.ACL
 	for _, op := range ops {
 		acls = append(acls, admin.ACL{ResourceType: rt, ResourceName: name, PatternType: admin.PatternLiteral,
@@ -58,7 +60,7 @@ func produceAsAdmin(t *testing.T, cl *kafkatest.Cluster, topic string, n int) {
 	}
 	defer p.Close(ctx)
 	for i := range n {
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,11 +89,11 @@ func TestIntegrationAuthorizationFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	defer cs.Close(context.Background())
 	ctx := secCtx(t, 30*time.Second)
 	if err := cs.Assign(ctx, []consumer.PartitionPosition{
-		{TopicPartition: consumer.TopicPartition{Topic: a}, Position: consumer.AtOffset(0)},
-		{TopicPartition: consumer.TopicPartition{Topic: b}, Position: consumer.AtOffset(0)},
+		{TopicPartition: gregor.TopicPartition{Topic: a}, Position: consumer.AtOffset(0)},
+		{TopicPartition: gregor.TopicPartition{Topic: b}, Position: consumer.AtOffset(0)},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -162,10 +164,10 @@ func TestIntegrationAuthorizationGroup(t *testing.T) {
 			t.Fatalf("Receive: %v", err)
 		}
 	}
-	err = g.Commit(ctx, map[consumer.TopicPartition]int64{{Topic: a}: 1, {Topic: b}: 0})
+	err = g.Commit(ctx, map[gregor.TopicPartition]int64{{Topic: a}: 1, {Topic: b}: 0})
 	t.Logf("commit: %v", err)
 	var ce *consumer.CommitError
-	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[consumer.TopicPartition{Topic: b}], wire.ErrTopicAuthorizationFailed) {
+	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[gregor.TopicPartition{Topic: b}], wire.ErrTopicAuthorizationFailed) {
 		t.Fatalf("want a CommitError for %s alone with TOPIC_AUTHORIZATION_FAILED, got %v", b, err)
 	}
 }
@@ -177,7 +179,7 @@ func TestIntegrationAuthorizationCreateTopic(t *testing.T) {
 	cl := kafkatest.Shared(t)
 	ok, no := kafkatest.UniqueName(t, "authz-create-ok"), kafkatest.UniqueName(t, "authz-create-no")
 	allowAlice(t, cl, admin.ACLResourceTopic, ok, admin.ACLOperationCreate, admin.ACLOperationDescribe)
-	ac := admin.New(aliceClient(t, cl))
+	ac := admin.New(aliceClient(t, cl), admin.Config{})
 	res, err := ac.CreateTopics(secCtx(t, 30*time.Second), []admin.NewTopic{{Name: ok, Partitions: 1, ReplicationFactor: -1},
 		{Name: no, Partitions: 1, ReplicationFactor: -1}}, admin.TopicOptions{})
 	if err != nil {
@@ -226,9 +228,9 @@ func TestIntegrationAuthorizationGroupCommit(t *testing.T) {
 		return g
 	}
 	m1, m2 := join(g1), join(g2)
-	tp := consumer.TopicPartition{Topic: topic}
+	tp := gregor.TopicPartition{Topic: topic}
 
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	res, err := ac.CreateACLs(ctx, []admin.ACL{{ResourceType: admin.ACLResourceGroup, ResourceName: g1, PatternType: admin.PatternLiteral,
 		Principal: "User:" + kafkatest.AliceUser, Host: "*", Operation: admin.ACLOperationRead, Permission: admin.ACLPermissionDeny}})
 	if err != nil || res[0].Err != nil {
@@ -239,7 +241,7 @@ func TestIntegrationAuthorizationGroupCommit(t *testing.T) {
 	// refusal comes; every other answer is a success.
 	var denied error
 	for off := int64(1); denied == nil; off++ {
-		err := m1.Commit(ctx, map[consumer.TopicPartition]int64{tp: off})
+		err := m1.Commit(ctx, map[gregor.TopicPartition]int64{tp: off})
 		switch {
 		case errors.Is(err, wire.ErrGroupAuthorizationFailed):
 			denied = err
@@ -249,7 +251,7 @@ func TestIntegrationAuthorizationGroupCommit(t *testing.T) {
 	}
 	t.Logf("g1: %v", denied)
 	for off := int64(1); off <= 3; off++ {
-		if err := m2.Commit(ctx, map[consumer.TopicPartition]int64{tp: off}); err != nil {
+		if err := m2.Commit(ctx, map[gregor.TopicPartition]int64{tp: off}); err != nil {
 			t.Fatalf("g2 commit %d after g1 was denied: %v", off, err)
 		}
 	}

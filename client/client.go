@@ -93,7 +93,10 @@ func (c *Client) reaper() {
 // Close stops background work, fails outstanding requests with ErrClosed
 // (PossiblySent for written ones) and closes every connection. Later calls
 // fail with ErrClosed, NotSent. Safe to call more than once; it returns nil.
-func (c *Client) Close() error {
+// It does not wait on the network, so it never waits for ctx (which it
+// takes for the Close shape every gregor type shares); close producers and
+// consumers first, they leave the client open.
+func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
 		close(c.stop)

@@ -44,7 +44,7 @@ func TestNewValidatesConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	want := Config{ClientID: DefaultClientID, DialTimeout: DefaultDialTimeout, RequestTimeout: DefaultRequestTimeout,
 		RetryBackoff: DefaultRetryBackoff, RetryBackoffMax: DefaultRetryBackoffMax, MetadataMaxAge: DefaultMetadataMaxAge,
 		ConnIdleTimeout: DefaultConnIdleTimeout, MaxInFlightPerBroker: DefaultMaxInFlightPerBroker, MaxResponseBytes: DefaultMaxResponseBytes}

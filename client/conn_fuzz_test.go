@@ -33,7 +33,7 @@ func FuzzResponseStream(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
+		defer c.Close(context.Background())
 		client, broker := net.Pipe()
 		defer broker.Close()
 		cn := newConn(c, client, "fuzz:1", 1, LaneControl)

@@ -449,12 +449,12 @@ func TestCloseFailsOutstanding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Close(); err != nil {
+	if err := c.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	_, err = p.Result()
 	expectFailure(t, "outstanding", err, ErrClosed, PossiblySent)
-	if err := c.Close(); err != nil {
+	if err := c.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.Request(testCtx(t, time.Second), 1, createTopics("y"))

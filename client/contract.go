@@ -256,5 +256,5 @@ var _ interface {
 	RegisterProducerMetrics(src func(*ProducerMetrics)) (unregister func())
 	// Close stops background work, fails outstanding requests with ErrClosed
 	// and closes every connection. Safe to call twice.
-	Close() error
+	Close(ctx context.Context) error
 } = (*Client)(nil)

@@ -52,9 +52,18 @@ func (e *RequestError) Error() string {
 func (e *RequestError) Unwrap() error { return e.Err }
 
 // CertaintyOf returns the certainty an error carries (through errors.As on
-// *RequestError or any error with a Certainty() method), or PossiblySent when
-// it carries none: what cannot be proved not sent is possibly sent.
+// an error with a MayHaveBeenWritten() bool method such as
+// *producer.RecordError, then one with a Certainty() method, then
+// *RequestError), or PossiblySent when it carries none: what cannot be
+// proved not sent is possibly sent.
 func CertaintyOf(err error) Certainty {
+	var w interface{ MayHaveBeenWritten() bool }
+	if errors.As(err, &w) {
+		if w.MayHaveBeenWritten() {
+			return PossiblySent
+		}
+		return NotSent
+	}
 	var c interface{ Certainty() Certainty }
 	if errors.As(err, &c) {
 		return c.Certainty()

@@ -20,7 +20,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err) // an invalid Config: the error names the field
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := cl.Ready(ctx); err != nil { // connects, negotiates, loads metadata
@@ -50,7 +50,7 @@ func ExampleConfig_tlsSASL() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := cl.Ready(ctx); err != nil {

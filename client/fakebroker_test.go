@@ -332,7 +332,7 @@ func newTestClient(t testing.TB, cfg Config) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
+	t.Cleanup(func() { _ = c.Close(context.Background()) })
 	return c
 }
 

@@ -43,7 +43,7 @@ func TestIntegrationGroupConnectionNotHeldByJoinGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer other.Close()
+	defer other.Close(context.Background())
 	var (
 		coord int32
 		m1    *wire.JoinGroupResponse
@@ -82,7 +82,7 @@ func TestIntegrationGroupConnectionNotHeldByJoinGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	held := make(chan *wire.JoinGroupResponse, 1)
 	go func() {
 		held <- joinGroup(client.WithGroupConnection(ctx, "member-2"), t, cl, coord, group)

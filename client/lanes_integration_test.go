@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -45,9 +46,9 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	idle, busy := kafkatest.UniqueName(t, "lanes-idle"), kafkatest.UniqueName(t, "lanes-busy")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{
 		{Name: idle, Partitions: 1, ReplicationFactor: 1}, {Name: busy, Partitions: 1, ReplicationFactor: 1},
 	}, admin.TopicOptions{WaitVisible: true})
 	if err != nil {
@@ -64,8 +65,8 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: idle, Partition: 0}, Position: consumer.AtEnd()}}); err != nil {
+	defer c.Close(context.Background())
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: idle, Partition: 0}, Position: consumer.AtEnd()}}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := producer.New(cl, producer.Config{Linger: -1})
@@ -91,7 +92,7 @@ func idleConsumerBesideProducer(t *testing.T, cluster *kafkatest.Cluster, cfg cl
 	for i := range sends {
 		held := fetching()
 		t0 := time.Now()
-		d, err := p.Send(ctx, &producer.Message{Topic: busy, Partition: 0, Value: []byte("x")})
+		d, err := p.Send(ctx, &producer.Record{Topic: busy, Partition: producer.ToPartition(0), Value: []byte("x")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,7 +76,7 @@ func TestLogNoSecrets(t *testing.T) {
 	if err := c.Ready(testCtx(t, 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.Close()
+	_ = c.Close(context.Background())
 	out := buf.String()
 	if !strings.Contains(out, `msg="gregor: connected"`) || !strings.Contains(out, "sasl=SCRAM-SHA-512") {
 		t.Fatalf("no connection line:\n%s", out)

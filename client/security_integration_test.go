@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -56,7 +57,7 @@ func newClient(t *testing.T, cfg client.Config) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
+	t.Cleanup(func() { _ = c.Close(context.Background()) })
 	return c
 }
 
@@ -65,7 +66,7 @@ func newClient(t *testing.T, cfg client.Config) *client.Client {
 func createTopic(t *testing.T, cl *kafkatest.Cluster, prefix string) string {
 	t.Helper()
 	topic := kafkatest.UniqueName(t, prefix)
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	res, err := ac.CreateTopics(secCtx(t, 30*time.Second), []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: -1}}, admin.TopicOptions{})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("CreateTopics %s: %v %+v", topic, err, res)
@@ -84,7 +85,7 @@ func roundTrip(t *testing.T, c *client.Client, topic string, n int) {
 	}
 	defer p.Close(ctx)
 	for i := range n {
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,8 +97,8 @@ func roundTrip(t *testing.T, c *client.Client, topic string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	if err := cs.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
+	defer cs.Close(context.Background())
+	if err := cs.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -174,7 +175,7 @@ func TestIntegrationMTLSACL(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Close(ctx)
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte("x")})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("x")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +191,7 @@ func TestIntegrationMTLSACL(t *testing.T) {
 	if r := send(topic); !errors.Is(r.Err, wire.ErrClusterAuthorizationFailed) && !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent {
 		t.Fatalf("before the ACL: %v (%v), want CLUSTER_ or TOPIC_AUTHORIZATION_FAILED NotSent", r.Err, r.Certainty)
 	}
-	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}))
+	ac := admin.New(newClient(t, client.Config{Bootstrap: cl.Bootstrap(kafkatest.Plaintext)}), admin.Config{})
 	acl := func(topic string, op admin.ACLOperation, perm admin.ACLPermission) admin.ACL {
 		return admin.ACL{ResourceType: admin.ACLResourceTopic, ResourceName: topic, PatternType: admin.PatternLiteral,
 			Principal: "User:" + kafkatest.AliceUser, Host: "*", Operation: op, Permission: perm}
@@ -284,7 +285,7 @@ func TestIntegrationSecretsNotLogged(t *testing.T) {
 		c := newClient(t, cfg)
 		err := c.Ready(secCtx(t, 20*time.Second))
 		fmt.Fprintf(&buf, "%+v %#v %+v %#v %v\n", err, err, c.Metrics(), cfg, cfg.SASL)
-		_ = c.Close()
+		_ = c.Close(context.Background())
 	}
 	if !strings.Contains(buf.String(), "SASL_AUTHENTICATION_FAILED") {
 		t.Fatalf("the wrong password was not refused:\n%s", buf.String())

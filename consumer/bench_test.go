@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -50,8 +51,8 @@ func BenchmarkFetchDecodeDeliver(b *testing.B) {
 	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
 		b.Run(codec.String(), func(b *testing.B) {
 			body, n := benchFetchResponse(b, codec)
-			tp := TopicPartition{"bench", 0}
-			req := &fetchReq{want: map[TopicPartition]sessionPart{tp: {TopicID: wire.UUID{1}}}}
+			tp := gregor.TopicPartition{Topic: "bench", Partition: 0}
+			req := &fetchReq{want: map[gregor.TopicPartition]sessionPart{tp: {TopicID: wire.UUID{1}}}}
 			c := &Consumer{dec: wire.NewDecompressor(0)}
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
@@ -103,12 +104,12 @@ func BenchmarkDeliverRecycle(b *testing.B) {
 			if err := m.DecodeFrom(wire.NewReader(body), 16); err != nil {
 				b.Fatal(err)
 			}
-			tp := TopicPartition{"bench", 0}
+			tp := gregor.TopicPartition{Topic: "bench", Partition: 0}
 			part := &fetchRespPart{TopicPartition: tp, Records: m.Responses[0].Partitions[0].Records}
-			c := &Consumer{dec: wire.NewDecompressor(0), parts: map[TopicPartition]*partState{}}
+			c := &Consumer{dec: wire.NewDecompressor(0), parts: map[gregor.TopicPartition]*partState{}}
 			c.blocks.limit = DefaultMaxBufferedBytes
 			st := &partState{tp: tp}
-			c.parts[tp], c.order = st, []TopicPartition{tp}
+			c.parts[tp], c.order = st, []gregor.TopicPartition{tp}
 			var scratch batchScratch
 			round := func() int {
 				blk := c.blocks.get(countRecords(part.Records), firstBatchCompressed(part.Records), len(part.Records))

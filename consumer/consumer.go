@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -41,17 +42,17 @@ type Consumer struct {
 	wake   chan struct{}      // set by New; capacity 1: pokes the fetch loop
 
 	mu       sync.Mutex
-	parts    map[TopicPartition]*partState // mu
-	order    []TopicPartition              // mu: assignment order, for fair delivery
-	rotate   int                           // mu: where the next Receive starts in order
-	gen      uint64                        // mu: last partState.gen handed out
-	buffered int64                         // mu: bytes of chunks waiting for delivery
-	reserved int64                         // mu: MaxBytes of Fetches in flight not yet charged
-	waiters  []chan struct{}               // mu: one per waiting Receive; signalLocked wakes and forgets them
-	idleWait []chan struct{}               // mu: waiters' channels (capacity 1) for reuse
-	closed   bool                          // mu
-	closedCh chan struct{}                 // set by New; closed under mu by Close
-	inflight map[int32]bool                // mu: leaders with a Fetch in flight
+	parts    map[gregor.TopicPartition]*partState // mu
+	order    []gregor.TopicPartition              // mu: assignment order, for fair delivery
+	rotate   int                                  // mu: where the next Receive starts in order
+	gen      uint64                               // mu: last partState.gen handed out
+	buffered int64                                // mu: bytes of chunks waiting for delivery
+	reserved int64                                // mu: MaxBytes of Fetches in flight not yet charged
+	waiters  []chan struct{}                      // mu: one per waiting Receive; signalLocked wakes and forgets them
+	idleWait []chan struct{}                      // mu: waiters' channels (capacity 1) for reuse
+	closed   bool                                 // mu
+	closedCh chan struct{}                        // set by New; closed under mu by Close
+	inflight map[int32]bool                       // mu: leaders with a Fetch in flight
 
 	dec    *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
 	blocks blockPool          // blockPool.mu: recycled record blocks (Recycle)
@@ -62,7 +63,7 @@ type Consumer struct {
 	// counts holds per-partition fetch counters, kept across Remove and
 	// Assign; endCh is closed (and set nil) when a position or end moved,
 	// made only while a WaitEnd waits. Both guarded by mu.
-	counts map[TopicPartition]*partCounts
+	counts map[gregor.TopicPartition]*partCounts
 	endCh  chan struct{}
 	// unregister removes the consumer's partition metrics from the
 	// client's snapshot (nil with a test cluster).
@@ -92,7 +93,7 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		ctx:      ctx,
 		cancel:   cancel,
 		wake:     make(chan struct{}, 1),
-		parts:    map[TopicPartition]*partState{},
+		parts:    map[gregor.TopicPartition]*partState{},
 		closedCh: make(chan struct{}),
 		inflight: map[int32]bool{},
 		dec:      wire.NewDecompressor(0),
@@ -119,8 +120,10 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 // which first ask each broker to drop the consumer's fetch session (KIP-227:
 // the request is written, at most 2s for that, not retried and its answer
 // not awaited; failures are ignored, the broker evicts idle sessions itself),
-// and is safe to call more than once. The client stays open.
-func (c *Consumer) Close() error {
+// and is safe to call more than once. The client stays open. When ctx ends
+// before the goroutines are done it returns ctx's error (they finish on
+// their own, within those 2s); else nil.
+func (c *Consumer) Close(ctx context.Context) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -128,7 +131,7 @@ func (c *Consumer) Close() error {
 	}
 	c.closed = true
 	close(c.closedCh)
-	c.parts, c.order = map[TopicPartition]*partState{}, nil
+	c.parts, c.order = map[gregor.TopicPartition]*partState{}, nil
 	c.buffered = 0
 	c.mu.Unlock()
 	c.cancel()
@@ -159,7 +162,7 @@ func (c *Consumer) signalLocked() {
 	c.waiters = c.waiters[:0]
 }
 
-func validateTP(tp TopicPartition) error {
+func validateTP(tp gregor.TopicPartition) error {
 	if tp.Topic == "" {
 		return errors.New("consumer: empty topic name")
 	}
@@ -170,7 +173,7 @@ func validateTP(tp TopicPartition) error {
 }
 
 func validatePositions(ps []PartitionPosition) error {
-	seen := make(map[TopicPartition]struct{}, len(ps))
+	seen := make(map[gregor.TopicPartition]struct{}, len(ps))
 	for _, p := range ps {
 		if err := validateTP(p.TopicPartition); err != nil {
 			return err
@@ -243,7 +246,7 @@ func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace 
 // Remove drops partitions tps from the assignment with their buffered
 // records. Partitions not assigned are ignored. Errors: invalid partitions,
 // client.ErrClosed.
-func (c *Consumer) Remove(ctx context.Context, tps []TopicPartition) error {
+func (c *Consumer) Remove(ctx context.Context, tps []gregor.TopicPartition) error {
 	for _, tp := range tps {
 		if err := validateTP(tp); err != nil {
 			return err
@@ -269,7 +272,7 @@ func (c *Consumer) Remove(ctx context.Context, tps []TopicPartition) error {
 // partition are dropped; its pause state is kept; a stopped partition
 // (out of range under ResetNone) is fetched again. Errors: ErrNotAssigned,
 // resolution failures, client.ErrClosed.
-func (c *Consumer) Seek(ctx context.Context, tp TopicPartition, p Position) error {
+func (c *Consumer) Seek(ctx context.Context, tp gregor.TopicPartition, p Position) error {
 	if err := validatePositions([]PartitionPosition{{tp, p}}); err != nil {
 		return err
 	}
@@ -303,13 +306,13 @@ func (c *Consumer) Seek(ctx context.Context, tp TopicPartition, p Position) erro
 
 // Pause stops fetching tp and withholds its buffered records from Receive
 // until Resume. Errors: ErrNotAssigned, client.ErrClosed.
-func (c *Consumer) Pause(tp TopicPartition) error { return c.setPaused(tp, true) }
+func (c *Consumer) Pause(tp gregor.TopicPartition) error { return c.setPaused(tp, true) }
 
 // Resume undoes Pause: tp is fetched again and its buffered records become
 // deliverable. Errors: ErrNotAssigned, client.ErrClosed.
-func (c *Consumer) Resume(tp TopicPartition) error { return c.setPaused(tp, false) }
+func (c *Consumer) Resume(tp gregor.TopicPartition) error { return c.setPaused(tp, false) }
 
-func (c *Consumer) setPaused(tp TopicPartition, paused bool) error {
+func (c *Consumer) setPaused(tp gregor.TopicPartition, paused bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -351,7 +354,7 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 }
 
 // dropLocked removes a partition with its buffered records.
-func (c *Consumer) dropLocked(tp TopicPartition) {
+func (c *Consumer) dropLocked(tp gregor.TopicPartition) {
 	st, ok := c.parts[tp]
 	if !ok {
 		return

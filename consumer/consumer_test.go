@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 )
 
 var (
-	tp0 = TopicPartition{"t", 0}
-	tp1 = TopicPartition{"t", 1}
-	tp2 = TopicPartition{"u", 0}
+	tp0 = gregor.TopicPartition{Topic: "t", Partition: 0}
+	tp1 = gregor.TopicPartition{Topic: "t", Partition: 1}
+	tp2 = gregor.TopicPartition{Topic: "u", Partition: 0}
 )
 
 func bg() context.Context { return context.Background() }
@@ -42,7 +43,7 @@ func TestAssignBeginningEndExact(t *testing.T) {
 	f.append(tp1, dataBatch(4, 2))
 	rs = receiveN(t, c, 2)
 	wantOffsets(t, rs, tp1, 4, 6)
-	if string(rs[0].Value) != "v4" || rs[0].Timestamp != 1_700_000_000_000 {
+	if string(rs[0].Value) != "v4" || rs[0].Timestamp.UnixMilli() != 1_700_000_000_000 {
 		t.Fatalf("record %+v", rs[0])
 	}
 }
@@ -84,7 +85,7 @@ func TestSeekPauseResumeRemoveAdd(t *testing.T) {
 	wantOffsets(t, rs, tp0, 13, 14)
 
 	// Remove tp0: its new records never arrive; tp1's do.
-	if err := c.Remove(bg(), []TopicPartition{tp0}); err != nil {
+	if err := c.Remove(bg(), []gregor.TopicPartition{tp0}); err != nil {
 		t.Fatal(err)
 	}
 	f.append(tp0, dataBatch(14, 5))
@@ -142,7 +143,7 @@ func TestCloseWakesReceive(t *testing.T) {
 		errc <- err
 	}()
 	// Let the receiver block (it may also run after Close: same result).
-	if err := c.Close(); err != nil {
+	if err := c.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -176,8 +177,8 @@ func TestAssignValidation(t *testing.T) {
 	f := newFakeBroker(t)
 	c := newTestConsumer(t, f, Config{})
 	for _, ps := range [][]PartitionPosition{
-		{{TopicPartition{"", 0}, AtBeginning()}},
-		{{TopicPartition{"t", -1}, AtBeginning()}},
+		{{gregor.TopicPartition{Topic: "", Partition: 0}, AtBeginning()}},
+		{{gregor.TopicPartition{Topic: "t", Partition: -1}, AtBeginning()}},
 		{{tp0, AtOffset(-1)}},
 		{{tp0, Position{}}},
 		{{tp0, AtBeginning()}, {tp0, AtEnd()}},
@@ -256,7 +257,7 @@ func TestCloseCancelsFetchInFlight(t *testing.T) {
 	waitFor(t, "a fetch in flight", func() bool { return c.Metrics().FetchesInFlight == 1 })
 	done := make(chan struct{})
 	go func() {
-		c.Close()
+		c.Close(context.Background())
 		close(done)
 	}()
 	select {
@@ -274,7 +275,7 @@ func TestCloseCancelsFetchInFlight(t *testing.T) {
 // incremental Fetch of that session was in flight.
 func TestCloseEndsFetchSessions(t *testing.T) {
 	f := newFakeBroker(t)
-	tpB := TopicPartition{"t", 9}
+	tpB := gregor.TopicPartition{Topic: "t", Partition: 9}
 	f.append(tp0, dataBatch(0, 3))
 	f.append(tpB, dataBatch(0, 2))
 	f.leaders[tpB] = 2
@@ -299,7 +300,7 @@ func TestCloseEndsFetchSessions(t *testing.T) {
 		}
 	}
 	f.mu.Unlock()
-	c.Close()
+	c.Close(context.Background())
 	slices.SortFunc(open, func(a, b [2]int32) int { return int(a[0] - b[0]) })
 	slices.SortFunc(f.closed, func(a, b [2]int32) int { return int(a[0] - b[0]) })
 	if len(open) != 2 || !slices.Equal(f.closed, open) {

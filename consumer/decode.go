@@ -3,6 +3,7 @@ package consumer
 import (
 	"math"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -17,7 +18,7 @@ import (
 // nil (a Decompressor with the default bound is then made per call). It
 // is the building block for tools and benchmarks that issue their own
 // Fetch requests.
-func DecodeFetchPartition(tp TopicPartition, isolation IsolationLevel, fetchOffset int64, p *wire.FetchResponsePartition, dec *wire.Decompressor) ([]Record, int64, error) {
+func DecodeFetchPartition(tp gregor.TopicPartition, isolation IsolationLevel, fetchOffset int64, p *wire.FetchResponsePartition, dec *wire.Decompressor) ([]Record, int64, error) {
 	if dec == nil {
 		dec = wire.NewDecompressor(0)
 	}

@@ -139,9 +139,9 @@
 // CommitDelivered (the positions), and the gap-safe CommitProcessed mode
 // (MarkProcessed in any order, CommitMarked and auto-commit commit only each
 // partition's contiguous processed prefix). A refusal is a *CommitError
-// (errors.Is: wire.ErrRebalanceInProgress, wire.ErrIllegalGeneration,
-// wire.ErrUnknownMemberID, and for "consumer" wire.ErrStaleMemberEpoch,
-// wire.ErrFencedMemberEpoch, ...); it never stops fetching or changes the
+// (errors.Is: gregor.ErrRebalanceInProgress, gregor.ErrIllegalGeneration,
+// gregor.ErrUnknownMemberID, and for "consumer" gregor.ErrStaleMemberEpoch,
+// gregor.ErrFencedMemberEpoch, ...); it never stops fetching or changes the
 // assignment by itself. A Group commits only partitions it owns (others get
 // ErrNotAssigned in the *CommitError) and never moves a committed offset
 // backwards: an offset at or below what it committed (or fetched) for a

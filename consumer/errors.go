@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -17,7 +18,7 @@ var ErrNotAssigned = errors.New("consumer: partition not assigned")
 // LogEndOffset are -1 when they could not be listed.
 // errors.Is(err, wire.ErrOffsetOutOfRange) holds.
 type OffsetOutOfRangeError struct {
-	TopicPartition
+	gregor.TopicPartition
 	Offset         int64 // the position that was out of range
 	LogStartOffset int64
 	LogEndOffset   int64
@@ -37,7 +38,7 @@ func (e *OffsetOutOfRangeError) Unwrap() error { return wire.ErrOffsetOutOfRange
 // TruncatedAt were removed by an unclean leader change. The partition is not
 // fetched again until a Seek or a new assignment of it.
 type LogTruncationError struct {
-	TopicPartition
+	gregor.TopicPartition
 	Offset      int64 // the position
 	TruncatedAt int64 // the end offset of the diverging epoch on the leader
 	LeaderEpoch int32 // the diverging epoch
@@ -53,7 +54,7 @@ func (e *LogTruncationError) Error() string {
 // example TOPIC_AUTHORIZATION_FAILED). The partition is not fetched again
 // until a Seek or a new assignment of it. Unwrap gives the *wire.KafkaError.
 type PartitionError struct {
-	TopicPartition
+	gregor.TopicPartition
 	Err error
 }
 

@@ -6,6 +6,7 @@ import (
 	"log"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -32,13 +33,13 @@ func connect() *client.Client {
 // ListOffsets gave before reading.
 func ExampleConsumer_Assign() {
 	cl := connect()
-	defer cl.Close() // after the consumer: Close leaves the client open
+	defer cl.Close(context.Background()) // after the consumer: Close leaves the client open
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	tp := consumer.TopicPartition{Topic: "greetings", Partition: 0}
+	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
 
-	ends, err := admin.New(cl).ListOffsets(ctx, []admin.OffsetQuery{
-		{TopicPartition: admin.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, Spec: admin.OffsetLatest},
+	ends, err := admin.New(cl, admin.Config{}).ListOffsets(ctx, []admin.OffsetQuery{
+		{TopicPartition: gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, Spec: admin.OffsetLatest},
 	}, admin.ListOffsetsOptions{})
 	if err != nil || ends[0].Err != nil {
 		log.Fatal(err, ends[0].Err)
@@ -47,7 +48,7 @@ func ExampleConsumer_Assign() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}
@@ -66,15 +67,15 @@ func ExampleConsumer_Assign() {
 // records buffered for it are dropped and the next Receive starts there.
 func ExampleConsumer_Seek() {
 	cl := connect()
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: "greetings", Partition: 0}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: "greetings", Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {
 		log.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func ExampleConsumer_Seek() {
 // the group.
 func ExampleNewGroup() {
 	cl := connect()
-	defer cl.Close() // after the group: Close leaves the client open
+	defer cl.Close(context.Background()) // after the group: Close leaves the client open
 	g, err := consumer.NewGroup(cl, consumer.GroupConfig{
 		GroupID:           "billing",
 		Topics:            []string{"orders"},

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -36,19 +37,19 @@ type fakeBroker struct {
 	mu sync.Mutex
 	// changed is closed and replaced when a log changes.
 	changed chan struct{}
-	logs    map[TopicPartition]*fakeLog
-	leaders map[TopicPartition]int32
-	partErr map[TopicPartition][]error
-	diverge map[TopicPartition]*divergingEpoch
+	logs    map[gregor.TopicPartition]*fakeLog
+	leaders map[gregor.TopicPartition]int32
+	partErr map[gregor.TopicPartition][]error
+	diverge map[gregor.TopicPartition]*divergingEpoch
 	topErr  []error
 	// epochs overrides the leader epoch metadata names (default 5);
 	// epochEnds scripts OffsetForLeaderEpoch answers (default: the
 	// asked epoch ends at the log end).
-	epochs      map[TopicPartition]int32
-	epochEnds   map[TopicPartition]epochResp
+	epochs      map[gregor.TopicPartition]int32
+	epochEnds   map[gregor.TopicPartition]epochResp
 	validations int
 
-	sessions      map[int32]map[TopicPartition]sessionPart
+	sessions      map[int32]map[gregor.TopicPartition]sessionPart
 	nextSession   int32
 	fetches       []fetchReq
 	invalidations int
@@ -57,16 +58,16 @@ type fakeBroker struct {
 	closed [][2]int32
 	// stale makes Metadata report an older {leader, epoch} for a
 	// partition than leaders and epochs (which fetches see).
-	stale map[TopicPartition][2]int32
+	stale map[gregor.TopicPartition][2]int32
 }
 
 func newFakeBroker(t *testing.T) *fakeBroker {
-	return &fakeBroker{t: t, changed: make(chan struct{}), logs: map[TopicPartition]*fakeLog{},
-		leaders: map[TopicPartition]int32{}, partErr: map[TopicPartition][]error{},
-		diverge: map[TopicPartition]*divergingEpoch{}, epochs: map[TopicPartition]int32{}, epochEnds: map[TopicPartition]epochResp{}, sessions: map[int32]map[TopicPartition]sessionPart{}, nextSession: 100}
+	return &fakeBroker{t: t, changed: make(chan struct{}), logs: map[gregor.TopicPartition]*fakeLog{},
+		leaders: map[gregor.TopicPartition]int32{}, partErr: map[gregor.TopicPartition][]error{},
+		diverge: map[gregor.TopicPartition]*divergingEpoch{}, epochs: map[gregor.TopicPartition]int32{}, epochEnds: map[gregor.TopicPartition]epochResp{}, sessions: map[int32]map[gregor.TopicPartition]sessionPart{}, nextSession: 100}
 }
 
-func (f *fakeBroker) append(tp TopicPartition, bs ...tBatch) {
+func (f *fakeBroker) append(tp gregor.TopicPartition, bs ...tBatch) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	l := f.logs[tp]
@@ -82,7 +83,7 @@ func (f *fakeBroker) append(tp TopicPartition, bs ...tBatch) {
 	f.changed = make(chan struct{})
 }
 
-func (f *fakeBroker) setStart(tp TopicPartition, start int64) {
+func (f *fakeBroker) setStart(tp gregor.TopicPartition, start int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.logs[tp].start = start
@@ -123,10 +124,10 @@ func (f *fakeBroker) InvalidateMetadata() {
 }
 
 // transport interface.
-func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error) {
+func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationLevel, reqs []listReq) (map[gregor.TopicPartition]listResp, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := map[TopicPartition]listResp{}
+	out := map[gregor.TopicPartition]listResp{}
 	for _, r := range reqs {
 		l := f.logs[r.TopicPartition]
 		switch {
@@ -141,10 +142,10 @@ func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationL
 	return out, nil
 }
 
-func (f *fakeBroker) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error) {
+func (f *fakeBroker) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[gregor.TopicPartition]epochResp, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := map[TopicPartition]epochResp{}
+	out := map[gregor.TopicPartition]epochResp{}
 	for _, r := range reqs {
 		f.validations++
 		if er, ok := f.epochEnds[r.TopicPartition]; ok {
@@ -182,10 +183,10 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 		return &fetchResp{Err: err}, nil
 	}
 	// Server side of KIP-227.
-	var sess map[TopicPartition]sessionPart
+	var sess map[gregor.TopicPartition]sessionPart
 	id := req.plan.SessionID
 	if req.plan.Full {
-		sess = map[TopicPartition]sessionPart{}
+		sess = map[gregor.TopicPartition]sessionPart{}
 		f.nextSession++
 		id = f.nextSession
 		f.sessions[id] = sess
@@ -285,7 +286,7 @@ func newTestConsumer(t *testing.T, f interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { c.Close(context.Background()) })
 	return c
 }
 
@@ -319,7 +320,7 @@ func expectNothing(t *testing.T, c *Consumer, d time.Duration) {
 	}
 }
 
-func wantOffsets(t *testing.T, rs []Record, tp TopicPartition, from, to int64) {
+func wantOffsets(t *testing.T, rs []Record, tp gregor.TopicPartition, from, to int64) {
 	t.Helper()
 	var got []int64
 	for _, r := range rs {

@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -34,7 +35,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	blk.ownFrame = req.call.framed // uncompressed records alias blk.frame
 	if res.resp.Err == nil {
 		if res.chunks == nil {
-			res.chunks = map[TopicPartition]*chunk{}
+			res.chunks = map[gregor.TopicPartition]*chunk{}
 		}
 		// One block holds the records of every partition of the response,
 		// one partition after the other, so Receive can hand them out as
@@ -59,7 +60,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			ch, err := c.decodePartition(p, sp.FetchOffset, budget, !progress, blk, &req.scratch)
 			if err != nil {
 				if res.errs == nil {
-					res.errs = map[TopicPartition]error{}
+					res.errs = map[gregor.TopicPartition]error{}
 				}
 				res.errs[p.TopicPartition] = err
 			}

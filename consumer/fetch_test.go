@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -63,7 +64,7 @@ func TestControlOnlyResponsesAdvance(t *testing.T) {
 
 func TestBufferBoundPausesFetching(t *testing.T) {
 	f := newFakeBroker(t)
-	for _, tp := range []TopicPartition{tp0, tp1, tp2} {
+	for _, tp := range []gregor.TopicPartition{tp0, tp1, tp2} {
 		f.append(tp, dataBatch(0, 50))
 	}
 	const bound = 100
@@ -92,7 +93,7 @@ func TestBufferBoundPausesFetching(t *testing.T) {
 	buffered := c.buffered
 	c.mu.Unlock()
 	rs := receiveN(t, c, 150)
-	for _, tp := range []TopicPartition{tp0, tp1, tp2} {
+	for _, tp := range []gregor.TopicPartition{tp0, tp1, tp2} {
 		wantOffsets(t, rs, tp, 0, 50)
 	}
 	f.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -24,9 +25,9 @@ const retryBackoff = 100 * time.Millisecond
 type fetchReq struct {
 	node      int32
 	plan      fetchPlan
-	want      map[TopicPartition]sessionPart
-	gens      map[TopicPartition]uint64 // partition generations when planned
-	order     []TopicPartition          // want's partitions in planning order
+	want      map[gregor.TopicPartition]sessionPart
+	gens      map[gregor.TopicPartition]uint64 // partition generations when planned
+	order     []gregor.TopicPartition          // want's partitions in planning order
 	maxBytes  int32
 	isolation IsolationLevel
 	maxWait   time.Duration
@@ -50,7 +51,7 @@ type divergingEpoch struct {
 // fetchRespPart is what the consumer uses of one partition of a
 // FetchResponse.
 type fetchRespPart struct {
-	TopicPartition
+	gregor.TopicPartition
 	Err              error
 	HighWatermark    int64
 	LastStableOffset int64
@@ -74,8 +75,8 @@ type fetchResult struct {
 	req    *fetchReq
 	resp   *fetchResp
 	err    error
-	chunks map[TopicPartition]*chunk
-	errs   map[TopicPartition]error // decode failures
+	chunks map[gregor.TopicPartition]*chunk
+	errs   map[gregor.TopicPartition]error // decode failures
 	// spare is the response's block when no chunk was cut from it: the
 	// fetch loop pools it once it applied the result.
 	spare *recBlock
@@ -189,7 +190,7 @@ func (c *Consumer) fetchLoop() {
 
 // candidate is a partition the planner may fetch.
 type candidate struct {
-	tp        TopicPartition
+	tp        gregor.TopicPartition
 	offset    int64
 	lastEpoch int32
 	gen       uint64
@@ -344,7 +345,7 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now time.Time) bool {
 	req := fs.reqs[node]
 	if req == nil {
-		req = &fetchReq{node: node, want: map[TopicPartition]sessionPart{}, gens: map[TopicPartition]uint64{}}
+		req = &fetchReq{node: node, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
 		fs.reqs[node] = req
 	}
 	c.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -153,10 +154,10 @@ func BenchmarkFetchLoop(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				defer c.Close()
+				defer c.Close(context.Background())
 				var ps []PartitionPosition
 				for p := range int32(parts) {
-					ps = append(ps, PartitionPosition{TopicPartition{"recorded", p}, AtOffset(0)})
+					ps = append(ps, PartitionPosition{gregor.TopicPartition{Topic: "recorded", Partition: p}, AtOffset(0)})
 				}
 				ctx := context.Background()
 				if err := c.Assign(ctx, ps); err != nil {

@@ -3,6 +3,7 @@ package consumer
 import (
 	"slices"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -27,7 +28,7 @@ type abortedTxn struct {
 //   - the position advances by batch headers (NextOffset), so a batch whose
 //     records were all compacted away or filtered still moves it forward.
 type deliveryFilter struct {
-	tp            TopicPartition
+	tp            gregor.TopicPartition
 	readCommitted bool
 	aborted       []abortedTxn // sorted by FirstOffset; consumed from the front
 	abortedPIDs   map[int64]struct{}
@@ -36,7 +37,7 @@ type deliveryFilter struct {
 	headers       bool  // some delivered record has headers (pointing into a slab)
 }
 
-func newDeliveryFilter(tp TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) deliveryFilter {
+func newDeliveryFilter(tp gregor.TopicPartition, readCommitted bool, position int64, aborted []abortedTxn) deliveryFilter {
 	f := deliveryFilter{tp: tp, readCommitted: readCommitted, next: position, lastEpoch: -1}
 	if readCommitted && len(aborted) > 0 {
 		f.aborted = slices.Clone(aborted)
@@ -89,7 +90,10 @@ func (f *deliveryFilter) add(br *wire.BatchReader, b *wire.RecordBatch, dst []Re
 	if deliver {
 		start := len(dst)
 		floor := f.next
-		var spare Record
+		var (
+			spare Record
+			ts    int64
+		)
 		for {
 			// Decode straight into the next slot of dst (the block is
 			// sized for every record); a record that is not delivered
@@ -99,7 +103,7 @@ func (f *deliveryFilter) add(br *wire.BatchReader, b *wire.RecordBatch, dst []Re
 			if len(dst) < cap(dst) {
 				r = &dst[:len(dst)+1][len(dst)]
 			}
-			if !br.NextRecordInto(&r.Offset, &r.Timestamp, &r.Key, &r.Value, &r.Headers) {
+			if !br.NextRecordInto(&r.Offset, &ts, &r.Key, &r.Value, &r.Headers) {
 				break
 			}
 			// Below the position, or out of order / beyond the batch's last
@@ -109,7 +113,7 @@ func (f *deliveryFilter) add(br *wire.BatchReader, b *wire.RecordBatch, dst []Re
 				continue
 			}
 			floor = r.Offset + 1
-			r.Topic, r.Partition = f.tp.Topic, f.tp.Partition
+			r.Topic, r.Partition, r.Timestamp = f.tp.Topic, f.tp.Partition, msTime(ts)
 			f.headers = f.headers || r.Headers != nil
 			if r == &spare {
 				dst = append(dst, spare)

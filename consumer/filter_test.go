@@ -6,10 +6,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-var testTP = TopicPartition{"t", 0}
+var testTP = gregor.TopicPartition{Topic: "t", Partition: 0}
 
 // decodeFiltered runs raw through decodeBatches and the delivery filter.
 func decodeFiltered(t *testing.T, raw []byte, fetchOffset int64, readCommitted bool, aborted []abortedTxn) ([]Record, *deliveryFilter) {
@@ -148,7 +149,7 @@ func TestFilterNullAndEmptyKept(t *testing.T) {
 		if r1.Key == nil || r1.Value != nil {
 			t.Fatalf("%v: record 1 key %v value %v", codec, r1.Key, r1.Value)
 		}
-		if !bytes.Equal(recs[2].Value, []byte("v")) || recs[2].Topic != "t" || recs[2].Timestamp != 2 {
+		if !bytes.Equal(recs[2].Value, []byte("v")) || recs[2].Topic != "t" || recs[2].Timestamp.UnixMilli() != 2 {
 			t.Fatalf("%v: record 2 %+v", codec, recs[2])
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -63,13 +64,13 @@ type Group struct {
 	commitMu sync.Mutex // serializes commits so they reach the coordinator in order
 
 	mu        sync.Mutex
-	owned     map[TopicPartition]bool  // guarded by mu
-	committed map[TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
-	marks     markTracker              // CommitProcessed bookkeeping; guarded by mu
-	fatal     error                    // the membership's fatal error; guarded by mu
-	pending   []error                  // errors Receive reports once, in order; guarded by mu
-	closed    bool                     // Close was called; guarded by mu
-	finished  bool                     // Close returned; guarded by mu
+	owned     map[gregor.TopicPartition]bool  // guarded by mu
+	committed map[gregor.TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
+	marks     markTracker                     // CommitProcessed bookkeeping; guarded by mu
+	fatal     error                           // the membership's fatal error; guarded by mu
+	pending   []error                         // errors Receive reports once, in order; guarded by mu
+	closed    bool                            // Close was called; guarded by mu
+	finished  bool                            // Close returned; guarded by mu
 }
 
 // NewGroup starts a group member reading through c with cfg: it joins the
@@ -94,7 +95,7 @@ func NewGroup(c *client.Client, cfg GroupConfig) (*Group, error) {
 // startGroup starts the membership and auto-commit goroutines.
 func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Regexp) *Group {
 	g := &Group{cl: cl, c: cons, cfg: cfg, re: re,
-		owned: map[TopicPartition]bool{}, committed: map[TopicPartition]int64{}}
+		owned: map[gregor.TopicPartition]bool{}, committed: map[gregor.TopicPartition]int64{}}
 	g.connName = fmt.Sprintf("group %q member %p", cfg.GroupID, g)
 	ctx, cancel := context.WithCancel(client.WithGroupConnection(context.Background(), g.connName))
 	g.ctx, g.cancel = ctx, cancel
@@ -148,7 +149,7 @@ func (g *Group) Receive(ctx context.Context) ([]Record, error) {
 	if g.cfg.CommitProcessed && len(recs) > 0 {
 		g.mu.Lock()
 		for i := range recs {
-			tp := TopicPartition{recs[i].Topic, recs[i].Partition}
+			tp := gregor.TopicPartition{Topic: recs[i].Topic, Partition: recs[i].Partition}
 			if g.owned[tp] {
 				g.marks.delivered(tp, recs[i].Offset)
 			}
@@ -161,15 +162,15 @@ func (g *Group) Receive(ctx context.Context) ([]Record, error) {
 // Pause stops fetching and delivering an owned partition until Resume (or
 // until it leaves the member: a partition that returns is not paused).
 // Errors: ErrNotAssigned, client.ErrClosed.
-func (g *Group) Pause(tp TopicPartition) error { return g.c.Pause(tp) }
+func (g *Group) Pause(tp gregor.TopicPartition) error { return g.c.Pause(tp) }
 
 // Resume undoes Pause. Errors: ErrNotAssigned, client.ErrClosed.
-func (g *Group) Resume(tp TopicPartition) error { return g.c.Resume(tp) }
+func (g *Group) Resume(tp gregor.TopicPartition) error { return g.c.Resume(tp) }
 
 // Seek moves an owned partition's position, as Consumer.Seek does. A
 // position below the committed offset is allowed, but a commit never moves
 // the committed offset back (see Commit).
-func (g *Group) Seek(ctx context.Context, tp TopicPartition, p Position) error {
+func (g *Group) Seek(ctx context.Context, tp gregor.TopicPartition, p Position) error {
 	return g.c.Seek(ctx, tp, p)
 }
 
@@ -180,7 +181,7 @@ func (g *Group) Progress() []Progress { return g.c.Progress() }
 // WaitEnd waits until each of tps (every owned partition when tps is empty)
 // has been read to its end, as Consumer.WaitEnd does; a partition revoked
 // meanwhile fails it with ErrNotAssigned.
-func (g *Group) WaitEnd(ctx context.Context, tps ...TopicPartition) error {
+func (g *Group) WaitEnd(ctx context.Context, tps ...gregor.TopicPartition) error {
 	return g.c.WaitEnd(ctx, tps...)
 }
 
@@ -233,7 +234,7 @@ func (g *Group) Close(ctx context.Context) error {
 	if g.fatalErr() == nil {
 		errs = append(errs, g.m.leave(ctx))
 	}
-	_ = g.c.Close()
+	_ = g.c.Close(context.Background())
 	g.mu.Lock()
 	g.finished = true
 	g.mu.Unlock()
@@ -250,7 +251,7 @@ func (g *Group) fail(err error) {
 	owned := g.ownedLocked()
 	g.mu.Unlock()
 	g.lose(context.Background(), owned)
-	_ = g.c.Close()
+	_ = g.c.Close(context.Background())
 }
 
 func (g *Group) fatalErr() error {
@@ -260,14 +261,14 @@ func (g *Group) fatalErr() error {
 }
 
 // ownedList returns the owned partitions, sorted.
-func (g *Group) ownedList() []TopicPartition {
+func (g *Group) ownedList() []gregor.TopicPartition {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.ownedLocked()
 }
 
-func (g *Group) ownedLocked() []TopicPartition {
-	out := make([]TopicPartition, 0, len(g.owned))
+func (g *Group) ownedLocked() []gregor.TopicPartition {
+	out := make([]gregor.TopicPartition, 0, len(g.owned))
 	for tp := range g.owned {
 		out = append(out, tp)
 	}
@@ -313,8 +314,8 @@ func (g *Group) autoCommitLoop() {
 	}
 }
 
-func sortTPs(tps []TopicPartition) {
-	slices.SortFunc(tps, func(a, b TopicPartition) int {
+func sortTPs(tps []gregor.TopicPartition) {
+	slices.SortFunc(tps, func(a, b gregor.TopicPartition) int {
 		if a.Topic != b.Topic {
 			if a.Topic < b.Topic {
 				return -1

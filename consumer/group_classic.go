@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/wire"
@@ -33,12 +34,12 @@ type classicMember struct {
 	generation int32  // generation of the last completed sync, -1 none; guarded by mu
 
 	// Owned by the run goroutine.
-	joinedTopics []string         // subscription of the last join
-	partCounts   map[string]int   // leader: partition counts the assignment used
-	lastCheck    time.Time        // last metadata check
-	lastAssigned []TopicPartition // assignment of the last completed sync (sticky user data)
-	joins        int              // JoinGroup requests sent (tests)
-	onJoin       func(n int)      // test hook, called after each JoinGroup response
+	joinedTopics []string                // subscription of the last join
+	partCounts   map[string]int          // leader: partition counts the assignment used
+	lastCheck    time.Time               // last metadata check
+	lastAssigned []gregor.TopicPartition // assignment of the last completed sync (sticky user data)
+	joins        int                     // JoinGroup requests sent (tests)
+	onJoin       func(n int)             // test hook, called after each JoinGroup response
 	sleep        func(time.Duration, context.Context) error
 }
 
@@ -308,7 +309,7 @@ func (m *classicMember) resetIdentity(memberToo bool) {
 }
 
 // sync sends SyncGroup and decodes this member's assignment.
-func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protocol string, as []wire.SyncGroupRequestAssignment) ([]TopicPartition, error) {
+func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protocol string, as []wire.SyncGroupRequestAssignment) ([]gregor.TopicPartition, error) {
 	_, member := m.identity()
 	pt := wire.ConsumerProtocolType
 	req := &wire.SyncGroupRequest{GroupID: m.key, GenerationID: gen, MemberID: member, ProtocolType: &pt, ProtocolName: &protocol, Assignments: as}
@@ -342,10 +343,10 @@ func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protoc
 	if err := a.DecodeFrom(wire.NewReader(sr.Assignment)); err != nil {
 		return nil, fmt.Errorf("consumer: SyncGroup assignment: %w", err)
 	}
-	var out []TopicPartition
+	var out []gregor.TopicPartition
 	for _, t := range a.AssignedPartitions {
 		for _, p := range t.Partitions {
-			out = append(out, TopicPartition{t.Topic, p})
+			out = append(out, gregor.TopicPartition{Topic: t.Topic, Partition: p})
 		}
 	}
 	return out, nil
@@ -494,7 +495,7 @@ func (m *classicMember) leave(ctx context.Context) error {
 
 func ms(d time.Duration) int32 { return int32(min(d.Milliseconds(), 1<<31-1)) }
 
-func toProtocolTPs(tps []TopicPartition) []wire.ConsumerProtocolTopicPartitions {
+func toProtocolTPs(tps []gregor.TopicPartition) []wire.ConsumerProtocolTopicPartitions {
 	var out []wire.ConsumerProtocolTopicPartitions
 	for _, tp := range tps { // sorted: one entry per topic
 		if n := len(out); n > 0 && out[n-1].Topic == tp.Topic {

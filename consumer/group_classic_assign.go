@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -119,11 +120,11 @@ func withholdTransfers(subs []assign.Member, result map[string][]assign.TopicPar
 		member string
 		gen    int32
 	}
-	owner := map[TopicPartition]claim{}
+	owner := map[gregor.TopicPartition]claim{}
 	for _, s := range subs {
 		for _, o := range s.Owned {
 			for _, p := range o.Partitions {
-				tp := TopicPartition{o.Topic, p}
+				tp := gregor.TopicPartition{Topic: o.Topic, Partition: p}
 				if c, ok := owner[tp]; !ok || s.Generation > c.gen {
 					owner[tp] = claim{s.MemberID, s.Generation}
 				}
@@ -135,7 +136,7 @@ func withholdTransfers(subs []assign.Member, result map[string][]assign.TopicPar
 		for _, t := range tps {
 			var ps []int32
 			for _, p := range t.Partitions {
-				if c, ok := owner[TopicPartition{t.Topic, p}]; ok && c.member != member {
+				if c, ok := owner[gregor.TopicPartition{Topic: t.Topic, Partition: p}]; ok && c.member != member {
 					continue
 				}
 				ps = append(ps, p)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -23,12 +24,12 @@ import (
 type CommitError struct {
 	GenerationID int32
 	MemberID     string
-	Partitions   map[TopicPartition]error
+	Partitions   map[gregor.TopicPartition]error
 }
 
 // Error names the failed partitions and their errors.
 func (e *CommitError) Error() string {
-	keys := make([]TopicPartition, 0, len(e.Partitions))
+	keys := make([]gregor.TopicPartition, 0, len(e.Partitions))
 	for tp := range e.Partitions {
 		keys = append(keys, tp)
 	}
@@ -63,7 +64,7 @@ var ErrNotDelivered = errors.New("consumer: record not delivered or already mark
 // already committed (or fetched) for a partition is skipped, so committed
 // offsets never go backwards through the Group's own commits. Errors: *CommitError for refused partitions; client errors
 // (*client.RequestError, timeouts); client.ErrClosed.
-func (g *Group) Commit(ctx context.Context, offsets map[TopicPartition]int64) error {
+func (g *Group) Commit(ctx context.Context, offsets map[gregor.TopicPartition]int64) error {
 	for tp, o := range offsets {
 		if err := validateTP(tp); err != nil {
 			return err
@@ -94,7 +95,7 @@ func (g *Group) MarkProcessed(recs ...Record) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for i := range recs {
-		tp := TopicPartition{recs[i].Topic, recs[i].Partition}
+		tp := gregor.TopicPartition{Topic: recs[i].Topic, Partition: recs[i].Partition}
 		if !g.marks.mark(tp, recs[i].Offset) && first == nil {
 			first = fmt.Errorf("%w: %s offset %d", ErrNotDelivered, tp, recs[i].Offset)
 		}
@@ -110,19 +111,19 @@ func (g *Group) CommitMarked(ctx context.Context) error {
 
 // commitOwned is the automatic commit of tps: their processed prefixes
 // with CommitProcessed, else their positions.
-func (g *Group) commitOwned(ctx context.Context, tps []TopicPartition) error {
+func (g *Group) commitOwned(ctx context.Context, tps []gregor.TopicPartition) error {
 	if g.cfg.CommitProcessed {
 		return g.commit(ctx, g.markedOffsets(tps))
 	}
 	return g.commit(ctx, g.positions(tps))
 }
 
-func (g *Group) positions(tps []TopicPartition) map[TopicPartition]int64 {
-	want := make(map[TopicPartition]bool, len(tps))
+func (g *Group) positions(tps []gregor.TopicPartition) map[gregor.TopicPartition]int64 {
+	want := make(map[gregor.TopicPartition]bool, len(tps))
 	for _, tp := range tps {
 		want[tp] = true
 	}
-	out := map[TopicPartition]int64{}
+	out := map[gregor.TopicPartition]int64{}
 	for _, p := range g.c.Assignment() {
 		if want[p.TopicPartition] {
 			out[p.TopicPartition] = p.Position.Offset
@@ -131,10 +132,10 @@ func (g *Group) positions(tps []TopicPartition) map[TopicPartition]int64 {
 	return out
 }
 
-func (g *Group) markedOffsets(tps []TopicPartition) map[TopicPartition]int64 {
+func (g *Group) markedOffsets(tps []gregor.TopicPartition) map[gregor.TopicPartition]int64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := map[TopicPartition]int64{}
+	out := map[gregor.TopicPartition]int64{}
 	for _, tp := range tps {
 		if o, ok := g.marks.committable(tp); ok {
 			out[tp] = o
@@ -146,7 +147,7 @@ func (g *Group) markedOffsets(tps []TopicPartition) map[TopicPartition]int64 {
 // commit sends one OffsetCommit with the offsets that move a partition's
 // committed offset forward (or are for partitions this member does not
 // track). Commits are serialized so they reach the coordinator in order.
-func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) error {
+func (g *Group) commit(ctx context.Context, offsets map[gregor.TopicPartition]int64) error {
 	ctx = client.WithGroupConnection(ctx, g.connName)
 	g.commitMu.Lock()
 	defer g.commitMu.Unlock()
@@ -155,8 +156,8 @@ func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) er
 		g.mu.Unlock()
 		return client.ErrClosed
 	}
-	send := map[TopicPartition]int64{}
-	refused := map[TopicPartition]error{}
+	send := map[gregor.TopicPartition]int64{}
+	refused := map[gregor.TopicPartition]error{}
 	for tp, o := range offsets {
 		if !g.owned[tp] {
 			// Another member may own it now, with commits of its own that
@@ -196,7 +197,7 @@ func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) er
 	}
 	var ce *CommitError
 	if !errors.As(err, &ce) {
-		ce = &CommitError{GenerationID: gen, MemberID: member, Partitions: map[TopicPartition]error{}}
+		ce = &CommitError{GenerationID: gen, MemberID: member, Partitions: map[gregor.TopicPartition]error{}}
 	}
 	maps.Copy(ce.Partitions, refused)
 	return ce
@@ -204,7 +205,7 @@ func (g *Group) commit(ctx context.Context, offsets map[TopicPartition]int64) er
 
 // commitRequest builds an OffsetCommit naming topics both by name and by ID
 // (v10+ uses IDs), so it fits whichever version is negotiated.
-func (g *Group) commitRequest(ctx context.Context, send map[TopicPartition]int64, gen int32, member string) (*wire.OffsetCommitRequest, map[string]wire.UUID, error) {
+func (g *Group) commitRequest(ctx context.Context, send map[gregor.TopicPartition]int64, gen int32, member string) (*wire.OffsetCommitRequest, map[string]wire.UUID, error) {
 	byTopic := map[string][]wire.OffsetCommitPartition{}
 	for tp, o := range send {
 		byTopic[tp.Topic] = append(byTopic[tp.Topic], wire.OffsetCommitPartition{PartitionIndex: tp.Partition, CommittedOffset: o, CommittedLeaderEpoch: -1})
@@ -230,10 +231,10 @@ func (g *Group) commitRequest(ctx context.Context, send map[TopicPartition]int64
 // ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID; STALE_MEMBER_EPOCH,
 // FENCED_MEMBER_EPOCH of KIP-848) asks the membership to rejoin;
 // NOT_COORDINATOR forgets the coordinator.
-func (g *Group) commitResult(send map[TopicPartition]int64, ids map[string]wire.UUID, resp *wire.OffsetCommitResponse, gen int32, member string) error {
+func (g *Group) commitResult(send map[gregor.TopicPartition]int64, ids map[string]wire.UUID, resp *wire.OffsetCommitResponse, gen int32, member string) error {
 	names := idNames(ids)
-	failed := map[TopicPartition]error{}
-	seen := map[TopicPartition]bool{}
+	failed := map[gregor.TopicPartition]error{}
+	seen := map[gregor.TopicPartition]bool{}
 	g.mu.Lock()
 	for _, t := range resp.Topics {
 		name := t.Name
@@ -241,7 +242,7 @@ func (g *Group) commitResult(send map[TopicPartition]int64, ids map[string]wire.
 			name = n
 		}
 		for _, p := range t.Partitions {
-			tp := TopicPartition{name, p.PartitionIndex}
+			tp := gregor.TopicPartition{Topic: name, Partition: p.PartitionIndex}
 			seen[tp] = true
 			if err := wire.ErrorForCode(p.ErrorCode); err != nil {
 				failed[tp] = err

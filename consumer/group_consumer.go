@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -177,11 +178,11 @@ func (m *consumerMember) step(ctx context.Context) (time.Duration, error) {
 
 // sameAssignment reports whether a and b name the same partitions.
 func sameAssignment(a, b map[wire.UUID][]int32) bool {
-	count := func(m map[wire.UUID][]int32) map[TopicPartition]bool {
-		out := map[TopicPartition]bool{}
+	count := func(m map[wire.UUID][]int32) map[gregor.TopicPartition]bool {
+		out := map[gregor.TopicPartition]bool{}
 		for id, ps := range m {
 			for _, p := range ps {
-				out[TopicPartition{string(id[:]), p}] = true
+				out[gregor.TopicPartition{Topic: string(id[:]), Partition: p}] = true
 			}
 		}
 		return out
@@ -199,7 +200,7 @@ func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
 			return false, err
 		}
 	}
-	var next []TopicPartition
+	var next []gregor.TopicPartition
 	for id, ps := range m.target {
 		name, ok := m.nameOf(id)
 		if !ok {
@@ -207,7 +208,7 @@ func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
 			continue
 		}
 		for _, p := range ps {
-			next = append(next, TopicPartition{name, p})
+			next = append(next, gregor.TopicPartition{Topic: name, Partition: p})
 		}
 	}
 	// With a topic not yet resolved, what is resolved is reconciled now

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -153,12 +154,12 @@ func TestGroupConsumerLeave(t *testing.T) {
 func TestGroupConsumerStaleEpochOnOffsetFetch(t *testing.T) {
 	m, fc, _ := newFakeGroupWith(t, consumerProtocol, func(fc *fakeCoord) {
 		fc.committed[tp0] = 3
-		fc.committed[TopicPartition{"t", 1}] = 4
+		fc.committed[gregor.TopicPartition{Topic: "t", Partition: 1}] = 4
 		fc.queue(wire.KeyOffsetFetch, wire.ErrStaleMemberEpoch.Code, wire.ErrStaleMemberEpoch.Code)
 	})
 	recs := receiveGroupN(t, m, 3)
 	for _, r := range recs {
-		if r.Offset < fc.committedOf(TopicPartition{r.Topic, r.Partition}) {
+		if r.Offset < fc.committedOf(gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}) {
 			t.Fatalf("record %s[%d]@%d below the committed offset: reset instead of retried", r.Topic, r.Partition, r.Offset)
 		}
 	}

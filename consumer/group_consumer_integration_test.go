@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -64,7 +65,7 @@ func TestGroupConsumerIntegrationSplitAndTakeOver(t *testing.T) {
 func (e *groupEnv) checkAdminDescribe(group string, ms ...*member) {
 	e.t.Helper()
 	e.waitFor("admin to describe the reconciled group", func() bool {
-		ds, err := admin.New(e.cl).DescribeConsumerGroups(e.ctx, []string{group})
+		ds, err := admin.New(e.cl, admin.Config{}).DescribeConsumerGroups(e.ctx, []string{group})
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func (e *groupEnv) checkAdminDescribe(group string, ms ...*member) {
 				}
 				found = dm.MemberEpoch == epoch && len(dm.Assignment) == len(owned) && len(dm.TargetAssignment) == len(owned)
 				for i, tp := range dm.Assignment {
-					found = found && owned[TopicPartition{tp.Topic, tp.Partition}] && owned[TopicPartition{dm.TargetAssignment[i].Topic, dm.TargetAssignment[i].Partition}]
+					found = found && owned[gregor.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}] && owned[gregor.TopicPartition{Topic: dm.TargetAssignment[i].Topic, Partition: dm.TargetAssignment[i].Partition}]
 				}
 			}
 			if !found {
@@ -104,10 +105,10 @@ func TestGroupConsumerIntegrationCommitReplay(t *testing.T) {
 	mod := func(c *GroupConfig) { withConsumerProtocol("")(c); c.DisableAutoCommit = true }
 	a := e.join(group, mod)
 	recs := e.drain(a, 20)
-	commit := map[TopicPartition]int64{}
+	commit := map[gregor.TopicPartition]int64{}
 	for _, r := range recs {
 		if r.Offset < 4 {
-			tp := TopicPartition{r.Topic, r.Partition}
+			tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 			commit[tp] = max(commit[tp], r.Offset+1)
 		}
 	}
@@ -176,8 +177,8 @@ func TestGroupConsumerIntegrationRegex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	m := &member{owned: map[TopicPartition]bool{}}
+	defer cl.Close(context.Background())
+	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?",
 		Protocol: ProtocolConsumer, OnAssignment: m.onEvent})
 	if err != nil {
@@ -185,7 +186,7 @@ func TestGroupConsumerIntegrationRegex(t *testing.T) {
 	}
 	m.Group = g
 	defer g.Close(e.ctx)
-	e.waitFor("the first topic", func() bool { return m.ownedSet()[TopicPartition{e.topic, 0}] })
+	e.waitFor("the first topic", func() bool { return m.ownedSet()[gregor.TopicPartition{Topic: e.topic, Partition: 0}] })
 	more := e.topic + "-more"
 	r, err := e.cl.RequestController(e.ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreateTopicsTopic{{Name: more, NumPartitions: 2, ReplicationFactor: 1}}})
@@ -194,7 +195,7 @@ func TestGroupConsumerIntegrationRegex(t *testing.T) {
 	}
 	e.waitFor("the matching topic created later", func() bool {
 		s := m.ownedSet()
-		return s[TopicPartition{more, 0}] && s[TopicPartition{more, 1}]
+		return s[gregor.TopicPartition{Topic: more, Partition: 0}] && s[gregor.TopicPartition{Topic: more, Partition: 1}]
 	})
 }
 

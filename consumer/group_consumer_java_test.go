@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -71,24 +72,24 @@ func TestGroupConsumerIntegrationMixedJava(t *testing.T) {
 	e.waitFor("all 4 partitions committed at 10", func() bool {
 		offs := e.committed(group)
 		for p := range int32(4) {
-			if offs[TopicPartition{e.topic, p}] != 10 {
+			if offs[gregor.TopicPartition{Topic: e.topic, Partition: p}] != 10 {
 				return false
 			}
 		}
 		return true
 	})
 	evs := j.stop(t, true)
-	javaOwned := map[TopicPartition]bool{}
+	javaOwned := map[gregor.TopicPartition]bool{}
 	javaGot := map[string]bool{}
 	for _, ev := range evs {
 		switch ev.Name {
 		case "partitions_assigned":
 			for _, p := range ev.Partitions {
-				javaOwned[TopicPartition{p.Topic, p.Partition}] = true
+				javaOwned[gregor.TopicPartition{Topic: p.Topic, Partition: p.Partition}] = true
 			}
 		case "partitions_revoked", "partitions_lost":
 			for _, p := range ev.Partitions {
-				delete(javaOwned, TopicPartition{p.Topic, p.Partition})
+				delete(javaOwned, gregor.TopicPartition{Topic: p.Topic, Partition: p.Partition})
 			}
 		case "record_data":
 			javaGot[ev.Value] = true
@@ -125,7 +126,7 @@ func TestGroupConsumerIntegrationMixedJava(t *testing.T) {
 	})
 	mu.Lock()
 	for _, r := range log {
-		if javaOwned[TopicPartition{r.Topic, r.Partition}] && strings.HasPrefix(string(r.Value), "a-") {
+		if javaOwned[gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}] && strings.HasPrefix(string(r.Value), "a-") {
 			t.Fatalf("gregor read %q of the Java member's %s[%d]: it did not start from Java's commit", r.Value, r.Topic, r.Partition)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 )
 
@@ -43,7 +44,7 @@ func (k AssignmentEventKind) String() string {
 // AssignmentEvent is one change of a member's assignment.
 type AssignmentEvent struct {
 	Kind       AssignmentEventKind
-	Partitions []TopicPartition // non-empty, sorted by topic then partition
+	Partitions []gregor.TopicPartition // non-empty, sorted by topic then partition
 	// GenerationID is the generation the change belongs to (for Revoking
 	// and Lost, the generation the partitions were owned in).
 	GenerationID int32
@@ -52,7 +53,7 @@ type AssignmentEvent struct {
 }
 
 // emit delivers ev to the configured listener, on the membership goroutine.
-func (g *Group) emit(ctx context.Context, kind AssignmentEventKind, tps []TopicPartition) {
+func (g *Group) emit(ctx context.Context, kind AssignmentEventKind, tps []gregor.TopicPartition) {
 	if len(tps) == 0 {
 		return
 	}
@@ -77,7 +78,7 @@ func (g *Group) emit(ctx context.Context, kind AssignmentEventKind, tps []TopicP
 // revoke gives up tps in a rebalance: pause them (nothing more is
 // delivered), emit Revoking with a chance to commit bounded by the
 // rebalance timeout, auto-commit them, then drop them from the fetch engine.
-func (g *Group) revoke(ctx context.Context, tps []TopicPartition) {
+func (g *Group) revoke(ctx context.Context, tps []gregor.TopicPartition) {
 	if len(tps) == 0 {
 		return
 	}
@@ -95,7 +96,7 @@ func (g *Group) revoke(ctx context.Context, tps []TopicPartition) {
 }
 
 // lose drops tps without any commit and emits Lost.
-func (g *Group) lose(ctx context.Context, tps []TopicPartition) {
+func (g *Group) lose(ctx context.Context, tps []gregor.TopicPartition) {
 	if len(tps) == 0 {
 		return
 	}
@@ -105,7 +106,7 @@ func (g *Group) lose(ctx context.Context, tps []TopicPartition) {
 }
 
 // drop removes tps from the fetch engine and the group's bookkeeping.
-func (g *Group) drop(tps []TopicPartition) {
+func (g *Group) drop(tps []gregor.TopicPartition) {
 	_ = g.c.Remove(context.Background(), tps)
 	g.mu.Lock()
 	for _, tp := range tps {
@@ -120,7 +121,7 @@ func (g *Group) drop(tps []TopicPartition) {
 // they are added to the fetch engine at those offsets (OffsetReset where
 // none), then Assigned is emitted. Errors leave tps unowned and
 // unannounced; the caller rejoins.
-func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
+func (g *Group) assign(ctx context.Context, tps []gregor.TopicPartition) error {
 	if len(tps) == 0 {
 		return nil
 	}
@@ -130,7 +131,7 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 		return err
 	}
 	ps := make([]PartitionPosition, 0, len(tps))
-	var noOffset []TopicPartition
+	var noOffset []gregor.TopicPartition
 	for _, tp := range tps {
 		pos := g.resetPosition()
 		if o, ok := offs[tp]; ok && o >= 0 {
@@ -178,7 +179,7 @@ func (g *Group) assign(ctx context.Context, tps []TopicPartition) error {
 // They are owned but paused at the log start: Seek them where to start,
 // then Resume them.
 type NoCommittedOffsetError struct {
-	Partitions []TopicPartition
+	Partitions []gregor.TopicPartition
 }
 
 // Error names the partitions.
@@ -200,12 +201,12 @@ func (g *Group) resetPosition() Position {
 // whether it revoked anything (KIP-429: it must rejoin so the revoked
 // partitions can be given to others); eagerly everything was revoked
 // before the join, so all of next is added.
-func (g *Group) reconcile(ctx context.Context, next []TopicPartition) (revoked bool, err error) {
-	want := make(map[TopicPartition]bool, len(next))
+func (g *Group) reconcile(ctx context.Context, next []gregor.TopicPartition) (revoked bool, err error) {
+	want := make(map[gregor.TopicPartition]bool, len(next))
 	for _, tp := range next {
 		want[tp] = true
 	}
-	var gone, added []TopicPartition
+	var gone, added []gregor.TopicPartition
 	g.mu.Lock()
 	for tp := range g.owned {
 		if !want[tp] {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/wire"
@@ -25,7 +26,7 @@ type fakeCoord struct {
 	syncs        int
 	heartbeats   int
 	assigned     []byte // the leader's assignment of the last sync
-	committed    map[TopicPartition]int64
+	committed    map[gregor.TopicPartition]int64
 	commits      []wire.OffsetCommitRequest
 	lookups      int // Coordinator calls that found the cache empty
 	known        bool
@@ -40,7 +41,7 @@ type fakeCoord struct {
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
-	return &fakeCoord{f: f, committed: map[TopicPartition]int64{}, errs: map[wire.APIKey][]int16{}}
+	return &fakeCoord{f: f, committed: map[gregor.TopicPartition]int64{}, errs: map[wire.APIKey][]int16{}}
 }
 
 func (c *fakeCoord) queue(k wire.APIKey, codes ...int16) {
@@ -127,7 +128,7 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 		}
 		var ps []wire.OffsetFetchPartitionResult
 		for _, p := range r.Groups[0].Topics[0].PartitionIndexes {
-			o, ok := c.committed[TopicPartition{r.Groups[0].Topics[0].Name, p}]
+			o, ok := c.committed[gregor.TopicPartition{Topic: r.Groups[0].Topics[0].Name, Partition: p}]
 			if !ok {
 				o = -1
 			}
@@ -143,7 +144,7 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 			tr := wire.OffsetCommitTopicResult{Name: t.Name}
 			for _, p := range t.Partitions {
 				if code == 0 {
-					c.committed[TopicPartition{t.Name, p.PartitionIndex}] = p.CommittedOffset
+					c.committed[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = p.CommittedOffset
 				}
 				tr.Partitions = append(tr.Partitions, wire.OffsetCommitPartitionResult{PartitionIndex: p.PartitionIndex, ErrorCode: code})
 			}
@@ -172,12 +173,12 @@ func newFakeGroupWith(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)
 	t.Helper()
 	f := newFakeBroker(t)
 	f.append(tp0, dataBatch(0, 5))
-	f.append(TopicPartition{"t", 1}, dataBatch(0, 5))
+	f.append(gregor.TopicPartition{Topic: "t", Partition: 1}, dataBatch(0, 5))
 	fc := newFakeCoord(f)
 	if pre != nil {
 		pre(fc)
 	}
-	m := &member{owned: map[TopicPartition]bool{}}
+	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	cfg := GroupConfig{GroupID: "g", Topics: []string{"t"}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{coop: true}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent}
 	if mod != nil {
@@ -344,12 +345,12 @@ func TestGroupMarkProcessedGapSafe(t *testing.T) {
 	if o := fc.committedOf(tp0); o != 5 {
 		t.Fatalf("committed %d, want 5", o)
 	}
-	if _, ok := fc.committed[TopicPartition{"t", 1}]; ok {
+	if _, ok := fc.committed[gregor.TopicPartition{Topic: "t", Partition: 1}]; ok {
 		t.Fatal("partition 1 committed with nothing processed")
 	}
 }
 
-func (c *fakeCoord) committedOf(tp TopicPartition) int64 {
+func (c *fakeCoord) committedOf(tp gregor.TopicPartition) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	o, ok := c.committed[tp]
@@ -430,10 +431,10 @@ func TestGroupSlowRevokeKeepsHeartbeating(t *testing.T) {
 func TestGroupResetNoneWithoutCommit(t *testing.T) {
 	f := newFakeBroker(t)
 	f.append(tp0, dataBatch(0, 5))
-	f.append(TopicPartition{"t", 1}, dataBatch(0, 5))
+	f.append(gregor.TopicPartition{Topic: "t", Partition: 1}, dataBatch(0, 5))
 	fc := newFakeCoord(f)
-	fc.committed[TopicPartition{"t", 1}] = 3
-	m := &member{owned: map[TopicPartition]bool{}}
+	fc.committed[gregor.TopicPartition{Topic: "t", Partition: 1}] = 3
+	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	cfg, re, err := GroupConfig{GroupID: "g", Topics: []string{"t"}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{}},
 		HeartbeatInterval: 5 * time.Millisecond, DisableAutoCommit: true, OnAssignment: m.onEvent, Config: Config{OffsetReset: ResetNone}}.withDefaults()
 	if err != nil {
@@ -475,15 +476,15 @@ func TestGroupResetNoneWithoutCommit(t *testing.T) {
 // ones are committed; a lower offset than already committed is skipped.
 func TestGroupCommitOnlyOwned(t *testing.T) {
 	m, fc, _ := newFakeGroup(t, nil)
-	err := m.Commit(bg(), map[TopicPartition]int64{tp0: 3, {"other", 0}: 9})
+	err := m.Commit(bg(), map[gregor.TopicPartition]int64{tp0: 3, {Topic: "other", Partition: 0}: 9})
 	var ce *CommitError
-	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[TopicPartition{"other", 0}], ErrNotAssigned) {
+	if !errors.As(err, &ce) || len(ce.Partitions) != 1 || !errors.Is(ce.Partitions[gregor.TopicPartition{Topic: "other", Partition: 0}], ErrNotAssigned) {
 		t.Fatalf("commit: %v, want ErrNotAssigned for other[0] only", err)
 	}
 	if o := fc.committedOf(tp0); o != 3 {
 		t.Fatalf("t[0] committed %d, want 3", o)
 	}
-	if err := m.Commit(bg(), map[TopicPartition]int64{tp0: 1}); err != nil {
+	if err := m.Commit(bg(), map[gregor.TopicPartition]int64{tp0: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if o := fc.committedOf(tp0); o != 3 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -108,7 +109,7 @@ func newTestClient(t *testing.T, cluster *kafkatest.Cluster) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	return cl
 }
 
@@ -122,7 +123,7 @@ func (e *groupEnv) produce(prefix string, n int, parts int32) {
 	defer p.Close(e.ctx)
 	var ds []*producer.Delivery
 	for i := range n {
-		d, err := p.Send(e.ctx, &producer.Message{Topic: e.topic, Partition: int32(i) % parts, Value: fmt.Appendf(nil, "%s-%d", prefix, i)})
+		d, err := p.Send(e.ctx, &producer.Record{Topic: e.topic, Partition: producer.ToPartition(int32(i) % parts), Value: fmt.Appendf(nil, "%s-%d", prefix, i)})
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ type member struct {
 	*Group
 	mu     sync.Mutex
 	events []AssignmentEvent
-	owned  map[TopicPartition]bool
+	owned  map[gregor.TopicPartition]bool
 }
 
 func (m *member) onEvent(_ context.Context, ev AssignmentEvent) {
@@ -152,10 +153,10 @@ func (m *member) onEvent(_ context.Context, ev AssignmentEvent) {
 	}
 }
 
-func (m *member) ownedSet() map[TopicPartition]bool {
+func (m *member) ownedSet() map[gregor.TopicPartition]bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := map[TopicPartition]bool{}
+	out := map[gregor.TopicPartition]bool{}
 	for tp, ok := range m.owned {
 		if ok {
 			out[tp] = true
@@ -173,7 +174,7 @@ func (e *groupEnv) join(group string, mod func(*GroupConfig)) *member {
 // joinOn is join through the client cl, which other members may share.
 func (e *groupEnv) joinOn(cl *client.Client, group string, mod func(*GroupConfig)) *member {
 	e.t.Helper()
-	m := &member{owned: map[TopicPartition]bool{}}
+	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	cfg := GroupConfig{GroupID: group, Topics: []string{e.topic}, Protocol: ProtocolClassic, Assignors: []assign.Assignor{testRange{}},
 		SessionTimeout: 6 * time.Second, HeartbeatInterval: 300 * time.Millisecond, RebalanceTimeout: 20 * time.Second,
 		OnAssignment: m.onEvent}
@@ -210,7 +211,7 @@ func (e *groupEnv) waitFor(what string, cond func() bool) {
 func (e *groupEnv) stableSplit(parts int32, ms ...*member) {
 	e.t.Helper()
 	e.waitFor(fmt.Sprintf("%d members to split %d partitions", len(ms), parts), func() bool {
-		seen := map[TopicPartition]int{}
+		seen := map[gregor.TopicPartition]int{}
 		for _, m := range ms {
 			for tp := range m.ownedSet() {
 				seen[tp]++

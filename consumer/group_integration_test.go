@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -56,10 +57,10 @@ func TestGroupIntegrationCommitReplay(t *testing.T) {
 	noAuto := func(c *GroupConfig) { c.DisableAutoCommit = true }
 	a := e.join(group, noAuto)
 	recs := e.drain(a, 20)
-	commit := map[TopicPartition]int64{}
+	commit := map[gregor.TopicPartition]int64{}
 	for _, r := range recs {
 		if r.Offset < 4 { // commit the first 4 of each partition
-			tp := TopicPartition{r.Topic, r.Partition}
+			tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 			commit[tp] = max(commit[tp], r.Offset+1)
 		}
 	}
@@ -67,7 +68,7 @@ func TestGroupIntegrationCommitReplay(t *testing.T) {
 		t.Fatalf("Commit: %v", err)
 	}
 	// A lower offset is skipped: the committed offset never goes back.
-	if err := a.Commit(e.ctx, map[TopicPartition]int64{{e.topic, 0}: 1}); err != nil {
+	if err := a.Commit(e.ctx, map[gregor.TopicPartition]int64{{Topic: e.topic, Partition: 0}: 1}); err != nil {
 		t.Fatalf("Commit lower: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
@@ -134,8 +135,8 @@ func TestGroupIntegrationRegexAndNewPartitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	m := &member{owned: map[TopicPartition]bool{}}
+	defer cl.Close(context.Background())
+	m := &member{owned: map[gregor.TopicPartition]bool{}}
 	g, err := NewGroup(cl, GroupConfig{GroupID: e.topic + "-g", TopicRegex: regexp.QuoteMeta(e.topic) + "(-more)?", Protocol: ProtocolClassic,
 		Assignors: []assign.Assignor{testRange{}}, SessionTimeout: 6 * time.Second, HeartbeatInterval: 200 * time.Millisecond, OnAssignment: m.onEvent})
 	if err != nil {
@@ -143,7 +144,7 @@ func TestGroupIntegrationRegexAndNewPartitions(t *testing.T) {
 	}
 	m.Group = g
 	defer g.Close(e.ctx)
-	e.waitFor("the first topic", func() bool { return m.ownedSet()[TopicPartition{e.topic, 0}] })
+	e.waitFor("the first topic", func() bool { return m.ownedSet()[gregor.TopicPartition{Topic: e.topic, Partition: 0}] })
 	more := e.topic + "-more"
 	r, err := e.cl.RequestController(e.ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreateTopicsTopic{{Name: more, NumPartitions: 2, ReplicationFactor: 1}}})
@@ -152,7 +153,7 @@ func TestGroupIntegrationRegexAndNewPartitions(t *testing.T) {
 	}
 	e.waitFor("the matching topic created later", func() bool {
 		s := m.ownedSet()
-		return s[TopicPartition{more, 0}] && s[TopicPartition{more, 1}]
+		return s[gregor.TopicPartition{Topic: more, Partition: 0}] && s[gregor.TopicPartition{Topic: more, Partition: 1}]
 	})
 	r, err = e.cl.RequestController(e.ctx, &wire.CreatePartitionsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreatePartitionsTopic{{Name: e.topic, Count: 3}}})

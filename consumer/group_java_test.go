@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/wire"
@@ -143,24 +144,24 @@ func testMixedGroup(t *testing.T, javaStrategy string, ours assign.Assignor) {
 	e.waitFor("all 4 partitions committed at 10", func() bool {
 		offs := e.committed(group)
 		for p := range int32(4) {
-			if offs[TopicPartition{e.topic, p}] != 10 {
+			if offs[gregor.TopicPartition{Topic: e.topic, Partition: p}] != 10 {
 				return false
 			}
 		}
 		return true
 	})
 	evs := j.stop(t, true)
-	javaOwned := map[TopicPartition]bool{}
+	javaOwned := map[gregor.TopicPartition]bool{}
 	javaGot := map[string]bool{}
 	for _, ev := range evs {
 		switch ev.Name {
 		case "partitions_assigned":
 			for _, p := range ev.Partitions {
-				javaOwned[TopicPartition{p.Topic, p.Partition}] = true
+				javaOwned[gregor.TopicPartition{Topic: p.Topic, Partition: p.Partition}] = true
 			}
 		case "partitions_revoked":
 			for _, p := range ev.Partitions {
-				delete(javaOwned, TopicPartition{p.Topic, p.Partition})
+				delete(javaOwned, gregor.TopicPartition{Topic: p.Topic, Partition: p.Partition})
 			}
 		case "record_data":
 			javaGot[ev.Value] = true
@@ -199,7 +200,7 @@ func testMixedGroup(t *testing.T, javaStrategy string, ours assign.Assignor) {
 	})
 	gotMu.Lock()
 	for _, r := range log {
-		if javaOwned[TopicPartition{r.Topic, r.Partition}] && strings.HasPrefix(string(r.Value), "a-") {
+		if javaOwned[gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}] && strings.HasPrefix(string(r.Value), "a-") {
 			t.Fatalf("gregor read %q of the Java member's %s[%d]: it did not start from Java's commit", r.Value, r.Topic, r.Partition)
 		}
 	}
@@ -244,7 +245,7 @@ func (e *groupEnv) describe(group string) wire.DescribeGroupsGroup {
 
 // committed returns the group's committed offsets of the env's topic
 // (OffsetFetch v8, by topic name).
-func (e *groupEnv) committed(group string) map[TopicPartition]int64 {
+func (e *groupEnv) committed(group string) map[gregor.TopicPartition]int64 {
 	e.t.Helper()
 	coord, err := e.cl.Coordinator(e.ctx, client.CoordinatorGroup, group)
 	if err != nil {
@@ -255,11 +256,11 @@ func (e *groupEnv) committed(group string) map[TopicPartition]int64 {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	out := map[TopicPartition]int64{}
+	out := map[gregor.TopicPartition]int64{}
 	for _, gr := range r.(*wire.OffsetFetchResponse).Groups {
 		for _, tr := range gr.Topics {
 			for _, p := range tr.Partitions {
-				out[TopicPartition{tr.Name, p.PartitionIndex}] = p.CommittedOffset
+				out[gregor.TopicPartition{Topic: tr.Name, Partition: p.PartitionIndex}] = p.CommittedOffset
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package consumer
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/gregor-kafka/gregor"
+)
 
 // markTracker keeps, per partition, the records delivered in
 // CommitProcessed mode and not yet part of the processed prefix. pending
@@ -10,7 +14,7 @@ import "slices"
 // longest fully marked prefix of pending, so a record processed out of
 // order never lets the commit skip an unprocessed one.
 type markTracker struct {
-	parts map[TopicPartition]*markPart
+	parts map[gregor.TopicPartition]*markPart
 }
 
 type markPart struct {
@@ -19,10 +23,10 @@ type markPart struct {
 	next    int64 // committable offset; -1 before the first prefix
 }
 
-func (t *markTracker) init() { t.parts = map[TopicPartition]*markPart{} }
+func (t *markTracker) init() { t.parts = map[gregor.TopicPartition]*markPart{} }
 
 // delivered appends a delivered record's offset.
-func (t *markTracker) delivered(tp TopicPartition, off int64) {
+func (t *markTracker) delivered(tp gregor.TopicPartition, off int64) {
 	p := t.parts[tp]
 	if p == nil {
 		p = &markPart{done: map[int64]bool{}, next: -1}
@@ -36,7 +40,7 @@ func (t *markTracker) delivered(tp TopicPartition, off int64) {
 
 // mark marks a delivered record and advances the prefix; false if the
 // record is not awaiting a mark.
-func (t *markTracker) mark(tp TopicPartition, off int64) bool {
+func (t *markTracker) mark(tp gregor.TopicPartition, off int64) bool {
 	p := t.parts[tp]
 	if p == nil || p.done[off] {
 		return false
@@ -60,7 +64,7 @@ func (t *markTracker) mark(tp TopicPartition, off int64) bool {
 }
 
 // committable returns the offset to commit for tp, if any prefix exists.
-func (t *markTracker) committable(tp TopicPartition) (int64, bool) {
+func (t *markTracker) committable(tp gregor.TopicPartition) (int64, bool) {
 	p := t.parts[tp]
 	if p == nil || p.next < 0 {
 		return 0, false
@@ -69,4 +73,4 @@ func (t *markTracker) committable(tp TopicPartition) (int64, bool) {
 }
 
 // drop forgets a partition that left the member.
-func (t *markTracker) drop(tp TopicPartition) { delete(t.parts, tp) }
+func (t *markTracker) drop(tp gregor.TopicPartition) { delete(t.parts, tp) }

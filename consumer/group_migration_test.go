@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/producer"
 )
 
@@ -26,12 +27,12 @@ func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 
 	var mu sync.Mutex
 	got := map[string]bool{}
-	owners := map[TopicPartition][]ownership{}
+	owners := map[gregor.TopicPartition][]ownership{}
 	open := map[[2]any]time.Time{}
-	ownedBy := map[int]map[TopicPartition]bool{}
+	ownedBy := map[int]map[gregor.TopicPartition]bool{}
 	start := func(id int, proto GroupProtocol) func() {
 		mu.Lock()
-		ownedBy[id] = map[TopicPartition]bool{}
+		ownedBy[id] = map[gregor.TopicPartition]bool{}
 		mu.Unlock()
 		m := e.join(group, func(c *GroupConfig) {
 			c.Protocol = proto
@@ -75,10 +76,10 @@ func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 			<-done
 		}
 	}
-	owned := func(id int) map[TopicPartition]bool {
+	owned := func(id int) map[gregor.TopicPartition]bool {
 		mu.Lock()
 		defer mu.Unlock()
-		out := map[TopicPartition]bool{}
+		out := map[gregor.TopicPartition]bool{}
 		for tp, ok := range ownedBy[id] {
 			if ok {
 				out[tp] = true
@@ -88,7 +89,7 @@ func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 	}
 	split := func(ids ...int) {
 		e.waitFor(fmt.Sprintf("members %v to split %d partitions", ids, parts), func() bool {
-			seen := map[TopicPartition]int{}
+			seen := map[gregor.TopicPartition]int{}
 			for _, id := range ids {
 				s := owned(id)
 				if len(s) == 0 {
@@ -122,7 +123,7 @@ func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 				return
 			default:
 			}
-			if _, err := p.Send(ctx, &producer.Message{Topic: e.topic, Partition: int32(written % parts), Value: fmt.Appendf(nil, "m-%d", written)}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: e.topic, Partition: producer.ToPartition(int32(written % parts)), Value: fmt.Appendf(nil, "m-%d", written)}); err != nil {
 				return
 			}
 			written++
@@ -168,7 +169,7 @@ func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 		offs := e.committed(group)
 		n := int64(0)
 		for p := range int32(parts) {
-			n += offs[TopicPartition{e.topic, p}]
+			n += offs[gregor.TopicPartition{Topic: e.topic, Partition: p}]
 		}
 		return n == int64(written)
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -15,7 +16,7 @@ import (
 // the fetch is retried, so a partition never starts below an offset a
 // transaction is committing). -1 means no committed offset. Coordinator
 // errors are retried with backoff within ctx.
-func (g *Group) fetchCommitted(ctx context.Context, tps []TopicPartition) (map[TopicPartition]int64, error) {
+func (g *Group) fetchCommitted(ctx context.Context, tps []gregor.TopicPartition) (map[gregor.TopicPartition]int64, error) {
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if err := waitBackoff(ctx, retryBackoff); err != nil {
@@ -38,7 +39,7 @@ func (g *Group) fetchCommitted(ctx context.Context, tps []TopicPartition) (map[T
 	}
 }
 
-func (g *Group) offsetFetchOnce(ctx context.Context, tps []TopicPartition) (map[TopicPartition]int64, error) {
+func (g *Group) offsetFetchOnce(ctx context.Context, tps []gregor.TopicPartition) (map[gregor.TopicPartition]int64, error) {
 	byTopic := map[string][]int32{}
 	for _, tp := range tps {
 		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
@@ -79,7 +80,7 @@ func (g *Group) offsetFetchOnce(ctx context.Context, tps []TopicPartition) (map[
 		return nil, err
 	}
 	names := idNames(ids)
-	out := make(map[TopicPartition]int64, len(tps))
+	out := make(map[gregor.TopicPartition]int64, len(tps))
 	for _, t := range results {
 		name := t.Name
 		if n, ok := names[t.TopicID]; ok && t.TopicID != (wire.UUID{}) {
@@ -89,7 +90,7 @@ func (g *Group) offsetFetchOnce(ctx context.Context, tps []TopicPartition) (map[
 			if err := wire.ErrorForCode(p.ErrorCode); err != nil {
 				return nil, fmt.Errorf("consumer: offset fetch of %s[%d]: %w", name, p.PartitionIndex, err)
 			}
-			out[TopicPartition{name, p.PartitionIndex}] = p.CommittedOffset
+			out[gregor.TopicPartition{Topic: name, Partition: p.PartitionIndex}] = p.CommittedOffset
 		}
 	}
 	return out, nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/producer"
 )
@@ -47,7 +48,7 @@ func storm(t *testing.T, d time.Duration, coop bool) {
 
 	var mu sync.Mutex
 	got := map[string]bool{}
-	owners := map[TopicPartition][]ownership{}
+	owners := map[gregor.TopicPartition][]ownership{}
 	open := map[[2]any]time.Time{} // {member, tp} -> assigned at
 	event := func(id int) func(context.Context, AssignmentEvent) {
 		return func(_ context.Context, ev AssignmentEvent) {
@@ -112,7 +113,7 @@ func storm(t *testing.T, d time.Duration, coop bool) {
 	go func() {
 		defer close(prodDone)
 		for time.Now().Before(stormEnd) {
-			if _, err := p.Send(ctx, &producer.Message{Topic: e.topic, Partition: int32(written % parts), Value: fmt.Appendf(nil, "s-%d", written)}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: e.topic, Partition: producer.ToPartition(int32(written % parts)), Value: fmt.Appendf(nil, "s-%d", written)}); err != nil {
 				return
 			}
 			written++
@@ -123,7 +124,7 @@ func storm(t *testing.T, d time.Duration, coop bool) {
 	sampleDone := make(chan struct{})
 	go func() {
 		defer close(sampleDone)
-		last := map[TopicPartition]int64{}
+		last := map[gregor.TopicPartition]int64{}
 		for time.Now().Before(stormEnd) {
 			for tp, o := range e.committed(group) {
 				if prev, ok := last[tp]; ok && o < prev {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -75,9 +76,9 @@ func TestIntegrationHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	topic := kafkatest.UniqueName(t, "hooks")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
 		err = res[0].Err
 	}
@@ -92,7 +93,7 @@ func TestIntegrationHooks(t *testing.T) {
 	const n = 10
 	var ds []*producer.Delivery
 	for range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("hello")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("hello")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,11 +104,11 @@ func TestIntegrationHooks(t *testing.T) {
 			t.Fatalf("delivery: %v %v", err, r.Err)
 		}
 	}
-	d, err := p.Send(ctx, &producer.Message{Topic: kafkatest.UniqueName(t, "missing"), Partition: -1, Value: []byte("x")})
+	d, err := p.Send(ctx, &producer.Record{Topic: kafkatest.UniqueName(t, "missing"), Value: []byte("x")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := d.Wait(ctx); err != nil || !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) {
+	if r, err := d.Wait(ctx); !errors.Is(err, wire.ErrUnknownTopicOrPartition) || !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) {
 		t.Fatalf("record for a missing topic: %v %v", err, r.Err)
 	}
 
@@ -115,8 +116,8 @@ func TestIntegrationHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}

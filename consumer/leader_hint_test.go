@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -51,7 +52,7 @@ func (f *leaderCheckFake) fetch(ctx context.Context, req *fetchReq) (*fetchResp,
 	return resp, err
 }
 
-func (f *leaderCheckFake) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error) {
+func (f *leaderCheckFake) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[gregor.TopicPartition]epochResp, error) {
 	f.mu.Lock()
 	f.epochsAsked = append(f.epochsAsked, node)
 	f.mu.Unlock()
@@ -80,7 +81,7 @@ func readThenMove(t *testing.T, f *leaderCheckFake) (*Consumer, uint64) {
 func moveLeader(f *leaderCheckFake) {
 	f.mu.Lock()
 	f.leaders[tp0], f.epochs[tp0] = 2, 6
-	f.stale = map[TopicPartition][2]int32{tp0: {1, 5}}
+	f.stale = map[gregor.TopicPartition][2]int32{tp0: {1, 5}}
 	f.mu.Unlock()
 	f.append(tp0, dataBatch(3, 2))
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -18,7 +19,7 @@ const (
 
 // listReq is one partition of a ListOffsetsRequest.
 type listReq struct {
-	TopicPartition
+	gregor.TopicPartition
 	Timestamp          int64
 	CurrentLeaderEpoch int32
 }
@@ -37,9 +38,9 @@ const maxResolveAttempts = 50
 // consumer, so End is the last stable offset under ReadCommitted).
 // Retriable errors (leader moving, topic just created) are retried with
 // backoff within ctx.
-func (c *Consumer) resolve(ctx context.Context, ps []PartitionPosition) (map[TopicPartition]int64, error) {
-	out := make(map[TopicPartition]int64, len(ps))
-	todo := map[TopicPartition]int64{}
+func (c *Consumer) resolve(ctx context.Context, ps []PartitionPosition) (map[gregor.TopicPartition]int64, error) {
+	out := make(map[gregor.TopicPartition]int64, len(ps))
+	todo := map[gregor.TopicPartition]int64{}
 	for _, p := range ps {
 		switch p.Position.Kind {
 		case Exact:

@@ -1,15 +1,10 @@
 package consumer
 
-import "fmt"
+import (
+	"fmt"
 
-// TopicPartition names one partition of a topic.
-type TopicPartition struct {
-	Topic     string
-	Partition int32
-}
-
-// String returns "topic[partition]".
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition) }
+	"github.com/gregor-kafka/gregor"
+)
 
 // PositionKind says how a Position is given.
 type PositionKind uint8
@@ -79,6 +74,6 @@ func (p Position) validate() error {
 
 // PartitionPosition is a partition with its start position.
 type PartitionPosition struct {
-	TopicPartition
+	gregor.TopicPartition
 	Position Position
 }

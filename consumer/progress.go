@@ -3,13 +3,14 @@ package consumer
 import (
 	"context"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 
 	"github.com/gregor-kafka/gregor/client"
 )
 
 // Progress is one assigned partition's position against the end of its log.
 type Progress struct {
-	TopicPartition
+	gregor.TopicPartition
 	// Position is the next offset Receive returns.
 	Position int64
 	// End is the offset after the last record the consumer may read now:
@@ -35,11 +36,11 @@ type partCounts struct {
 }
 
 // countsLocked returns tp's counters, making them.
-func (c *Consumer) countsLocked(tp TopicPartition) *partCounts {
+func (c *Consumer) countsLocked(tp gregor.TopicPartition) *partCounts {
 	pc := c.counts[tp]
 	if pc == nil {
 		if c.counts == nil {
-			c.counts = map[TopicPartition]*partCounts{}
+			c.counts = map[gregor.TopicPartition]*partCounts{}
 		}
 		pc = &partCounts{}
 		c.counts[tp] = pc
@@ -89,7 +90,7 @@ func (c *Consumer) Progress() []Progress {
 // Errors: ErrNotAssigned when a listed partition is not (or no longer)
 // assigned; client.ErrClosed; when ctx ends first, an error wrapping
 // client.ErrTimeout or client.ErrCancelled.
-func (c *Consumer) WaitEnd(ctx context.Context, tps ...TopicPartition) error {
+func (c *Consumer) WaitEnd(ctx context.Context, tps ...gregor.TopicPartition) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for {
@@ -118,7 +119,7 @@ func (c *Consumer) WaitEnd(ctx context.Context, tps ...TopicPartition) error {
 
 // atEndLocked reports whether every partition of tps (every assigned one
 // when empty) is at its end.
-func (c *Consumer) atEndLocked(tps []TopicPartition) (bool, error) {
+func (c *Consumer) atEndLocked(tps []gregor.TopicPartition) (bool, error) {
 	if len(tps) == 0 {
 		tps = c.order
 	}

@@ -2,6 +2,7 @@ package consumer_test
 
 import (
 	"context"
+	"github.com/gregor-kafka/gregor"
 	"testing"
 	"time"
 
@@ -26,9 +27,9 @@ func TestIntegrationEndOfPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	topic := kafkatest.UniqueName(t, "end")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
 		err = res[0].Err
 	}
@@ -42,7 +43,7 @@ func TestIntegrationEndOfPartition(t *testing.T) {
 	defer p.Close(ctx)
 	const n = 6
 	for i := range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte{byte(i)}})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte{byte(i)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,8 +56,8 @@ func TestIntegrationEndOfPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package consumer
 import (
 	"context"
 	"errors"
+	"github.com/gregor-kafka/gregor"
 	"testing"
 	"time"
 
@@ -39,7 +40,7 @@ func TestWaitEndErrors(t *testing.T) {
 	if pr := c.Progress(); len(pr) != 1 || pr[0].End != 2 || pr[0].Lag != 2 || pr[0].BufferedRecords != 2 || pr[0].AtEnd() {
 		t.Fatalf("progress with 2 records buffered: %+v", pr)
 	}
-	if err := c.Remove(bg(), []TopicPartition{tp0}); err != nil {
+	if err := c.Remove(bg(), []gregor.TopicPartition{tp0}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -50,7 +51,7 @@ func TestWaitEndErrors(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("WaitEnd did not return after Remove")
 	}
-	c.Close()
+	c.Close(context.Background())
 	if err := c.WaitEnd(bg()); !errors.Is(err, client.ErrClosed) {
 		t.Fatalf("WaitEnd after Close = %v, want ErrClosed", err)
 	}

@@ -1,6 +1,10 @@
 package consumer
 
-import "github.com/gregor-kafka/gregor/wire"
+import (
+	"time"
+
+	"github.com/gregor-kafka/gregor"
+)
 
 // Record is one delivered record. Key, Value and header values are nil for
 // null and non-nil (possibly empty) otherwise. The byte slices share memory
@@ -9,8 +13,19 @@ type Record struct {
 	Topic     string
 	Partition int32
 	Offset    int64
-	Timestamp int64 // Unix milliseconds (CreateTime or LogAppendTime)
+	// Timestamp is the record's CreateTime, or the batch's LogAppendTime
+	// when its topic uses it (millisecond precision, local time zone).
+	Timestamp time.Time
 	Key       []byte
 	Value     []byte
-	Headers   []wire.Header
+	Headers   []gregor.Header
+}
+
+// msTime converts a record timestamp in Unix milliseconds to a time.Time;
+// a negative one (NO_TIMESTAMP, -1) is the zero time.
+func msTime(ms int64) time.Time {
+	if ms < 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -18,10 +19,10 @@ type recycleRig struct {
 }
 
 func newRecycleRig(t *testing.T, parts int) *recycleRig {
-	c := &Consumer{dec: wire.NewDecompressor(0), parts: map[TopicPartition]*partState{}}
+	c := &Consumer{dec: wire.NewDecompressor(0), parts: map[gregor.TopicPartition]*partState{}}
 	c.blocks.limit = DefaultMaxBufferedBytes
 	for p := range parts {
-		tp := TopicPartition{"t", int32(p)}
+		tp := gregor.TopicPartition{Topic: "t", Partition: int32(p)}
 		c.parts[tp] = &partState{tp: tp}
 		c.order = append(c.order, tp)
 	}
@@ -114,7 +115,7 @@ func TestReceiveDeliversOneResponseWithoutCopy(t *testing.T) {
 
 func TestReceiveCopiesWhenNotContiguous(t *testing.T) {
 	r := newRecycleRig(t, 3)
-	r.c.parts[TopicPartition{"t", 1}].paused = true
+	r.c.parts[gregor.TopicPartition{Topic: "t", Partition: 1}].paused = true
 	blk := r.fetch(wire.CompressionNone, "a", 20)
 	recs := r.take()
 	checkValues(t, recs, "a", []int32{0, 2}, 20)
@@ -125,7 +126,7 @@ func TestReceiveCopiesWhenNotContiguous(t *testing.T) {
 		t.Fatalf("cap %d beyond len %d", cap(recs), len(recs))
 	}
 	// Partition 1 stays buffered and is delivered once resumed.
-	r.c.parts[TopicPartition{"t", 1}].paused = false
+	r.c.parts[gregor.TopicPartition{Topic: "t", Partition: 1}].paused = false
 	checkValues(t, r.take(), "a", []int32{1}, 20)
 }
 
@@ -159,10 +160,10 @@ func TestRecycleReusesMemory(t *testing.T) {
 // outstanding.
 func TestUnrecycledRecordsStayIntact(t *testing.T) {
 	r := newRecycleRig(t, 2)
-	r.c.parts[TopicPartition{"t", 1}].paused = true
+	r.c.parts[gregor.TopicPartition{Topic: "t", Partition: 1}].paused = true
 	r.fetch(wire.CompressionLZ4, "a", 10)
 	p0 := r.take() // partition 0 only; partition 1 is still buffered
-	r.c.parts[TopicPartition{"t", 1}].paused = false
+	r.c.parts[gregor.TopicPartition{Topic: "t", Partition: 1}].paused = false
 	p1 := r.take()
 	r.c.Recycle(p0) // the block is still referenced by p1
 	if len(r.c.blocks.free) != 0 {
@@ -216,7 +217,7 @@ func aliases(b, arena []byte) bool {
 func TestRecycleWhileFetching(t *testing.T) {
 	f := newFakeBroker(t)
 	const rounds, per = 40, 25
-	tps := []TopicPartition{tp0, tp1, tp2}
+	tps := []gregor.TopicPartition{tp0, tp1, tp2}
 	c := newTestConsumer(t, f, Config{})
 	var ps []PartitionPosition
 	for _, tp := range tps {
@@ -226,7 +227,7 @@ func TestRecycleWhileFetching(t *testing.T) {
 	if err := c.Assign(bg(), ps); err != nil {
 		t.Fatal(err)
 	}
-	next := map[TopicPartition]int64{}
+	next := map[gregor.TopicPartition]int64{}
 	got := 0
 	ctx, cancel := context.WithTimeout(bg(), 10*time.Second)
 	defer cancel()
@@ -242,7 +243,7 @@ func TestRecycleWhileFetching(t *testing.T) {
 				t.Fatalf("Receive after %d records: %v", got, err)
 			}
 			for _, r := range rs {
-				tp := TopicPartition{r.Topic, r.Partition}
+				tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 				if r.Offset != next[tp] || string(r.Value) != "v"+itoa(r.Offset) {
 					t.Fatalf("%v: offset %d value %q, want offset %d value %q", tp, r.Offset, r.Value, next[tp], "v"+itoa(next[tp]))
 				}

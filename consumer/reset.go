@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/gregor-kafka/gregor"
 )
 
 // runResets resolves the positions of partitions whose reset policy fired
@@ -11,8 +13,8 @@ import (
 func (c *Consumer) runResets() {
 	c.mu.Lock()
 	var ps []PartitionPosition
-	gens := map[TopicPartition]uint64{}
-	seen := map[TopicPartition]int64{}
+	gens := map[gregor.TopicPartition]uint64{}
+	seen := map[gregor.TopicPartition]int64{}
 	for _, tp := range c.order {
 		st := c.parts[tp]
 		if st.phase != phaseResetting || time.Now().Before(st.backoff) {
@@ -34,7 +36,7 @@ func (c *Consumer) runResets() {
 	ctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
 	defer cancel()
 	offsets, err := c.resolve(ctx, ps)
-	var ends map[TopicPartition]int64
+	var ends map[gregor.TopicPartition]int64
 	if err == nil && c.cfg.OffsetReset == ResetNone {
 		endPs := make([]PartitionPosition, len(ps))
 		for i, p := range ps {

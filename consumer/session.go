@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -40,8 +41,8 @@ type fetchSession struct {
 	// sent is what the broker's session holds after the last successful
 	// request; pending is what it will hold if the request in flight
 	// succeeds.
-	sent    map[TopicPartition]sessionPart
-	pending map[TopicPartition]sessionPart
+	sent    map[gregor.TopicPartition]sessionPart
+	pending map[gregor.TopicPartition]sessionPart
 	// throttledUntil is when the broker may be sent the next Fetch after
 	// it reported a quota throttle (KIP-219).
 	throttledUntil time.Time
@@ -52,18 +53,18 @@ type fetchPlan struct {
 	SessionID    int32
 	SessionEpoch int32
 	Full         bool
-	Parts        []TopicPartition // partitions to list (all when Full), in want order
-	Forgotten    []TopicPartition // incremental only: partitions to drop
-	ForgottenIDs []wire.UUID      // their topic IDs as the session knows them
+	Parts        []gregor.TopicPartition // partitions to list (all when Full), in want order
+	Forgotten    []gregor.TopicPartition // incremental only: partitions to drop
+	ForgottenIDs []wire.UUID             // their topic IDs as the session knows them
 }
 
 func newFetchSession() *fetchSession {
-	return &fetchSession{sent: map[TopicPartition]sessionPart{}}
+	return &fetchSession{sent: map[gregor.TopicPartition]sessionPart{}}
 }
 
 // build plans the next request for the wanted partitions (order gives the
 // order of Parts).
-func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]sessionPart) fetchPlan {
+func (s *fetchSession) build(order []gregor.TopicPartition, want map[gregor.TopicPartition]sessionPart) fetchPlan {
 	var p fetchPlan
 	s.buildInto(&p, order, want)
 	return p
@@ -72,7 +73,7 @@ func (s *fetchSession) build(order []TopicPartition, want map[TopicPartition]ses
 // buildInto is build into p, reusing p's Forgotten arrays (and Parts',
 // unless the request is full: Parts is then order itself). want must stay
 // unchanged until succeeded or failed (the session copies it on success).
-func (s *fetchSession) buildInto(p *fetchPlan, order []TopicPartition, want map[TopicPartition]sessionPart) {
+func (s *fetchSession) buildInto(p *fetchPlan, order []gregor.TopicPartition, want map[gregor.TopicPartition]sessionPart) {
 	s.pending = want
 	parts := p.Parts
 	if p.Full {

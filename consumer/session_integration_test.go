@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/wire"
@@ -59,7 +60,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	topic := kafkatest.UniqueName(t, "consumer-session")
 	r, err := cl.RequestController(ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreateTopicsTopic{{Name: topic, NumPartitions: 2, ReplicationFactor: 1}}})
@@ -77,7 +78,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	assigned := false
 	var node, id int32
 	for !assigned || id == 0 {
@@ -86,7 +87,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 		}
 		if !assigned {
 			// The topic's leaders may not be known yet: Assign again until it takes.
-			assigned = c.Assign(ctx, []PartitionPosition{{TopicPartition{topic, 0}, AtBeginning()}, {TopicPartition{topic, 1}, AtBeginning()}}) == nil
+			assigned = c.Assign(ctx, []PartitionPosition{{gregor.TopicPartition{Topic: topic, Partition: 0}, AtBeginning()}, {gregor.TopicPartition{Topic: topic, Partition: 1}, AtBeginning()}}) == nil
 		}
 		rec.mu.Lock()
 		for n, s := range rec.ids {
@@ -102,7 +103,7 @@ func TestIntegrationCloseEndsFetchSession(t *testing.T) {
 	// behind the long poll it abandoned (the broker answers in order).
 	before := cl.Metrics().Calls
 	t0 := time.Now()
-	c.Close()
+	c.Close(context.Background())
 	if d := time.Since(t0); d > maxWait/2 {
 		t.Fatalf("Close took %v: it waited behind the %v long poll", d, maxWait)
 	}

@@ -1,12 +1,16 @@
 package consumer
 
-import "time"
+import (
+	"time"
+
+	"github.com/gregor-kafka/gregor"
+)
 
 // partState is the consumer's state for one assigned partition. Every
 // field is guarded by Consumer.mu (owned by no goroutine of its own); phase
 // changes only through the transition methods below.
 type partState struct {
-	tp TopicPartition
+	tp gregor.TopicPartition
 	// offset is the position: the next offset to deliver (always exact;
 	// Beginning and End are resolved before a partition is installed).
 	offset int64

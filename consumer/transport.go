@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -16,9 +17,9 @@ type transport interface {
 	// fetch sends req as a FetchRequest to req.node and maps the response.
 	fetch(ctx context.Context, req *fetchReq) (*fetchResp, error)
 	// listOffsets sends one ListOffsetsRequest to node.
-	listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error)
+	listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[gregor.TopicPartition]listResp, error)
 	// offsetsForLeaderEpoch sends one OffsetForLeaderEpochRequest to node.
-	offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error)
+	offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[gregor.TopicPartition]epochResp, error)
 	// closeSession asks node to drop fetch session id (KIP-227): writes
 	// the request once (no retry) without waiting for the answer.
 	closeSession(ctx context.Context, node, id int32) error
@@ -147,7 +148,7 @@ func mapFetchResponseInto(out *fetchResp, names map[wire.UUID]string, req *fetch
 		for pi := range t.Partitions {
 			p := &t.Partitions[pi]
 			fp := fetchRespPart{
-				TopicPartition:   TopicPartition{name, p.PartitionIndex},
+				TopicPartition:   gregor.TopicPartition{Topic: name, Partition: p.PartitionIndex},
 				Err:              wire.ErrorForCode(p.ErrorCode),
 				HighWatermark:    p.HighWatermark,
 				LastStableOffset: p.LastStableOffset,
@@ -241,7 +242,7 @@ func (t wireTransport) closeSession(ctx context.Context, node, id int32) error {
 	return err
 }
 
-func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[TopicPartition]listResp, error) {
+func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[gregor.TopicPartition]listResp, error) {
 	m := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(isolation), TimeoutMs: 30000}
 	if dl, ok := ctx.Deadline(); ok {
 		m.TimeoutMs = int32(max(1, min(time.Until(dl).Milliseconds(), math.MaxInt32)))
@@ -257,10 +258,10 @@ func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation Is
 	if err != nil {
 		return nil, err
 	}
-	out := map[TopicPartition]listResp{}
+	out := map[gregor.TopicPartition]listResp{}
 	for _, t := range lr.Topics {
 		for _, p := range t.Partitions {
-			out[TopicPartition{t.Name, p.PartitionIndex}] = listResp{Offset: p.Offset, Err: wire.ErrorForCode(p.ErrorCode)}
+			out[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = listResp{Offset: p.Offset, Err: wire.ErrorForCode(p.ErrorCode)}
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -19,10 +20,10 @@ func TestGoldenFetchResponse(t *testing.T) {
 	trunc = trunc[:len(trunc)-5]
 	compacted := encodeAll(t, tBatch{base: 10, lastDelta: 4, pid: -1}, tBatch{base: 15, lastDelta: 2, pid: -1,
 		recs: []tRec{{delta: 2, value: []byte("z")}}})
-	a, b, c := TopicPartition{"t", 0}, TopicPartition{"t", 1}, TopicPartition{"t", 2}
+	a, b, c := gregor.TopicPartition{Topic: "t", Partition: 0}, gregor.TopicPartition{Topic: "t", Partition: 1}, gregor.TopicPartition{Topic: "t", Partition: 2}
 	req := &fetchReq{
-		plan: fetchPlan{SessionID: 5, SessionEpoch: 2, Parts: []TopicPartition{a, b, c}, Forgotten: []TopicPartition{{"t", 9}}, ForgottenIDs: []wire.UUID{id}},
-		want: map[TopicPartition]sessionPart{
+		plan: fetchPlan{SessionID: 5, SessionEpoch: 2, Parts: []gregor.TopicPartition{a, b, c}, Forgotten: []gregor.TopicPartition{{Topic: "t", Partition: 9}}, ForgottenIDs: []wire.UUID{id}},
+		want: map[gregor.TopicPartition]sessionPart{
 			a: {TopicID: id, FetchOffset: 0, CurrentLeaderEpoch: 3, LastFetchedEpoch: -1, MaxBytes: 1 << 20},
 			b: {TopicID: id, FetchOffset: 1, CurrentLeaderEpoch: 3, LastFetchedEpoch: 2, MaxBytes: 1 << 20},
 			c: {TopicID: id, FetchOffset: 11, CurrentLeaderEpoch: 3, LastFetchedEpoch: 2, MaxBytes: 1 << 20},
@@ -66,7 +67,7 @@ func TestGoldenFetchResponse(t *testing.T) {
 		if err != nil || m.Err != nil || m.SessionID != 5 || len(m.Parts) != 3 {
 			t.Fatalf("v%d mapped %+v, %v", v, m, err)
 		}
-		want := map[TopicPartition]struct {
+		want := map[gregor.TopicPartition]struct {
 			offsets []int64
 			next    int64
 		}{

@@ -6,13 +6,14 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
 // epochReq is one partition of an OffsetForLeaderEpochRequest.
 type epochReq struct {
-	TopicPartition
+	gregor.TopicPartition
 	CurrentLeaderEpoch int32 // the leader epoch metadata names (fencing)
 	LeaderEpoch        int32 // the epoch of the last consumed batch
 }
@@ -45,7 +46,7 @@ func (c *Consumer) runValidations() {
 	}
 	now := time.Now()
 	c.mu.Lock()
-	todo := map[TopicPartition]snap{}
+	todo := map[gregor.TopicPartition]snap{}
 	for _, tp := range c.order {
 		st := c.parts[tp]
 		if st.phase == phaseValidating && !now.Before(st.backoff) {
@@ -68,8 +69,8 @@ func (c *Consumer) runValidations() {
 		topics = append(topics, t)
 	}
 	sort.Strings(topics)
-	results := map[TopicPartition]epochResp{}
-	failed := map[TopicPartition]bool{}
+	results := map[gregor.TopicPartition]epochResp{}
+	failed := map[gregor.TopicPartition]bool{}
 	md, err := c.cl.Metadata(ctx, topics)
 	if err == nil {
 		byLeader := map[int32][]epochReq{}
@@ -154,7 +155,7 @@ func (c *Consumer) runValidations() {
 }
 
 // offsetsForLeaderEpoch sends one OffsetForLeaderEpochRequest to node.
-func (t wireTransport) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[TopicPartition]epochResp, error) {
+func (t wireTransport) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[gregor.TopicPartition]epochResp, error) {
 	m := &wire.OffsetForLeaderEpochRequest{ReplicaID: -1}
 	idx := map[string]int{}
 	for _, r := range reqs {
@@ -167,10 +168,10 @@ func (t wireTransport) offsetsForLeaderEpoch(ctx context.Context, node int32, re
 	if err != nil {
 		return nil, err
 	}
-	out := map[TopicPartition]epochResp{}
+	out := map[gregor.TopicPartition]epochResp{}
 	for _, t := range er.Topics {
 		for _, p := range t.Partitions {
-			out[TopicPartition{t.Topic, p.Partition}] = epochResp{p.LeaderEpoch, p.EndOffset, wire.ErrorForCode(p.ErrorCode)}
+			out[gregor.TopicPartition{Topic: t.Topic, Partition: p.Partition}] = epochResp{p.LeaderEpoch, p.EndOffset, wire.ErrorForCode(p.ErrorCode)}
 		}
 	}
 	return out, nil

@@ -32,8 +32,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
-	d, err := admin.New(cl).DescribeCluster(ctx)
+	defer cl.Close(context.Background())
+	d, err := admin.New(cl, admin.Config{}).DescribeCluster(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package kafkatest_test
 import (
 	"context"
 	"errors"
+	"github.com/gregor-kafka/gregor"
 	"testing"
 	"time"
 
@@ -32,8 +33,8 @@ func TestStartRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	adm := admin.New(cl)
+	defer cl.Close(context.Background())
+	adm := admin.New(cl, admin.Config{})
 	d, err := adm.DescribeCluster(ctx)
 	if err != nil || d.ClusterID != c.ClusterID() {
 		t.Fatalf("DescribeCluster: %+v, %v; want cluster %s", d, err, c.ClusterID())
@@ -46,7 +47,7 @@ func TestStartRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dv, err := p.Send(ctx, &producer.Message{Topic: "t", Partition: 0, Key: []byte("k"), Value: []byte("v")})
+	dv, err := p.Send(ctx, &producer.Record{Topic: "t", Partition: producer.ToPartition(0), Key: []byte("k"), Value: []byte("v")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +61,8 @@ func TestStartRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cons.Close()
-	tp := consumer.TopicPartition{Topic: "t", Partition: 0}
+	defer cons.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: "t", Partition: 0}
 	if err := cons.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}

@@ -23,8 +23,8 @@ func (p *Producer) nowLocked() time.Time {
 // TrySend admits m at once or fails without waiting: with a backpressure
 // error (errors.Is(err, client.ErrBackpressure)) when a limit is reached or
 // earlier Send calls are waiting, ErrRecordTooLarge, ErrInvalidRecord or
-// ErrProducerClosed. A refused message is untouched and nothing is lost.
-func (p *Producer) TrySend(m *Message) (*Delivery, error) {
+// ErrProducerClosed. A refused record is untouched and nothing is lost.
+func (p *Producer) TrySend(m *Record) (*Delivery, error) {
 	size, err := p.check(m)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (p *Producer) TrySend(m *Message) (*Delivery, error) {
 // once with a backpressure error when WaitingRecords/WaitingBytes are
 // reached, and with an error matching both client.ErrBackpressure and ctx's
 // error when ctx ends first (m is then not admitted).
-func (p *Producer) Send(ctx context.Context, m *Message) (*Delivery, error) {
+func (p *Producer) Send(ctx context.Context, m *Record) (*Delivery, error) {
 	size, err := p.check(m)
 	if err != nil {
 		return nil, err
@@ -90,12 +90,12 @@ func (p *Producer) Send(ctx context.Context, m *Message) (*Delivery, error) {
 var errWaitAbandoned = &backpressureError{"waiting for room ended"}
 
 // check validates m and returns its reserved size.
-func (p *Producer) check(m *Message) (int, error) {
+func (p *Producer) check(m *Record) (int, error) {
 	if m == nil || m.Topic == "" {
-		return 0, fmt.Errorf("%w: empty topic", ErrInvalidRecord)
+		return 0, invalidRecord("empty topic")
 	}
-	if m.Partition < -1 {
-		return 0, fmt.Errorf("%w: partition %d", ErrInvalidRecord, m.Partition)
+	if n, ok := m.Partition.Explicit(); ok && n < 0 {
+		return 0, invalidRecord(fmt.Sprintf("partition %d (an explicit partition is >= 0)", n))
 	}
 	size := messageSize(m)
 	if size+batchOverhead > p.cfg.RequestMaxBytes || int64(size) > p.cfg.RetainedBytes {
@@ -117,18 +117,18 @@ func (p *Producer) roomLocked(size int) error {
 
 // admitLocked copies m into its partition's open batch (or its topic's unassigned
 // batch) and returns its Delivery. Room checked.
-func (p *Producer) admitLocked(m *Message, size int, now time.Time) *Delivery {
+func (p *Producer) admitLocked(m *Record, size int, now time.Time) *Delivery {
 	d := p.slab.get()
 	ts := now.UnixMilli()
 	if !m.Timestamp.IsZero() {
 		ts = m.Timestamp.UnixMilli()
 	}
-	d.p, d.ts, d.part = p, ts, m.Partition
+	d.p, d.ts, d.part = p, ts, m.Partition.requested()
 	if p.cfg.PinTopicIDs && p.metadataChangedLocked() {
 		p.syncMetadataLocked(now) // pin the record to the topic ID the client knows now
 	}
 	t := p.topicLocked(m.Topic)
-	partition := m.Partition
+	partition := d.part
 	if partition < 0 && t.numParts > 0 {
 		partition = p.chooseLocked(t, m.Key, size)
 	}

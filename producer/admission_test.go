@@ -75,9 +75,9 @@ func TestTrySendBackpressureLosesNothing(t *testing.T) {
 	p := newTestProducer(t, f, Config{InFlightRecords: 3, BatchMaxRecords: 1, Linger: -1})
 	var ds []*Delivery
 	for i := 0; i < 3; i++ {
-		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte{byte(i)}}))
+		ds = append(ds, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte{byte(i)}}))
 	}
-	m := &Message{Topic: "t", Partition: 0, Value: []byte("x")}
+	m := &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("x")}
 	if _, err := p.TrySend(m); !errors.Is(err, client.ErrBackpressure) {
 		t.Fatalf("fourth TrySend: %v, want backpressure", err)
 	}
@@ -108,15 +108,15 @@ func TestRetainedBytesAndTooLarge(t *testing.T) {
 	f.hold = make(chan struct{})
 	defer func() { f.mu.Lock(); close(f.hold); f.hold = nil; f.mu.Unlock() }()
 	p := newTestProducer(t, f, Config{RetainedBytes: 4096, RequestMaxBytes: 2048, BatchMaxBytes: 1024})
-	if _, err := p.TrySend(&Message{Topic: "t", Partition: 0, Value: make([]byte, 3000)}); !errors.Is(err, ErrRecordTooLarge) {
+	if _, err := p.TrySend(&Record{Topic: "t", Partition: ToPartition(0), Value: make([]byte, 3000)}); !errors.Is(err, ErrRecordTooLarge) {
 		t.Fatalf("oversized record: %v", err)
 	}
-	if _, err := p.TrySend(&Message{Topic: "", Value: nil}); !errors.Is(err, ErrInvalidRecord) {
+	if _, err := p.TrySend(&Record{Topic: "", Value: nil}); !errors.Is(err, ErrInvalidRecord) {
 		t.Fatalf("empty topic: %v", err)
 	}
 	n := 0
 	for ; n < 10; n++ {
-		if _, err := p.TrySend(&Message{Topic: "t", Partition: 0, Value: make([]byte, 1000)}); err != nil {
+		if _, err := p.TrySend(&Record{Topic: "t", Partition: ToPartition(0), Value: make([]byte, 1000)}); err != nil {
 			if !errors.Is(err, client.ErrBackpressure) {
 				t.Fatal(err)
 			}
@@ -132,11 +132,11 @@ func TestSendWaitsFIFO(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	f.hold = make(chan struct{})
 	p := newTestProducer(t, f, Config{InFlightRecords: 1, BatchMaxRecords: 1, Linger: -1, WaitingRecords: 3})
-	first := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("0")})
+	first := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("0")})
 
 	// A Send whose context ends while waiting is not admitted.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	_, err := p.Send(ctx, &Message{Topic: "t", Partition: 0, Value: []byte("gone")})
+	_, err := p.Send(ctx, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("gone")})
 	cancel()
 	if !errors.Is(err, client.ErrBackpressure) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("abandoned Send: %v", err)
@@ -151,7 +151,7 @@ func TestSendWaitsFIFO(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			v := string(rune('a' + i))
-			d, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: []byte(v)})
+			d, err := p.Send(context.Background(), &Record{Topic: "t", Partition: ToPartition(0), Value: []byte(v)})
 			if err != nil {
 				t.Errorf("Send %s: %v", v, err)
 				return
@@ -164,11 +164,11 @@ func TestSendWaitsFIFO(t *testing.T) {
 		waitFor(t, "waiter queued", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waiting.count() == i+1 })
 	}
 	// The waiting queue is full (3): the next Send fails at once.
-	if _, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: []byte("x")}); !errors.Is(err, client.ErrBackpressure) {
+	if _, err := p.Send(context.Background(), &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("x")}); !errors.Is(err, client.ErrBackpressure) {
 		t.Fatalf("Send beyond WaitingRecords: %v", err)
 	}
 	// TrySend may not overtake waiters.
-	if _, err := p.TrySend(&Message{Topic: "t", Partition: 0, Value: []byte("x")}); !errors.Is(err, client.ErrBackpressure) {
+	if _, err := p.TrySend(&Record{Topic: "t", Partition: ToPartition(0), Value: []byte("x")}); !errors.Is(err, client.ErrBackpressure) {
 		t.Fatalf("TrySend with waiters: %v", err)
 	}
 	f.mu.Lock()
@@ -246,7 +246,7 @@ func TestCancelAfterSendIsTooLate(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	f.hold = make(chan struct{})
 	p := newTestProducer(t, f, Config{Linger: -1})
-	d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("v")})
+	d := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")})
 	waitFor(t, "request sent", func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.requests == 1 })
 	if o := d.Cancel(); o != TooLate {
 		t.Fatalf("cancel in flight: %v", o)
@@ -310,7 +310,7 @@ func TestCancelWholeBatchAndConcurrentCancel(t *testing.T) {
 func TestDeliveryTimeoutWithoutLeader(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, -1)
 	p := newTestProducer(t, f, Config{DeliveryTimeout: 100 * time.Millisecond})
-	d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("v")})
+	d := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")})
 	r := waitResult(t, d)
 	if !errors.Is(r.Err, ErrDeliveryTimeout) || !errors.Is(r.Err, client.ErrTimeout) || r.Certainty != client.NotSent {
 		t.Fatalf("result %+v", r)
@@ -323,9 +323,9 @@ func TestCloseWithDeadBrokerFailsTruthfully(t *testing.T) {
 	f.leaders["t"][1] = -1
 	f.rebuildMetadata()
 	p := newTestProducer(t, f, Config{Linger: -1})
-	inflight := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("a")})
+	inflight := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("a")})
 	waitFor(t, "request sent", func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.requests == 1 })
-	unsent := mustSend(t, p, &Message{Topic: "t", Partition: 1, Value: []byte("b")})
+	unsent := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(1), Value: []byte("b")})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -346,7 +346,7 @@ func TestCloseWithDeadBrokerFailsTruthfully(t *testing.T) {
 	if !errors.Is(r2.Err, ErrProducerClosed) || r2.Certainty != client.NotSent {
 		t.Fatalf("unsent record: %+v", r2)
 	}
-	if _, err := p.TrySend(&Message{Topic: "t", Value: nil}); !errors.Is(err, ErrProducerClosed) || !errors.Is(err, client.ErrClosed) {
+	if _, err := p.TrySend(&Record{Topic: "t", Value: nil}); !errors.Is(err, ErrProducerClosed) || !errors.Is(err, client.ErrClosed) {
 		t.Fatalf("TrySend after Close: %v", err)
 	}
 	if err := p.Close(context.Background()); err != nil {
@@ -365,11 +365,11 @@ func TestPartitionerBeforeMetadataAndKeyed(t *testing.T) {
 	var ds []*Delivery
 	keys := []string{"", "a", "key-42", "日本語キー", "kafka"}
 	for i, k := range keys {
-		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: -1, Key: []byte(k), Value: []byte(k), Timestamp: time.UnixMilli(int64(5000 - 10*i))}))
+		ds = append(ds, mustSend(t, p, &Record{Topic: "t", Key: []byte(k), Value: []byte(k), Timestamp: time.UnixMilli(int64(5000 - 10*i))}))
 	}
 	var unkeyed []*Delivery
 	for i := 0; i < 5; i++ {
-		unkeyed = append(unkeyed, mustSend(t, p, &Message{Topic: "t", Partition: -1, Value: []byte("u")}))
+		unkeyed = append(unkeyed, mustSend(t, p, &Record{Topic: "t", Value: []byte("u")}))
 	}
 	for i, d := range ds {
 		r := waitResult(t, d)
@@ -416,7 +416,7 @@ func TestFatalConditionsFailFast(t *testing.T) {
 		f.rebuildMetadata()
 		p := newTestProducer(t, f, Config{})
 		for _, part := range []int32{-1, 0} {
-			d := mustSend(t, p, &Message{Topic: "denied", Partition: part, Value: []byte("x")})
+			d := mustSend(t, p, &Record{Topic: "denied", Partition: choice(part), Value: []byte("x")})
 			r := waitResult(t, d)
 			if !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent {
 				t.Fatalf("partition %d: %+v", part, r)
@@ -427,7 +427,7 @@ func TestFatalConditionsFailFast(t *testing.T) {
 		f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 		f.initErr = wire.ErrClusterAuthorizationFailed.Code
 		p := newTestProducer(t, f, Config{})
-		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("x")}))
+		r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("x")}))
 		if !errors.Is(r.Err, wire.ErrClusterAuthorizationFailed) || r.Certainty != client.NotSent {
 			t.Fatalf("%+v", r)
 		}
@@ -435,11 +435,11 @@ func TestFatalConditionsFailFast(t *testing.T) {
 	t.Run("partition out of range", func(t *testing.T) {
 		f := newFakeCluster(t, map[string]int{"t": 2}, 1)
 		p := newTestProducer(t, f, Config{})
-		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 5, Value: []byte("x")}))
+		r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(5), Value: []byte("x")}))
 		if !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) || r.Certainty != client.NotSent {
 			t.Fatalf("%+v", r)
 		}
-		if r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 1, Value: []byte("x")})); r.Err != nil {
+		if r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(1), Value: []byte("x")})); r.Err != nil {
 			t.Fatalf("valid partition: %v", r.Err)
 		}
 	})
@@ -450,7 +450,7 @@ func TestCloseFailsWaitersAndFlushHonoursContext(t *testing.T) {
 	f.hold = make(chan struct{})
 	defer func() { f.mu.Lock(); close(f.hold); f.hold = nil; f.mu.Unlock() }()
 	p := newTestProducer(t, f, Config{InFlightRecords: 1, BatchMaxRecords: 1, Linger: -1})
-	d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("a")})
+	d := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("a")})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -463,7 +463,7 @@ func TestCloseFailsWaitersAndFlushHonoursContext(t *testing.T) {
 
 	errc := make(chan error, 1)
 	go func() {
-		_, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: []byte("b")})
+		_, err := p.Send(context.Background(), &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("b")})
 		errc <- err
 	}()
 	waitFor(t, "Send waiting", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waiting.count() == 1 })
@@ -487,7 +487,7 @@ func TestCancelFirstAndLastRebasesBatch(t *testing.T) {
 	var ds []*Delivery
 	for i := 0; i < 6; i++ {
 		ts := time.UnixMilli(int64(1000 * (i + 1)))
-		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Timestamp: ts, Key: []byte{byte(i)}, Value: []byte{byte(i)},
+		ds = append(ds, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Timestamp: ts, Key: []byte{byte(i)}, Value: []byte{byte(i)},
 			Headers: []wire.Header{{Key: "i", Value: []byte{byte(i)}}}}))
 	}
 	for _, i := range []int{0, 2, 5} {
@@ -508,7 +508,7 @@ func TestCancelFirstAndLastRebasesBatch(t *testing.T) {
 		if r.value[0] != byte(i) || r.key[0] != byte(i) || r.headers[0].Value[0] != byte(i) || r.ts != int64(1000*(i+1)) || r.seq != int32(j) {
 			t.Fatalf("log[%d] = %+v, want record %d at ts %d seq %d", j, r, i, 1000*(i+1), j)
 		}
-		if res := waitResult(t, ds[i]); res.Err != nil || res.Offset != int64(j) || res.Timestamp != int64(1000*(i+1)) {
+		if res := waitResult(t, ds[i]); res.Err != nil || res.Offset != int64(j) || res.Timestamp.UnixMilli() != int64(1000*(i+1)) {
 			t.Fatalf("record %d: %+v", i, res)
 		}
 	}

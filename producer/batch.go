@@ -141,7 +141,7 @@ const headerOverhead = 10
 const batchOverhead = wire.BatchHeaderLen
 
 // messageSize is the estimated encoded size of m's record.
-func messageSize(m *Message) int {
+func messageSize(m *Record) int {
 	n := recordOverhead + len(m.Key) + len(m.Value)
 	for i := range m.Headers {
 		n += headerOverhead + len(m.Headers[i].Key) + len(m.Headers[i].Value)
@@ -163,7 +163,7 @@ type batchPools struct {
 }
 
 // add encodes m's record into the batch (its one copy).
-func (b *batch) add(pl *batchPools, m *Message, d *Delivery, ts int64, size int) {
+func (b *batch) add(pl *batchPools, m *Record, d *Delivery, ts int64, size int) {
 	b.begin(pl, ts, size)
 	start := b.streamLen()
 	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)

@@ -37,7 +37,7 @@ func TestStreamedBatchCancel(t *testing.T) {
 	const n = 100 // ~300 KiB: four whole chunks compressed before sending
 	var ds []*Delivery
 	for i := range n {
-		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Key: []byte(fmt.Sprint("k", i)), Value: bigValue(i),
+		ds = append(ds, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Key: []byte(fmt.Sprint("k", i)), Value: bigValue(i),
 			Headers: []wire.Header{{Key: "i", Value: []byte(fmt.Sprint(i))}}}))
 	}
 	streaming, fed := openBatchState(p, "t")
@@ -84,7 +84,7 @@ func TestStreamedBatchResealedAfterReset(t *testing.T) {
 	var ds []*Delivery
 	send := func(from, to int) {
 		for i := from; i < to; i++ {
-			ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: bigValue(i)}))
+			ds = append(ds, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: bigValue(i)}))
 		}
 	}
 	send(0, 40)
@@ -134,7 +134,7 @@ func TestStreamWorthIt(t *testing.T) {
 	}
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	p := newTestProducer(t, f, Config{Linger: time.Hour, Compression: wire.CompressionLZ4})
-	mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: make([]byte, 100)})
+	mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: make([]byte, 100)})
 	if streaming, _ := openBatchState(p, "t"); streaming {
 		t.Fatal("a batch of 100-byte records streams")
 	}

@@ -1,6 +1,7 @@
 package producer
 
 import (
+	"context"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -31,7 +32,7 @@ func BenchmarkAdmitEncodeHooked(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	benchAdmitEncode(b, wire.CompressionNone, cl.Hooks())
 	if h.records.Load() == 0 {
 		b.Fatal("the hook saw no record")
@@ -58,7 +59,7 @@ func benchAdmitEncode(b *testing.B, codec wire.Compression, hooks *client.Hooks)
 			for i := range value {
 				value[i] = byte('a' + i%7)
 			}
-			m := &Message{Topic: "t", Partition: 0, Key: []byte("key-0123"), Value: value,
+			m := &Record{Topic: "t", Partition: ToPartition(0), Key: []byte("key-0123"), Value: value,
 				Headers: []wire.Header{{Key: "trace", Value: []byte("abc")}}}
 			var offset int64
 			drain := func() {

@@ -55,7 +55,7 @@ func chaos(t *testing.T, codec wire.Compression, seed uint64) {
 		if codec == wire.CompressionLZ4 {
 			v += strings.Repeat("|"+v, 24<<10/(len(v)+1))
 		}
-		d := mustSend(t, p, &Message{Topic: "t", Partition: int32(i % 3), Value: []byte(v)})
+		d := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(int32(i % 3)), Value: []byte(v)})
 		if codec == wire.CompressionLZ4 && cancels.IntN(8) == 0 {
 			d.Cancel()
 		}

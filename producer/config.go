@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/internal/txnhook"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -20,9 +21,10 @@ type Config struct {
 	// certainty NotSent; one whose bytes may have left fails PossiblySent.
 	DeliveryTimeout time.Duration
 
-	// Compression is the record batch codec (compression.type). Default
-	// wire.CompressionNone.
-	Compression wire.Compression
+	// Compression is the record batch codec (compression.type):
+	// gregor.CompressionNone (default), CompressionGzip, CompressionSnappy,
+	// CompressionLZ4 or CompressionZstd.
+	Compression gregor.Compression
 	// CompressionLevel is the codec's level (compression.<codec>.level);
 	// 0 uses the codec's default.
 	CompressionLevel int

@@ -3,6 +3,7 @@ package producer
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 )
@@ -10,8 +11,9 @@ import (
 // Result is the terminal outcome of one record.
 //
 // On success Err is nil and Partition, Offset and Timestamp are the broker's
-// (Timestamp is Unix milliseconds: the log append time when the topic uses
-// LogAppendTime, else the record's create time; Offset is -1 when the broker
+// (Timestamp, millisecond precision: the log append time when the topic
+// uses LogAppendTime, else the record's create time; the zero time when the
+// record failed before it had one; Offset is -1 when the broker
 // acknowledged a duplicate without its offset). On failure Err says why and
 // Certainty says whether the record may have been written: client.NotSent
 // (no byte of it can have reached a broker, or the broker definitely
@@ -20,7 +22,7 @@ type Result struct {
 	Topic     string
 	Partition int32
 	Offset    int64
-	Timestamp int64
+	Timestamp time.Time
 	Err       error
 	Certainty client.Certainty
 	// Sent identifies the idempotent batch of a failed record that may have
@@ -166,9 +168,9 @@ func (d *Delivery) result() Result {
 	}
 	switch {
 	case o.err == nil:
-		r.Offset, r.Timestamp = d.off, d.ts
+		r.Offset, r.Timestamp = d.off, time.UnixMilli(d.ts)
 	case o.recordTS:
-		r.Timestamp = d.ts
+		r.Timestamp = time.UnixMilli(d.ts)
 	case o.sent.Records > 0:
 		r.Sent = o.sent
 		r.Sent.OffsetDelta = int32(d.off) // failBatchLocked keeps the record's offset delta in off
@@ -176,17 +178,22 @@ func (d *Delivery) result() Result {
 	return r
 }
 
-// Wait waits for the terminal outcome until ctx ends. When ctx ends first it
-// returns ctx's error (the record stays in flight and its terminal can still
-// be read later).
+// Wait waits for the terminal outcome until ctx ends and returns it. A
+// record that failed returns its Result and a *RecordError (the Result's
+// Err with its Certainty; errors.Is matches the Kafka or client error
+// underneath). When ctx ends first Wait returns a zero Result and ctx's
+// error itself (context.Canceled or context.DeadlineExceeded, never a
+// *RecordError): the record stays in flight and its terminal can still be
+// read later. So errors.As(err, new(*producer.RecordError)) tells a record
+// failure from the wait ending.
 func (d *Delivery) Wait(ctx context.Context) (Result, error) {
 	if r, ok := d.Result(); ok {
-		return r, nil
+		return r, recordError(&r)
 	}
 	select {
 	case <-d.Done():
 		r, _ := d.Result()
-		return r, nil
+		return r, recordError(&r)
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
 	}

@@ -4,6 +4,16 @@
 // partitioning for unkeyed records (KIP-794), per-record delivery handles with
 // truthful certainty, and per-record cancellation.
 //
+// # Sending
+//
+// A Record's zero Partition lets the partitioner pick; ToPartition(n) names
+// partition n. Produce is the synchronous send (Send, then wait): it
+// returns the Result, or one error, a *RecordError whose Certainty says
+// whether the record may have been written (errors.Is matches the Kafka
+// error underneath; gregor.MayHaveBeenWritten asks the same). Delivery.Wait
+// returns a failed record's *RecordError the same way, and ctx's error
+// alone when ctx ends first. Send/TrySend and Deliveries pipeline records.
+//
 // # Life of a record
 //
 // TrySend (or Send, which waits in FIFO order for room) copies the record's
@@ -45,7 +55,7 @@
 //
 // # Certainty
 //
-// A failed Result says client.NotSent when no byte of the record can have
+// A failed Result (and its *RecordError) says client.NotSent when no byte of the record can have
 // reached a broker or every attempt was definitely rejected, and
 // client.PossiblySent otherwise (an attempt timed out or its connection
 // failed after writing, or the broker answered REQUEST_TIMED_OUT and the
@@ -73,7 +83,7 @@
 // runs it automatically before reporting a batch's terminal (default off).
 //
 // A record whose topic metadata keeps reporting as UNKNOWN_TOPIC_OR_PARTITION
-// fails with wire.ErrUnknownTopicOrPartition, NotSent, after
+// fails with gregor.ErrUnknownTopicOrPartition, NotSent, after
 // Config.UnknownTopicRetries refreshes in a row (about 4.5s by default)
 // rather than at DeliveryTimeout; a topic created meanwhile is produced to.
 //

@@ -28,7 +28,7 @@ func TestEncodedRoomUndershoot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var sent [][]byte
 	send := func(value []byte) {
-		if _, err := p.Send(context.Background(), &Message{Topic: "t", Partition: 0, Value: value}); err != nil {
+		if _, err := p.Send(context.Background(), &Record{Topic: "t", Partition: ToPartition(0), Value: value}); err != nil {
 			t.Fatal(err)
 		}
 		sent = append(sent, value)

@@ -18,7 +18,9 @@ var (
 	// (RequestMaxBytes) or in RetainedBytes. Returned by TrySend/Send; the
 	// record is not admitted (adapter kind "invalid_record").
 	ErrRecordTooLarge = errors.New("gregor/producer: record too large")
-	// ErrInvalidRecord: the message is unusable (empty topic, partition below -1).
+	// ErrInvalidRecord: the record is unusable (empty topic, negative explicit
+	// partition). TrySend/Send return an error matching it (errors.Is) whose
+	// certainty is NotSent (client.CertaintyOf); nothing is admitted.
 	ErrInvalidRecord = errors.New("gregor/producer: invalid record")
 	// ErrRecordCancelled is the terminal error of a record removed by
 	// Delivery.Cancel before any byte of it could reach a broker (certainty
@@ -52,6 +54,18 @@ type wrapErr struct {
 func (e *wrapErr) Error() string        { return e.msg }
 func (e *wrapErr) Is(target error) bool { return target == e.is }
 
+// invalidRecordError is the refusal of an unusable record: it matches
+// ErrInvalidRecord and carries certainty NotSent.
+type invalidRecordError struct{ why string }
+
+func invalidRecord(why string) error { return &invalidRecordError{why} }
+
+// Error is "gregor/producer: invalid record: <why>".
+func (e *invalidRecordError) Error() string               { return ErrInvalidRecord.Error() + ": " + e.why }
+func (e *invalidRecordError) Is(target error) bool        { return target == ErrInvalidRecord }
+func (e *invalidRecordError) Certainty() client.Certainty { return client.NotSent }
+func (e *invalidRecordError) MayHaveBeenWritten() bool    { return false }
+
 // backpressureError is the typed refusal of TrySend/Send: which bound was hit.
 type backpressureError struct{ what string }
 
@@ -61,6 +75,7 @@ func (e *backpressureError) Is(target error) bool {
 	return target == client.ErrBackpressure
 }
 func (e *backpressureError) Certainty() client.Certainty { return client.NotSent }
+func (e *backpressureError) MayHaveBeenWritten() bool    { return false }
 
 var (
 	errFullRecords = &backpressureError{"in-flight records limit reached"}
@@ -95,3 +110,46 @@ func (e *BatchError) Error() string {
 
 // Unwrap returns the cause (a *wire.KafkaError, client error or producer sentinel).
 func (e *BatchError) Unwrap() error { return e.Err }
+
+// RecordError is the failure of one record as Delivery.Wait and Produce
+// return it: the record's destination, whether it may have been written,
+// and the cause (Err: a *BatchError, *wire.KafkaError, client error or
+// producer sentinel; errors.Is/As see through to it, so
+// errors.Is(err, wire.ErrMessageTooLarge) holds for that broker rejection).
+// Find it with errors.As(err, &recErr); client.CertaintyOf(err) and
+// gregor.MayHaveBeenWritten(err) read its Certainty.
+type RecordError struct {
+	// Topic and Partition name the record's destination (Partition -1: not
+	// chosen yet by the partitioner).
+	Topic     string
+	Partition int32
+	// Certainty says whether the record may have been written:
+	// client.NotSent or client.PossiblySent.
+	Certainty client.Certainty
+	// Sent identifies the idempotent batch of a record that may have been
+	// written, for Producer.Resolve (as Result.Sent).
+	Sent SentBatch
+	// Err is the cause (a failed Result's Err).
+	Err error
+}
+
+// Error describes the failure as "gregor/producer: record to
+// <topic>/<partition> failed (<certainty>): <cause>".
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("gregor/producer: record to %s/%d failed (%s): %v", e.Topic, e.Partition, e.Certainty, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// MayHaveBeenWritten reports Certainty != client.NotSent: the question
+// gregor.MayHaveBeenWritten(err) asks.
+func (e *RecordError) MayHaveBeenWritten() bool { return e.Certainty != client.NotSent }
+
+// recordError returns the error of a failed Result, nil for a delivered one.
+func recordError(r *Result) error {
+	if r.Err == nil {
+		return nil
+	}
+	return &RecordError{Topic: r.Topic, Partition: r.Partition, Certainty: r.Certainty, Sent: r.Sent, Err: r.Err}
+}

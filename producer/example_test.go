@@ -32,7 +32,7 @@ func connect() *client.Client {
 // Result.Certainty saying whether it may have been written.
 func ExampleProducer_Send() {
 	cl := connect()
-	defer cl.Close() // after the producer: Close leaves the client open
+	defer cl.Close(context.Background()) // after the producer: Close leaves the client open
 	p, err := producer.New(cl, producer.Config{})
 	if err != nil {
 		log.Fatal(err)
@@ -41,17 +41,18 @@ func ExampleProducer_Send() {
 	defer cancel()
 	defer p.Close(ctx)
 
-	// Partition -1: the partitioner picks (murmur2 of the key).
-	d, err := p.Send(ctx, &producer.Message{Topic: "greetings", Partition: -1, Key: []byte("k"), Value: []byte("hello")})
+	// No Partition: the partitioner picks (murmur2 of the key).
+	d, err := p.Send(ctx, &producer.Record{Topic: "greetings", Key: []byte("k"), Value: []byte("hello")})
 	if err != nil {
 		log.Fatal(err) // not admitted: nothing was sent
 	}
 	r, err := d.Wait(ctx)
+	var failed *producer.RecordError
 	switch {
+	case errors.As(err, &failed):
+		log.Fatalf("record failed (%s): %v", failed.Certainty, err)
 	case err != nil:
 		log.Fatal(err) // ctx ended first; the record is still in flight
-	case r.Err != nil:
-		log.Fatalf("record failed (%s): %v", r.Certainty, r.Err)
 	}
 	fmt.Printf("written to %s/%d at offset %d\n", r.Topic, r.Partition, r.Offset)
 }
@@ -62,7 +63,7 @@ func ExampleProducer_Send() {
 // again; nothing is lost.
 func ExampleProducer_TrySend() {
 	cl := connect()
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := producer.New(cl, producer.Config{InFlightRecords: 10000})
 	if err != nil {
 		log.Fatal(err)
@@ -76,7 +77,7 @@ func ExampleProducer_TrySend() {
 		}
 	}
 	for i := range 100000 {
-		m := &producer.Message{Topic: "events", Partition: -1, Value: fmt.Appendf(nil, "event %d", i)}
+		m := &producer.Record{Topic: "events", Value: fmt.Appendf(nil, "event %d", i)}
 		for {
 			d, err := p.TrySend(m)
 			if errors.Is(err, client.ErrBackpressure) && len(outstanding) > 0 {
@@ -102,7 +103,7 @@ func ExampleProducer_TrySend() {
 // ExampleDelivery_Cancel withdraws a record that has not left yet.
 func ExampleDelivery_Cancel() {
 	cl := connect()
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	// A long linger keeps the record in its batch for a while.
 	p, err := producer.New(cl, producer.Config{Linger: time.Second})
 	if err != nil {
@@ -111,7 +112,7 @@ func ExampleDelivery_Cancel() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	defer p.Close(ctx)
-	d, err := p.TrySend(&producer.Message{Topic: "greetings", Partition: -1, Value: []byte("never mind")})
+	d, err := p.TrySend(&producer.Record{Topic: "greetings", Value: []byte("never mind")})
 	if err != nil {
 		log.Fatal(err)
 	}

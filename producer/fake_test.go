@@ -2,6 +2,7 @@ package producer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -380,7 +381,7 @@ func newTestProducer(t *testing.T, f *fakeCluster, cfg Config) *Producer {
 	return p
 }
 
-func mustSend(t *testing.T, p *Producer, m *Message) *Delivery {
+func mustSend(t *testing.T, p *Producer, m *Record) *Delivery {
 	t.Helper()
 	d, err := p.TrySend(m)
 	if err != nil {
@@ -394,7 +395,10 @@ func waitResult(t *testing.T, d *Delivery) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r, err := d.Wait(ctx)
-	if err != nil {
+	if (err != nil) != (r.Err != nil) || (err != nil && !errors.Is(err, r.Err)) {
+		t.Fatalf("Wait: error %v, Result.Err %v: want the same failure", err, r.Err)
+	}
+	if err != nil && r.Err == nil {
 		t.Fatalf("no terminal within 10s: %v", err)
 	}
 	return r

@@ -20,7 +20,7 @@ func TestFatalErrorIsNotStale(t *testing.T) {
 		f.topicErr = map[string]error{"t": wire.ErrTopicAuthorizationFailed}
 		f.rebuildMetadata()
 		p := newTestProducer(t, f, Config{DeliveryTimeout: 30 * time.Second})
-		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("denied")}))
+		r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("denied")}))
 		if !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent {
 			t.Fatalf("denied record: %+v", r)
 		}
@@ -31,7 +31,7 @@ func TestFatalErrorIsNotStale(t *testing.T) {
 		before := f.lookups
 		f.mu.Unlock()
 		start := time.Now()
-		r = waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("denied again")}))
+		r = waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("denied again")}))
 		if !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent || time.Since(start) > 10*time.Second {
 			t.Fatalf("still denied: %+v after %v", r, time.Since(start))
 		}
@@ -48,7 +48,7 @@ func TestFatalErrorIsNotStale(t *testing.T) {
 		f.topicErr = nil
 		f.mu.Unlock()
 		for _, part := range []int32{0, -1} {
-			r = waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: part, Value: []byte("granted")}))
+			r = waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: choice(part), Value: []byte("granted")}))
 			if r.Err != nil || r.Offset < 0 {
 				t.Fatalf("partition %d after grant: %+v", part, r)
 			}
@@ -62,14 +62,14 @@ func TestFatalErrorIsNotStale(t *testing.T) {
 		f.topicErr = map[string]error{"t": wire.ErrTopicAuthorizationFailed}
 		f.rebuildMetadata()
 		p := newTestProducer(t, f, Config{DeliveryTimeout: 30 * time.Second})
-		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: -1, Value: []byte("denied")}))
+		r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Value: []byte("denied")}))
 		if !errors.Is(r.Err, wire.ErrTopicAuthorizationFailed) || r.Certainty != client.NotSent {
 			t.Fatalf("denied record: %+v", r)
 		}
 		f.mu.Lock()
 		f.topicErr = nil
 		f.mu.Unlock()
-		r = waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: -1, Value: []byte("granted")}))
+		r = waitResult(t, mustSend(t, p, &Record{Topic: "t", Value: []byte("granted")}))
 		if r.Err != nil {
 			t.Fatalf("after grant: %+v", r)
 		}
@@ -78,7 +78,7 @@ func TestFatalErrorIsNotStale(t *testing.T) {
 		f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 		f.initErr = wire.ErrClusterAuthorizationFailed.Code
 		p := newTestProducer(t, f, Config{DeliveryTimeout: 30 * time.Second})
-		r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("denied")}))
+		r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("denied")}))
 		if !errors.Is(r.Err, wire.ErrClusterAuthorizationFailed) || r.Certainty != client.NotSent {
 			t.Fatalf("denied record: %+v", r)
 		}
@@ -86,7 +86,7 @@ func TestFatalErrorIsNotStale(t *testing.T) {
 		f.initErr = 0
 		inits := f.inits
 		f.mu.Unlock()
-		r = waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("granted")}))
+		r = waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("granted")}))
 		if r.Err != nil {
 			t.Fatalf("after grant: %+v", r)
 		}

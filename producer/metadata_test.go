@@ -25,7 +25,7 @@ func TestDeliveryTimeoutNamesMissingTopic(t *testing.T) {
 		const timeout = 200 * time.Millisecond
 		p := newTestProducer(t, f, Config{DeliveryTimeout: timeout, RetryBackoff: 10 * time.Millisecond, UnknownTopicRetries: -1})
 		start := time.Now()
-		r := waitResult(t, mustSend(t, p, &Message{Topic: "missing", Partition: partition, Value: []byte("v")}))
+		r := waitResult(t, mustSend(t, p, &Record{Topic: "missing", Partition: choice(partition), Value: []byte("v")}))
 		elapsed := time.Since(start)
 		if !errors.Is(r.Err, ErrDeliveryTimeout) || !errors.Is(r.Err, client.ErrTimeout) ||
 			!errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) || r.Certainty != client.NotSent {
@@ -61,8 +61,8 @@ func TestUnknownTopicFailsFast(t *testing.T) {
 		f.rebuildMetadata()
 		const retries = 3
 		p := newTestProducer(t, f, Config{RetryBackoff: 10 * time.Millisecond, UnknownTopicRetries: retries})
-		d := mustSend(t, p, &Message{Topic: "missing", Partition: partition, Value: []byte("v")})
-		if r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("ok")})); r.Err != nil {
+		d := mustSend(t, p, &Record{Topic: "missing", Partition: choice(partition), Value: []byte("v")})
+		if r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("ok")})); r.Err != nil {
 			t.Fatalf("record for an existing topic: %v", r.Err)
 		}
 		r := waitResult(t, d)
@@ -88,7 +88,7 @@ func TestUnknownTopicAppearing(t *testing.T) {
 	f.topicErr = map[string]error{"late": wire.ErrUnknownTopicOrPartition}
 	f.rebuildMetadata()
 	p := newTestProducer(t, f, Config{RetryBackoff: 10 * time.Millisecond, UnknownTopicRetries: 1000})
-	d := mustSend(t, p, &Message{Topic: "late", Partition: -1, Value: []byte("v")})
+	d := mustSend(t, p, &Record{Topic: "late", Value: []byte("v")})
 	waitFor(t, "two lookups reporting the topic unknown", func() bool {
 		f.mu.Lock()
 		defer f.mu.Unlock()

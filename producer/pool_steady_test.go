@@ -25,7 +25,7 @@ func testPoolsSteadyState(t *testing.T, codec wire.Compression) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	p := newTestProducer(t, f, Config{Linger: time.Hour, BatchMaxBytes: 1_000_000, Compression: codec})
 	value := make([]byte, 1024)
-	m := &Message{Topic: "t", Partition: 0, Value: value}
+	m := &Record{Topic: "t", Partition: ToPartition(0), Value: value}
 	round := func() {
 		for range 5000 {
 			if _, err := p.Send(context.Background(), m); err != nil {

@@ -25,24 +25,6 @@ type kafkaClient interface {
 	RegisterProducerMetrics(src func(*client.ProducerMetrics)) (unregister func())
 }
 
-// Message is a record offered to the producer. The producer copies Key,
-// Value and Headers at admission; the caller may reuse them once TrySend or
-// Send returns.
-type Message struct {
-	// Topic is the destination topic. Required.
-	Topic string
-	// Partition is an explicit partition, or -1 to let the partitioner pick:
-	// murmur2 of a non-nil Key (Java-compatible), uniform sticky (KIP-794)
-	// for a nil Key.
-	Partition int32
-	// Key and Value: nil is null, distinct from empty.
-	Key, Value []byte
-	// Headers are kept in order, duplicates included.
-	Headers []wire.Header
-	// Timestamp is the record's create time; zero means time of admission.
-	Timestamp time.Time
-}
-
 // Producer is gregor's idempotent, acks=all producer. Safe for concurrent use.
 //
 // Ownership (the database/sql convention): each field says who may touch

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -133,10 +134,10 @@ func (r UnknownReason) String() string {
 type Resolution struct {
 	// Verdict is Written, NotWritten or StillUnknown.
 	Verdict Verdict
-	// Offset and Timestamp (Unix ms, as Result.Timestamp) are the record's
-	// when Written, else -1.
+	// Offset and Timestamp (as Result.Timestamp) are the record's when
+	// Written, else -1 and the zero time.
 	Offset    int64
-	Timestamp int64
+	Timestamp time.Time
 	// Reason says why, when StillUnknown.
 	Reason UnknownReason
 
@@ -177,10 +178,10 @@ func (p *Producer) Resolve(ctx context.Context, r Result) (Resolution, error) {
 	return resolveIn(ctx, p.cl, r.Topic, r.Partition, r.Sent)
 }
 
-var notWritten = Resolution{Verdict: NotWritten, Offset: -1, Timestamp: -1}
+var notWritten = Resolution{Verdict: NotWritten, Offset: -1}
 
 func unknown(r UnknownReason) Resolution {
-	return Resolution{Verdict: StillUnknown, Offset: -1, Timestamp: -1, Reason: r}
+	return Resolution{Verdict: StillUnknown, Offset: -1, Reason: r}
 }
 
 // resolveIn asks the partition's leader: producer state first, then the log.
@@ -234,7 +235,7 @@ func resolveIn(ctx context.Context, cl kafkaClient, topic string, partition int3
 	}
 	switch {
 	case f.found:
-		return Resolution{Verdict: Written, Offset: f.offset, Timestamp: f.timestamp, appendTime: f.appendTime}, nil
+		return Resolution{Verdict: Written, Offset: f.offset, Timestamp: time.UnixMilli(f.timestamp), appendTime: f.appendTime}, nil
 	case f.deleted:
 		return unknown(ReasonRangeDeleted), nil
 	case written:

@@ -64,7 +64,7 @@ func (p *Producer) autoResolve(h *heldBatch) {
 	case res.Verdict == Written:
 		o = &outcome{topic: h.o.topic, partition: h.o.partition}
 		if res.appendTime {
-			ts = res.Timestamp // LogAppendTime; else each record keeps its create time
+			ts = res.Timestamp.UnixMilli() // LogAppendTime; else each record keeps its create time
 		}
 	case res.Verdict == NotWritten:
 		o = &outcome{topic: h.o.topic, partition: h.o.partition, err: h.o.err, cert: client.NotSent}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -103,13 +104,13 @@ func TestIntegrationResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	rcl, err := client.New(client.Config{Bootstrap: boot}) // the independent reader's and admin's
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rcl.Close()
-	adm := admin.New(rcl)
+	defer rcl.Close(context.Background())
+	adm := admin.New(rcl, admin.Config{})
 
 	newTopic := func(t *testing.T, name string) string {
 		topic := kafkatest.UniqueName(t, name)
@@ -137,7 +138,7 @@ func TestIntegrationResolve(t *testing.T) {
 		t.Helper()
 		var ds []*producer.Delivery
 		for _, v := range values {
-			d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(v)})
+			d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(v)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,8 +192,8 @@ func TestIntegrationResolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
+		defer c.Close(context.Background())
+		if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 			t.Fatal(err)
 		}
 		out := map[string]consumer.Record{}
@@ -225,8 +226,8 @@ func TestIntegrationResolve(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: not in the log (%v)", lost[i], got)
 			}
-			if res.Verdict != producer.Written || res.Offset != rec.Offset || res.Timestamp != rec.Timestamp {
-				t.Fatalf("%s: %+v, the reader finds it at offset %d timestamp %d", lost[i], res, rec.Offset, rec.Timestamp)
+			if res.Verdict != producer.Written || res.Offset != rec.Offset || !res.Timestamp.Equal(rec.Timestamp) {
+				t.Fatalf("%s: %+v, the reader finds it at offset %d timestamp %v", lost[i], res, rec.Offset, rec.Timestamp)
 			}
 		}
 	})
@@ -262,7 +263,7 @@ func TestIntegrationResolve(t *testing.T) {
 		p := newProducer(t)
 		sendOK(t, p, topic, "a0", "a1")
 		rs := sendCut(t, p, topic, cutAfterWrite, "gone0")
-		del, err := adm.DeleteRecords(ctx, []admin.RecordsCutoff{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: 0}, Before: -1}})
+		del, err := adm.DeleteRecords(ctx, []admin.RecordsCutoff{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Before: -1}})
 		if err == nil {
 			err = del[0].Err
 		}

@@ -162,7 +162,7 @@ func TestResolveWrittenAnswerLost(t *testing.T) {
 	}
 	for i, r := range rs {
 		res := mustResolve(t, p, r)
-		if res.Verdict != Written || res.Offset != int64(2+i) || res.Timestamp != log[2+i].ts {
+		if res.Verdict != Written || res.Offset != int64(2+i) || res.Timestamp.UnixMilli() != log[2+i].ts {
 			t.Fatalf("record %d: %+v, want written at %d ts %d", i, res, 2+i, log[2+i].ts)
 		}
 	}
@@ -247,8 +247,8 @@ func TestResolvePartitionRecreated(t *testing.T) {
 func TestResolveWithoutIO(t *testing.T) {
 	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
 	p := newTestProducer(t, f, resolveCfg())
-	ok := Result{Topic: "t", Offset: 7, Timestamp: 9}
-	if res := mustResolve(t, p, ok); res != (Resolution{Verdict: Written, Offset: 7, Timestamp: 9}) {
+	ok := Result{Topic: "t", Offset: 7, Timestamp: time.UnixMilli(9)}
+	if res := mustResolve(t, p, ok); res != (Resolution{Verdict: Written, Offset: 7, Timestamp: time.UnixMilli(9)}) {
 		t.Fatalf("acknowledged: %+v", res)
 	}
 	if res := mustResolve(t, p, Result{Topic: "t", Err: errors.New("x"), Certainty: client.NotSent}); res != notWritten {
@@ -294,7 +294,7 @@ func TestResolvePossiblySentAutomatically(t *testing.T) {
 				}
 				switch {
 				case i < 2 || c.flt.lose:
-					if r.Err != nil || r.Offset != int64(i) || r.Timestamp != log[i].ts {
+					if r.Err != nil || r.Offset != int64(i) || r.Timestamp.UnixMilli() != log[i].ts {
 						t.Fatalf("record %d: %+v, want acknowledged at %d ts %d", i, r, i, log[i].ts)
 					}
 				default:

@@ -15,7 +15,7 @@ func TestResultOffsetsAndTimestamps(t *testing.T) {
 	p := newTestProducer(t, f, Config{Linger: time.Hour})
 	base := time.UnixMilli(1_700_000_000_000)
 	send := func(partition int32, i int) *Delivery {
-		return mustSend(t, p, &Message{Topic: "t", Partition: partition, Value: []byte{byte(i)}, Timestamp: base.Add(time.Duration(i) * time.Millisecond)})
+		return mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(partition), Value: []byte{byte(i)}, Timestamp: base.Add(time.Duration(i) * time.Millisecond)})
 	}
 	var ds []*Delivery
 	for i := range 4 {
@@ -30,7 +30,7 @@ func TestResultOffsetsAndTimestamps(t *testing.T) {
 	want := []struct{ off, ts int64 }{{0, 1_700_000_000_000}, {-1, 1_700_000_000_001}, {1, 1_700_000_000_002}, {2, 1_700_000_000_003}}
 	for i, d := range ds {
 		r, ok := d.Result()
-		if !ok || r.Offset != want[i].off || r.Timestamp != want[i].ts || r.Partition != 0 || r.Topic != "t" {
+		if !ok || r.Offset != want[i].off || r.Timestamp.UnixMilli() != want[i].ts || r.Partition != 0 || r.Topic != "t" {
 			t.Fatalf("record %d: %+v %v, want offset %d timestamp %d", i, r, ok, want[i].off, want[i].ts)
 		}
 	}
@@ -47,7 +47,7 @@ func TestResultOffsetsAndTimestamps(t *testing.T) {
 	}
 	for i, d := range ds {
 		r, ok := d.Result()
-		if !ok || r.Err != nil || r.Offset != int64(i) || r.Timestamp != 1_800_000_000_000 || r.Partition != 1 {
+		if !ok || r.Err != nil || r.Offset != int64(i) || r.Timestamp.UnixMilli() != 1_800_000_000_000 || r.Partition != 1 {
 			t.Fatalf("LogAppendTime record %d: %+v %v", i, r, ok)
 		}
 	}

@@ -47,7 +47,7 @@ func TestUnlimitedRetriesEndAtDeliveryTimeout(t *testing.T) {
 	}
 	p := newTestProducer(t, f, Config{DeliveryTimeout: 300 * time.Millisecond, RetryBackoff: 10 * time.Millisecond, Linger: -1})
 	start := time.Now()
-	r := waitResult(t, mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("v")}))
+	r := waitResult(t, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")}))
 	elapsed := time.Since(start)
 	var te interface{ Last() error }
 	timedOut := errors.As(r.Err, &te) && errors.Is(r.Err, ErrDeliveryTimeout) && errors.Is(te.Last(), wire.ErrNotEnoughReplicas)

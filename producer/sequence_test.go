@@ -16,7 +16,7 @@ func sendN(t *testing.T, p *Producer, topic string, partition int32, n, from int
 	t.Helper()
 	ds := make([]*Delivery, n)
 	for i := range ds {
-		ds[i] = mustSend(t, p, &Message{Topic: topic, Partition: partition, Key: []byte(fmt.Sprintf("k%d", from+i)), Value: []byte(fmt.Sprintf("v%d", from+i)),
+		ds[i] = mustSend(t, p, &Record{Topic: topic, Partition: ToPartition(partition), Key: []byte(fmt.Sprintf("k%d", from+i)), Value: []byte(fmt.Sprintf("v%d", from+i)),
 			Headers: []wire.Header{{Key: "h", Value: []byte{byte(i)}}, {Key: "null", Value: nil}}})
 	}
 	return ds
@@ -213,13 +213,13 @@ func TestZeroRetriesReportsTrueCertainty(t *testing.T) {
 				return fault{}
 			}
 			p := newTestProducer(t, f, Config{MaxRetries: new(0), Linger: -1})
-			d := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("v0")})
+			d := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v0")})
 			r := waitResult(t, d)
 			if !errors.Is(r.Err, wire.ErrorForCode(tc.code)) || r.Certainty != tc.want {
 				t.Fatalf("result %v / %v, want code %d / %v", r.Err, r.Certainty, tc.code, tc.want)
 			}
 			// The partition keeps working: the sequence restarts under a new epoch.
-			d2 := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("v1")})
+			d2 := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v1")})
 			if r2 := waitResult(t, d2); r2.Err != nil {
 				t.Fatalf("next record failed: %v", r2.Err)
 			}
@@ -268,7 +268,7 @@ func TestNullAndEmptyKeptApart(t *testing.T) {
 	}
 	var ds []*Delivery
 	for _, c := range cases {
-		ds = append(ds, mustSend(t, p, &Message{Topic: "t", Partition: 0, Key: c.key, Value: c.value, Headers: []wire.Header{{Key: "", Value: c.hv}}}))
+		ds = append(ds, mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Key: c.key, Value: c.value, Headers: []wire.Header{{Key: "", Value: c.hv}}}))
 	}
 	for _, d := range ds {
 		waitResult(t, d)
@@ -313,13 +313,13 @@ func TestEpochExhaustionGetsNewProducerID(t *testing.T) {
 		return fault{}
 	}
 	p := newTestProducer(t, f, Config{MaxRetries: new(1), Linger: -1})
-	d0 := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("ok")})
+	d0 := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("ok")})
 	waitResult(t, d0)
-	bad := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("bad")})
+	bad := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("bad")})
 	if r := waitResult(t, bad); !errors.Is(r.Err, wire.ErrInvalidRecord) || r.Certainty != client.NotSent {
 		t.Fatalf("bad record: %+v", r)
 	}
-	d1 := mustSend(t, p, &Message{Topic: "t", Partition: 0, Value: []byte("after")})
+	d1 := mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("after")})
 	if r := waitResult(t, d1); r.Err != nil {
 		t.Fatal(r.Err)
 	}

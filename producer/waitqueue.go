@@ -15,7 +15,7 @@ type waitQueue struct {
 // is signalled once per wait, so a waiter is recycled once its Send has
 // the outcome: a Send that waits for room allocates nothing.
 type waiter struct {
-	m     *Message
+	m     *Record
 	size  int
 	ready chan struct{}
 	d     *Delivery
@@ -37,7 +37,7 @@ func (q *waitQueue) full(size, maxRecords int, maxBytes int64) bool {
 }
 
 // push queues a recycled (or new) waiter for m and returns it.
-func (q *waitQueue) push(m *Message, size int) *waiter {
+func (q *waitQueue) push(m *Record, size int) *waiter {
 	var w *waiter
 	if n := len(q.free); n > 0 {
 		w = q.free[n-1]

@@ -31,7 +31,7 @@ compression.type=lz4
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	pr, err := producer.New(cl, pc)
 	if err != nil {
 		log.Fatal(err)

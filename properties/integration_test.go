@@ -53,7 +53,7 @@ func TestIntegrationJavaClientProperties(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.Close()
+			defer c.Close(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			if err := c.Ready(ctx); err != nil {
@@ -93,7 +93,7 @@ func TestIntegrationOAuthBearerTokenFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.Close()
+			defer c.Close(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			err = c.Ready(ctx)
@@ -141,8 +141,8 @@ func TestIntegrationGroupFromJavaProperties(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	adm := admin.New(c)
+	defer c.Close(context.Background())
+	adm := admin.New(c, admin.Config{})
 	if res, err := adm.CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 2, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true}); err != nil || res[0].Err != nil {
 		t.Fatalf("CreateTopics: %v %v", err, res)
 	}
@@ -152,7 +152,7 @@ func TestIntegrationGroupFromJavaProperties(t *testing.T) {
 	}
 	const n = 10
 	for i := range n {
-		d, err := pr.Send(ctx, &producer.Message{Topic: topic, Partition: int32(i % 2), Value: []byte{byte(i)}})
+		d, err := pr.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(int32(i % 2)), Value: []byte{byte(i)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"slices"
@@ -137,7 +138,7 @@ func TestAllKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	if !reflect.DeepEqual(pc, c.Producer) {
 		t.Fatalf("Producer differs from All: %+v", pc)
 	}

@@ -96,7 +96,7 @@ func TestIntegrationEndpointIdentification(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer cl.Close()
+		defer cl.Close(context.Background())
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		return cl.Ready(ctx)

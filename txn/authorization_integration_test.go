@@ -1,6 +1,7 @@
 package txn
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -27,7 +28,7 @@ func TestIntegrationTransactionalIDAuthorization(t *testing.T) {
 	cluster := kafkatest.Shared(t)
 	topic := e.topic("txn-authz", 1)
 	granted, denied := kafkatest.UniqueName(t, "txn-authz-ok"), kafkatest.UniqueName(t, "txn-authz-no")
-	ac := admin.New(e.cl)
+	ac := admin.New(e.cl, admin.Config{})
 	allow := func(rt admin.ACLResourceType, name string, ops ...admin.ACLOperation) []admin.ACL {
 		var out []admin.ACL
 		for _, op := range ops {
@@ -62,7 +63,7 @@ func TestIntegrationTransactionalIDAuthorization(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = alice.Close() })
+	t.Cleanup(func() { _ = alice.Close(context.Background()) })
 	newTxn := func(id string) *Producer {
 		p, err := New(alice, Config{TransactionalID: id, TransactionTimeout: 20 * time.Second, Producer: producer.Config{Linger: -1}})
 		if err != nil {
@@ -95,7 +96,7 @@ func TestIntegrationTransactionalIDAuthorization(t *testing.T) {
 	if err := ok.Begin(); err != nil {
 		t.Fatal(err)
 	}
-	d, err := ok.Send(e.ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("granted")})
+	d, err := ok.Send(e.ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("granted")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@
 //	p, _ := txn.New(client, txn.Config{TransactionalID: "copier-1"})
 //	_ = p.InitTransactions(ctx) // fences older producers with this ID
 //	_ = p.Begin()
-//	d, _ := p.Send(ctx, &producer.Message{Topic: "out", Value: v})
+//	d, _ := p.Send(ctx, &producer.Record{Topic: "out", Value: v})
 //	_ = p.SendOffsets(ctx, offsets, groupMetadata) // optional: consume-transform-produce
 //	err := p.Commit(ctx)                           // or p.Abort(ctx)
 //

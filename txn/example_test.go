@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -23,13 +24,13 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	in, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer in.Close()
-	if err := in.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: "in"}, Position: consumer.AtBeginning()}}); err != nil {
+	defer in.Close(context.Background())
+	if err := in.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: "in"}, Position: consumer.AtBeginning()}}); err != nil {
 		log.Fatal(err)
 	}
 	p, err := txn.New(cl, txn.Config{TransactionalID: "copier-in-0"})
@@ -50,7 +51,7 @@ func Example() {
 			log.Fatal(err)
 		}
 		for _, r := range recs {
-			if _, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: -1, Key: r.Key, Value: r.Value}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: "out", Key: r.Key, Value: r.Value}); err != nil {
 				break // the transaction cannot commit: Commit reports why
 			}
 		}
@@ -73,7 +74,7 @@ func Example() {
 			if err := p.Abort(ctx); err != nil {
 				log.Fatal(err)
 			}
-			if err := in.Seek(ctx, consumer.TopicPartition{Topic: last.Topic, Partition: last.Partition}, consumer.AtOffset(recs[0].Offset)); err != nil {
+			if err := in.Seek(ctx, gregor.TopicPartition{Topic: last.Topic, Partition: last.Partition}, consumer.AtOffset(recs[0].Offset)); err != nil {
 				log.Fatal(err)
 			}
 		}

@@ -61,7 +61,7 @@ func (b *fakeBroker) client(t *testing.T) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cl.Close() })
+	t.Cleanup(func() { _ = cl.Close(context.Background()) })
 	return cl
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -30,7 +31,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cl.Close() })
+	t.Cleanup(func() { _ = cl.Close(context.Background()) })
 	return &env{t: t, ctx: ctx, cl: cl}
 }
 
@@ -68,7 +69,7 @@ func (e *env) txnProducer(id string, version int) *Producer {
 // its delivery.
 func (e *env) send(p *Producer, topic string, partition int32, value string) producer.Result {
 	e.t.Helper()
-	d, err := p.Send(e.ctx, &producer.Message{Topic: topic, Partition: partition, Value: []byte(value)})
+	d, err := p.Send(e.ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(partition), Value: []byte(value)})
 	if err != nil {
 		e.t.Fatalf("Send %q: %v", value, err)
 	}
@@ -90,8 +91,8 @@ func (e *env) read(topic string, partition int32, iso consumer.IsolationLevel, m
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: partition}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: topic, Partition: partition}
 	var end int64
 	for {
 		if err := c.Assign(e.ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtEnd()}}); err != nil {

@@ -34,7 +34,7 @@ func TestIntegrationTransactionVisibility(t *testing.T) {
 		plain, err := producer.New(e.cl, producer.Config{Linger: -1})
 		must(t, err)
 		defer plain.Close(context.Background())
-		d, err := plain.Send(e.ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("plain")})
+		d, err := plain.Send(e.ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("plain")})
 		must(t, err)
 		pr, err := d.Wait(e.ctx)
 		if err != nil || pr.Err != nil {
@@ -110,7 +110,7 @@ func TestIntegrationProducerFencing(t *testing.T) {
 		must(t, newer.Commit(e.ctx))
 
 		// The old producer's next write and its commit fail fenced.
-		d, err := old.Send(e.ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("old-2")})
+		d, err := old.Send(e.ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("old-2")})
 		if err == nil {
 			r, _ := d.Wait(e.ctx)
 			if r.Err == nil {

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"github.com/gregor-kafka/gregor"
 	"sync"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestIntegrationTxnOutcomeHookAndEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer cl.Close()
+		defer cl.Close(context.Background())
 		e := &env{t: t, ctx: ctx, cl: cl}
 		topic := e.topic("txn-hook", 1)
 		id := kafkatest.UniqueName(t, "tid")
@@ -76,8 +77,8 @@ func TestIntegrationTxnOutcomeHookAndEnd(t *testing.T) {
 		open := e.send(p, topic, 0, "open")
 		c, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted})
 		must(t, err)
-		defer c.Close()
-		tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+		defer c.Close(context.Background())
+		tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 		must(t, c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}))
 		recs, err := c.Receive(ctx)
 		if err != nil || len(recs) != 1 || string(recs[0].Value) != "committed" {

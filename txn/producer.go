@@ -110,7 +110,7 @@ func New(c *client.Client, cfg Config) (*Producer, error) {
 // the transaction's ErrAbortable error once it cannot commit, and with
 // ErrFatal/ErrFenced after a fatal error. A Send waiting for room gives up
 // when the transaction ends.
-func (t *Producer) Send(ctx context.Context, m *producer.Message) (*producer.Delivery, error) {
+func (t *Producer) Send(ctx context.Context, m *producer.Record) (*producer.Delivery, error) {
 	txnCtx, err := t.enterSend()
 	if err != nil {
 		return nil, err
@@ -126,8 +126,19 @@ func (t *Producer) Send(ctx context.Context, m *producer.Message) (*producer.Del
 	return t.p.Send(ctx, m)
 }
 
+// Produce sends r into the current transaction and waits for its outcome
+// (Send, then producer.Await): the synchronous send of
+// producer.Producer.Produce. Every error is a *producer.RecordError
+// carrying the certainty; a refusal by Send (ErrState, ErrAbortable, ...)
+// is one with certainty NotSent, matching the refusal. A written record is
+// visible to read_committed consumers only once Commit succeeds.
+func (t *Producer) Produce(ctx context.Context, r producer.Record) (producer.Result, error) {
+	d, err := t.Send(ctx, &r)
+	return producer.Await(ctx, &r, d, err)
+}
+
 // TrySend is Send without waiting for room (see producer.Producer.TrySend).
-func (t *Producer) TrySend(m *producer.Message) (*producer.Delivery, error) {
+func (t *Producer) TrySend(m *producer.Record) (*producer.Delivery, error) {
 	if _, err := t.enterSend(); err != nil {
 		return nil, err
 	}

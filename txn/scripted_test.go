@@ -68,7 +68,7 @@ func TestConcurrentTransactionsRetried(t *testing.T) {
 			p := fakeProducer(t, b, version, producer.Config{Linger: -1})
 			ctx := testCtx(t)
 			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("x")})
+			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
 			must(t, err)
 			must(t, p.SendOffsets(ctx, []Offset{{Topic: "in", Partition: 0, Offset: 5}}, groupMeta("g")))
 			must(t, p.Commit(ctx))
@@ -139,7 +139,7 @@ func TestLostEndTxnResponse(t *testing.T) {
 			p := fakeProducer(t, b, version, producer.Config{Linger: -1})
 			ctx := testCtx(t)
 			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("x")})
+			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
 			must(t, err)
 			err = p.Commit(ctx)
 			if !errors.Is(err, ErrCommitOutcomeUnknown) || errors.Is(err, ErrFatal) || errors.Is(err, ErrAbortable) || errors.Is(err, ErrNeedsInit) {
@@ -159,7 +159,7 @@ func TestLostEndTxnResponse(t *testing.T) {
 			}
 			// The producer goes on under the bumped epoch.
 			must(t, p.Begin())
-			d, err = p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("y")})
+			d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
 			must(t, err)
 			must(t, p.Commit(ctx))
 			if r, _ := d.Result(); r.Err != nil {
@@ -185,7 +185,7 @@ func TestRecordsBufferedAtAbort(t *testing.T) {
 			must(t, p.Begin())
 			var buffered []*producer.Delivery
 			for i := range 6 {
-				d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: int32(i % 2), Value: []byte("buffered")})
+				d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(int32(i % 2)), Value: []byte("buffered")})
 				must(t, err)
 				buffered = append(buffered, d)
 			}
@@ -200,7 +200,7 @@ func TestRecordsBufferedAtAbort(t *testing.T) {
 				t.Fatalf("%d Produce requests for records buffered at abort", n)
 			}
 			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("next")})
+			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("next")})
 			must(t, err)
 			must(t, p.Commit(ctx))
 			if r, _ := d.Result(); r.Err != nil {
@@ -238,7 +238,7 @@ func TestBatchInFlightAtAbort(t *testing.T) {
 			p := fakeProducer(t, b, version, producer.Config{Linger: -1})
 			ctx := testCtx(t)
 			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("in flight")})
+			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("in flight")})
 			must(t, err)
 			waitUntil(t, func() bool { return len(b.requests(wire.KeyProduce)) == 1 })
 			aborted := make(chan error, 1)
@@ -315,7 +315,7 @@ func TestCommitTimesOutRetrying(t *testing.T) {
 	p := fakeProducer(t, b, 2, producer.Config{Linger: -1})
 	ctx := testCtx(t)
 	must(t, p.Begin())
-	_, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("x")})
+	_, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
 	must(t, err)
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
@@ -355,11 +355,10 @@ func TestInvalidProducerEpochAbortable(t *testing.T) {
 			p := fakeProducer(t, b, version, producer.Config{Linger: -1})
 			ctx := testCtx(t)
 			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("x")})
+			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
 			must(t, err)
 			r, err := d.Wait(ctx)
-			must(t, err)
-			if !errors.Is(r.Err, wire.ErrInvalidProducerEpoch) {
+			if !errors.Is(err, wire.ErrInvalidProducerEpoch) || !errors.Is(r.Err, wire.ErrInvalidProducerEpoch) {
 				t.Fatalf("record: %v", r.Err)
 			}
 			if err := p.Commit(ctx); !errors.Is(err, ErrAbortable) || errors.Is(err, ErrFatal) {
@@ -374,7 +373,7 @@ func TestInvalidProducerEpochAbortable(t *testing.T) {
 				t.Fatalf("want a re-initialisation with the current ID after the abort, got %d InitProducerId", len(inits))
 			}
 			must(t, p.Begin())
-			d, err = p.Send(ctx, &producer.Message{Topic: "out", Partition: 0, Value: []byte("y")})
+			d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
 			must(t, err)
 			must(t, p.Commit(ctx))
 			if r, _ := d.Result(); r.Err != nil {

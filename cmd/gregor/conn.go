@@ -172,10 +172,10 @@ func (s *session) connect() error {
 	ctx, cancel := context.WithTimeout(s.io.ctx, s.conn.timeout)
 	defer cancel()
 	if err := cl.Ready(ctx); err != nil {
-		cl.Close()
+		cl.Close(context.Background())
 		return fmt.Errorf("cannot connect to %s: %w", strings.Join(cfg.Client.Bootstrap, ","), err)
 	}
-	s.cl, s.adm, s.cfg = cl, admin.New(cl), cfg
+	s.cl, s.adm, s.cfg = cl, admin.New(cl, admin.Config{}), cfg
 	return nil
 }
 
@@ -191,7 +191,7 @@ func (s *session) op() (context.Context, context.CancelFunc, error) {
 
 func (s *session) close() {
 	if s.cl != nil {
-		s.cl.Close()
+		s.cl.Close(context.Background())
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	gk "github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/consumer"
 )
@@ -256,12 +257,12 @@ func newAssignedSource(s *session, o *consumeOpts, parts []int32, ends map[int32
 	}
 	actx, cancel, err := s.op()
 	if err != nil {
-		c.Close()
+		c.Close(context.Background())
 		return nil, err
 	}
 	defer cancel()
 	if err := c.Assign(actx, starts); err != nil {
-		c.Close()
+		c.Close(context.Background())
 		return nil, err
 	}
 	return &assignedSource{c: c, topic: o.topic, ends: ends}, nil
@@ -274,7 +275,7 @@ func (a *assignedSource) receive(ctx context.Context) ([]consumer.Record, error)
 // finished unassigns the partitions whose position reached their end and
 // reports whether none is left.
 func (a *assignedSource) finished(ctx context.Context) bool {
-	var done []consumer.TopicPartition
+	var done []gk.TopicPartition
 	left := 0
 	for _, pp := range a.c.Assignment() {
 		if pp.Position.Offset >= a.ends[pp.Partition] {
@@ -291,7 +292,7 @@ func (a *assignedSource) finished(ctx context.Context) bool {
 
 func (a *assignedSource) wrote([]consumer.Record) error { return nil }
 
-func (a *assignedSource) close() error { return a.c.Close() }
+func (a *assignedSource) close() error { return a.c.Close(context.Background()) }
 
 // topicPartitions returns the partitions to read: all of the topic's, or
 // the listed ones (which must exist).
@@ -342,12 +343,12 @@ func resolvePositions(s *session, topic string, parts []int32, spec string, read
 		if err != nil {
 			return nil, err
 		}
-		offs, err := listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+		offs, err := listOffsets(s, topic, parts, admin.AtTimestamp(time.UnixMilli(ms)), readCommitted)
 		if err != nil {
 			return nil, err
 		}
 		for i, p := range parts {
-			out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: p}, Position: consumer.AtOffset(offs[i])}
+			out[i] = consumer.PartitionPosition{TopicPartition: gk.TopicPartition{Topic: topic, Partition: p}, Position: consumer.AtOffset(offs[i])}
 		}
 		return out, nil
 	default:
@@ -358,7 +359,7 @@ func resolvePositions(s *session, topic string, parts []int32, spec string, read
 		pos = consumer.AtOffset(n)
 	}
 	for i, p := range parts {
-		out[i] = consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: p}, Position: pos}
+		out[i] = consumer.PartitionPosition{TopicPartition: gk.TopicPartition{Topic: topic, Partition: p}, Position: pos}
 	}
 	return out, nil
 }
@@ -374,7 +375,7 @@ func resolveEnds(s *session, topic string, parts []int32, spec string, readCommi
 	case strings.HasPrefix(spec, "@"):
 		var ms int64
 		if ms, err = parseTime(spec[1:]); err == nil {
-			offs, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), readCommitted)
+			offs, err = listOffsets(s, topic, parts, admin.AtTimestamp(time.UnixMilli(ms)), readCommitted)
 		}
 	default:
 		n, perr := strconv.ParseInt(spec, 10, 64)
@@ -405,7 +406,7 @@ func listOffsets(s *session, topic string, parts []int32, spec admin.OffsetSpec,
 	defer cancel()
 	qs := make([]admin.OffsetQuery, 0, 2*len(parts))
 	for _, p := range parts {
-		tp := admin.TopicPartition{Topic: topic, Partition: p}
+		tp := gk.TopicPartition{Topic: topic, Partition: p}
 		qs = append(qs, admin.OffsetQuery{TopicPartition: tp, Spec: spec}, admin.OffsetQuery{TopicPartition: tp, Spec: admin.OffsetLatest})
 	}
 	res, err := s.adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{ReadCommitted: readCommitted})

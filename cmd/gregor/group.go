@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	gk "github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 )
 
@@ -185,7 +187,7 @@ func resetOffsets(io *ioctx, s *session, group, topic, partList, to string, exec
 	case strings.HasPrefix(to, "@"):
 		var ms int64
 		if ms, err = parseTime(to[1:]); err == nil {
-			targets, err = listOffsets(s, topic, parts, admin.AtTimestamp(ms), false)
+			targets, err = listOffsets(s, topic, parts, admin.AtTimestamp(time.UnixMilli(ms)), false)
 		}
 	default:
 		n, perr := strconv.ParseInt(to, 10, 64)
@@ -205,9 +207,9 @@ func resetOffsets(io *ioctx, s *session, group, topic, partList, to string, exec
 		return err
 	}
 	defer cancel()
-	tps := make([]admin.TopicPartition, len(parts))
+	tps := make([]gk.TopicPartition, len(parts))
 	for i, p := range parts {
-		tps[i] = admin.TopicPartition{Topic: topic, Partition: p}
+		tps[i] = gk.TopicPartition{Topic: topic, Partition: p}
 	}
 	cur, err := s.adm.FetchOffsets(ctx, []admin.GroupOffsetsQuery{{GroupID: group, Partitions: tps}}, admin.FetchOffsetsOptions{})
 	if err != nil {

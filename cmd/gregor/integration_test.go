@@ -336,8 +336,8 @@ func TestIntegrationGroupCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	res, err := admin.New(cl).FetchOffsets(ctx, []admin.GroupOffsetsQuery{{GroupID: group}}, admin.FetchOffsetsOptions{})
+	defer cl.Close(context.Background())
+	res, err := admin.New(cl, admin.Config{}).FetchOffsets(ctx, []admin.GroupOffsetsQuery{{GroupID: group}}, admin.FetchOffsetsOptions{})
 	if err != nil || res[0].Err != nil || len(res[0].Offsets) != 0 {
 		t.Fatalf("after the dry run: %+v, %v", res, err)
 	}

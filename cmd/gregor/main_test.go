@@ -154,7 +154,7 @@ func TestProduceRateLimit(t *testing.T) {
 	o := &produceOpts{topic: "t", format: "text", partition: -1, rate: 200, maxLine: 1 << 20}
 	var times []time.Time
 	start := time.Now()
-	err := readRecords(context.Background(), strings.NewReader(strings.Repeat("v\n", 21)), o, nil, func(int, *producer.Message) error {
+	err := readRecords(context.Background(), strings.NewReader(strings.Repeat("v\n", 21)), o, nil, func(int, *producer.Record) error {
 		times = append(times, time.Now())
 		return nil
 	})
@@ -170,8 +170,8 @@ func TestProduceRateLimit(t *testing.T) {
 func TestTextInputKeySeparator(t *testing.T) {
 	o := &produceOpts{topic: "t", format: "text", partition: 2, keySep: "::", maxLine: 1 << 20}
 	var got []string
-	err := readRecords(context.Background(), strings.NewReader("a::b::c\n::\nno separator\n"), o, []wire.Header{{Key: "h", Value: []byte("v")}}, func(n int, m *producer.Message) error {
-		got = append(got, fmt.Sprintf("%d %s %q=%q %d %s", n, m.Topic, m.Key, m.Value, m.Partition, m.Headers[0].Key))
+	err := readRecords(context.Background(), strings.NewReader("a::b::c\n::\nno separator\n"), o, []wire.Header{{Key: "h", Value: []byte("v")}}, func(n int, m *producer.Record) error {
+		got = append(got, fmt.Sprintf("%d %s %q=%q %s %s", n, m.Topic, m.Key, m.Value, m.Partition, m.Headers[0].Key))
 		return nil
 	})
 	want := []string{`1 t "a"="b::c" 2 h`, `2 t ""="" 2 h`}

@@ -149,7 +149,7 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 		defer wg.Done()
 		for pd := range ch {
 			r, err := pd.d.Wait(context.Background())
-			if err == nil && r.Err != nil && failure == nil {
+			if r.Err != nil && failure == nil {
 				failure = fmt.Errorf("line %d: record failed (%s): %w", pd.line, r.Certainty, r.Err)
 				cancel()
 			}
@@ -159,7 +159,7 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 		}
 	}()
 
-	readErr := readRecords(ctx, in, o, headers, func(line int, m *producer.Message) error {
+	readErr := readRecords(ctx, in, o, headers, func(line int, m *producer.Record) error {
 		d, err := p.Send(ctx, m)
 		if err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
@@ -194,7 +194,7 @@ func produce(io *ioctx, conn *connFlags, o *produceOpts) error {
 
 // readRecords reads the input line by line, paced by --rate, and hands
 // each record to send.
-func readRecords(ctx context.Context, in io.Reader, o *produceOpts, headers []wire.Header, send func(int, *producer.Message) error) error {
+func readRecords(ctx context.Context, in io.Reader, o *produceOpts, headers []wire.Header, send func(int, *producer.Record) error) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), o.maxLine)
 	var interval time.Duration
@@ -220,7 +220,10 @@ func readRecords(ctx context.Context, in io.Reader, o *produceOpts, headers []wi
 				}
 			}
 		}
-		m := &producer.Message{Topic: o.topic, Partition: int32(o.partition)}
+		m := &producer.Record{Topic: o.topic}
+		if o.partition >= 0 {
+			m.Partition = producer.ToPartition(int32(o.partition))
+		}
 		line := sc.Bytes()
 		if o.format == "json" {
 			key, value, hs, part, ts, err := decodeJSONRecord(line)
@@ -228,8 +231,8 @@ func readRecords(ctx context.Context, in io.Reader, o *produceOpts, headers []wi
 				return fmt.Errorf("line %d: %v", n, err)
 			}
 			m.Key, m.Value, m.Headers = key, value, hs
-			if part != nil && o.partition == -1 {
-				m.Partition = *part
+			if part != nil && *part != -1 && o.partition == -1 {
+				m.Partition = producer.ToPartition(*part) // -1: the partitioner
 			}
 			if ts != nil {
 				m.Timestamp = time.UnixMilli(*ts)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -28,7 +29,7 @@ func FuzzJSONRecordRoundTrip(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := consumer.Record{Topic: "t", Partition: 1, Offset: 2, Timestamp: 3, Key: key, Value: value, Headers: headers}
+		r := consumer.Record{Topic: "t", Partition: 1, Offset: 2, Timestamp: time.UnixMilli(3), Key: key, Value: value, Headers: headers}
 		out := appendJSONRecord(nil, &r)
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON output %q", out)
@@ -56,7 +57,7 @@ func sameHeaders(a, b []wire.Header) bool {
 }
 
 func TestJSONOutputShape(t *testing.T) {
-	r := consumer.Record{Topic: "t", Partition: 1, Offset: 2, Timestamp: 3, Key: nil, Value: []byte{0xff, 0}, Headers: []wire.Header{{Key: "h", Value: []byte("x\"y")}}}
+	r := consumer.Record{Topic: "t", Partition: 1, Offset: 2, Timestamp: time.UnixMilli(3), Key: nil, Value: []byte{0xff, 0}, Headers: []wire.Header{{Key: "h", Value: []byte("x\"y")}}}
 	got := string(appendJSONRecord(nil, &r))
 	want := `{"topic":"t","partition":1,"offset":2,"timestamp":3,"key":null,"value_base64":"/wA=","headers":[{"key":"h","value":"x\"y"}]}`
 	if got != want {

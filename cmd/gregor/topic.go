@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	gk "github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -147,7 +148,7 @@ func describeTopic(io *ioctx, s *session, d admin.TopicDescription, allConfigs b
 	defer cancel()
 	var qs []admin.OffsetQuery
 	for _, p := range d.Partitions {
-		tp := admin.TopicPartition{Topic: d.Name, Partition: p.Partition}
+		tp := gk.TopicPartition{Topic: d.Name, Partition: p.Partition}
 		qs = append(qs, admin.OffsetQuery{TopicPartition: tp, Spec: admin.OffsetEarliest}, admin.OffsetQuery{TopicPartition: tp, Spec: admin.OffsetLatest})
 	}
 	offs, err := s.adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{})

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -187,7 +187,7 @@ func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) error {
 		for _, t := range cl.resp.Responses {
 			name := names[t.TopicID]
 			for _, pr := range t.Partitions {
-				tp := consumer.TopicPartition{Topic: name, Partition: pr.PartitionIndex}
+				tp := gregor.TopicPartition{Topic: name, Partition: pr.PartitionIndex}
 				if acks, ok := by[tp]; ok {
 					c.ackResultsLocked(acks, wire.ErrorForCode(pr.ErrorCode))
 					delete(by, tp)

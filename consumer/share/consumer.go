@@ -7,6 +7,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -32,7 +33,7 @@ type Record struct {
 // AckResult is the outcome of one record's acknowledgement.
 type AckResult struct {
 	// TopicPartition and Offset name the record.
-	consumer.TopicPartition
+	gregor.TopicPartition
 	Offset int64
 	// Type is how the record was acknowledged.
 	Type AcknowledgeType
@@ -57,7 +58,7 @@ type Consumer struct {
 	// memberEpoch is the epoch of the last heartbeat response (heartbeat goroutine writes).
 	memberEpoch int32
 	// assigned are the assigned partitions (heartbeat goroutine writes).
-	assigned map[consumer.TopicPartition]struct{}
+	assigned map[gregor.TopicPartition]struct{}
 	// topicIDs maps subscribed topic names to IDs (heartbeat goroutine writes).
 	topicIDs map[string]wire.UUID
 	// assignChanged is closed and replaced when assigned changes.
@@ -81,7 +82,7 @@ type Consumer struct {
 	// sessions are the share sessions by broker.
 	sessions map[int32]*session
 	// held are the acquired records by partition and offset.
-	held map[consumer.TopicPartition]map[int64]*heldRecord
+	held map[gregor.TopicPartition]map[int64]*heldRecord
 	// buffered are acquired records not yet delivered, in arrival order.
 	buffered []Record
 	// bufferedBytes counts key, value and header bytes of buffered.
@@ -105,7 +106,7 @@ type heldRecord struct {
 
 // ack is one acknowledgement to send.
 type ack struct {
-	tp     consumer.TopicPartition
+	tp     gregor.TopicPartition
 	offset int64
 	node   int32
 	typ    int8
@@ -132,10 +133,10 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 		cfg:           cfg,
 		memberID:      base64.RawURLEncoding.EncodeToString(id[:]),
 		dec:           wire.NewDecompressor(0),
-		assigned:      map[consumer.TopicPartition]struct{}{},
+		assigned:      map[gregor.TopicPartition]struct{}{},
 		assignChanged: make(chan struct{}),
 		sessions:      map[int32]*session{},
-		held:          map[consumer.TopicPartition]map[int64]*heldRecord{},
+		held:          map[gregor.TopicPartition]map[int64]*heldRecord{},
 		hbDone:        make(chan struct{}),
 		joined:        make(chan struct{}),
 	}
@@ -161,10 +162,10 @@ func (c *Consumer) MemberEpoch() int32 {
 }
 
 // Assignment returns the partitions currently assigned to this member.
-func (c *Consumer) Assignment() []consumer.TopicPartition {
+func (c *Consumer) Assignment() []gregor.TopicPartition {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]consumer.TopicPartition, 0, len(c.assigned))
+	out := make([]gregor.TopicPartition, 0, len(c.assigned))
 	for tp := range c.assigned {
 		out = append(out, tp)
 	}

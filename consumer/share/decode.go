@@ -1,6 +1,9 @@
 package share
 
 import (
+	"time"
+
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -12,7 +15,7 @@ import (
 // often far larger than what it acquired, so records outside the ranges
 // are never materialized; the batch decoding buffers are reused across
 // calls (c.br, c.batch: opMu).
-func (c *Consumer) decodeAcquiredLocked(tp consumer.TopicPartition, pr *wire.ShareFetchPartitionResponse) ([]consumer.Record, int64) {
+func (c *Consumer) decodeAcquiredLocked(tp gregor.TopicPartition, pr *wire.ShareFetchPartitionResponse) ([]consumer.Record, int64) {
 	in := func(off int64) bool {
 		for _, a := range pr.AcquiredRecords {
 			if off >= a.FirstOffset && off <= a.LastOffset {
@@ -51,11 +54,20 @@ func (c *Consumer) decodeAcquiredLocked(tp consumer.TopicPartition, pr *wire.Sha
 				if logAppend {
 					ts = b.MaxTimestamp
 				}
-				out = append(out, consumer.Record{Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Timestamp: ts,
+				out = append(out, consumer.Record{Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Timestamp: msTime(ts),
 					Key: r.Key, Value: r.Value, Headers: r.Headers})
 			}
 		}
 		next = max(next, end)
 	}
 	return out, next
+}
+
+// msTime converts a record timestamp in Unix milliseconds to a time.Time;
+// a negative one (NO_TIMESTAMP, -1) is the zero time.
+func msTime(ms int64) time.Time {
+	if ms < 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
 }

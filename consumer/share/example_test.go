@@ -20,7 +20,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close() // last: Close of the consumer leaves the client open
+	defer cl.Close(context.Background()) // last: Close of the consumer leaves the client open
 	c, err := share.New(cl, share.Config{GroupID: "workers", Topics: []string{"jobs"}, AckMode: share.AckExplicit})
 	if err != nil {
 		log.Fatal(err)
@@ -29,7 +29,7 @@ func Example() {
 	defer cancel()
 	defer func() {
 		// Close sends the pending acknowledgements and leaves the group.
-		if _, err := c.Close(context.Background()); err != nil {
+		if err := c.Close(context.Background()); err != nil {
 			log.Print(err)
 		}
 	}()

@@ -244,7 +244,7 @@ func TestFakeSessionEpochs(t *testing.T) {
 	_, _ = c.Receive(ctx) // accepts 0-1 (implicit), piggy-backed
 	cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer ccancel()
-	if _, err := c.Close(cctx); err != nil {
+	if err := c.Close(cctx); err != nil {
 		t.Fatal(err)
 	}
 	f.mu.Lock()
@@ -409,7 +409,7 @@ func TestFakeCloseWithinDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := c.Close(ctx)
+	err := c.Close(ctx)
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("Close took %v with a 300ms deadline", took)
 	}

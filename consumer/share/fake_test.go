@@ -246,7 +246,7 @@ func newFake(t *testing.T, parts int32, cfg Config, fetches ...func(*wire.ShareF
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, _ = c.Close(ctx)
+		_ = c.Close(ctx)
 	})
 	return f, c
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -107,7 +107,7 @@ func (c *Consumer) applyHeartbeat(ctx context.Context, resp *wire.ShareGroupHear
 		return
 	}
 	names := c.topicNames(ctx, a.TopicPartitions)
-	assigned := map[consumer.TopicPartition]struct{}{}
+	assigned := map[gregor.TopicPartition]struct{}{}
 	c.unresolved = nil
 	for _, tps := range a.TopicPartitions {
 		name, ok := names[tps.TopicID]
@@ -116,7 +116,7 @@ func (c *Consumer) applyHeartbeat(ctx context.Context, resp *wire.ShareGroupHear
 			continue
 		}
 		for _, p := range tps.Partitions {
-			assigned[consumer.TopicPartition{Topic: name, Partition: p}] = struct{}{}
+			assigned[gregor.TopicPartition{Topic: name, Partition: p}] = struct{}{}
 		}
 	}
 	c.setAssignment(assigned, resp.MemberEpoch)
@@ -162,9 +162,9 @@ func (c *Consumer) topicNames(ctx context.Context, tps []wire.ShareGroupTopicPar
 }
 
 // setAssignment replaces the assignment and wakes a waiting Receive.
-func (c *Consumer) setAssignment(assigned map[consumer.TopicPartition]struct{}, epoch int32) {
+func (c *Consumer) setAssignment(assigned map[gregor.TopicPartition]struct{}, epoch int32) {
 	if assigned == nil {
-		assigned = map[consumer.TopicPartition]struct{}{}
+		assigned = map[gregor.TopicPartition]struct{}{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -32,7 +32,7 @@ func newBed(ctx context.Context, t *testing.T, parts int32) *bed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	topic := kafkatest.UniqueName(t, "share")
 	r, err := cl.RequestController(ctx, &wire.CreateTopicsRequest{TimeoutMs: 30000,
 		Topics: []wire.CreateTopicsTopic{{Name: topic, NumPartitions: parts, ReplicationFactor: 1}}})
@@ -82,7 +82,7 @@ func (b *bed) produce(ctx context.Context, t *testing.T, n int, parts int32) {
 	defer p.Close(ctx)
 	var ds []*producer.Delivery
 	for i := 0; i < n; i++ {
-		d, err := p.Send(ctx, &producer.Message{Topic: b.topic, Partition: int32(i) % parts, Value: []byte(fmt.Sprintf("v%d", i))})
+		d, err := p.Send(ctx, &producer.Record{Topic: b.topic, Partition: producer.ToPartition(int32(i) % parts), Value: []byte(fmt.Sprintf("v%d", i))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func (b *bed) consumer(t *testing.T, cfg Config) *Consumer {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = c.Close(ctx)
+		_ = c.Close(ctx)
 	})
 	return c
 }

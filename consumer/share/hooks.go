@@ -1,15 +1,15 @@
 package share
 
 import (
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
-	"github.com/gregor-kafka/gregor/consumer"
 )
 
 // hookAssignmentLocked reports the change from c.assigned to assigned to
 // the client's AssignmentHooks: one event for the partitions revoked, one
 // for those assigned. Called with c.mu held, only when such hooks exist.
-func (c *Consumer) hookAssignmentLocked(assigned map[consumer.TopicPartition]struct{}, epoch int32) {
-	diff := func(a, b map[consumer.TopicPartition]struct{}) client.TopicPartitions {
+func (c *Consumer) hookAssignmentLocked(assigned map[gregor.TopicPartition]struct{}, epoch int32) {
+	diff := func(a, b map[gregor.TopicPartition]struct{}) client.TopicPartitions {
 		var m client.TopicPartitions
 		for tp := range a {
 			if _, ok := b[tp]; !ok {

@@ -60,11 +60,10 @@ func TestIntegrationMixedGroupWithJava(t *testing.T) {
 		results = append(results, c.TakeAckResults()...)
 		time.Sleep(20 * time.Millisecond) // processing time, so both members get a share
 	}
-	rs, err := c.Close(ctx)
-	if err != nil {
+	if err := c.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	results = append(results, rs...)
+	results = append(results, c.TakeAckResults()...)
 	for _, r := range results {
 		if r.Err != nil {
 			t.Fatalf("gregor acknowledgement of %d/%d: %v", r.Partition, r.Offset, r.Err)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -103,8 +104,8 @@ func (c *Consumer) deliverLocked() []Record {
 }
 
 // TopicPartition returns the record's topic and partition.
-func (r *Record) TopicPartition() consumer.TopicPartition {
-	return consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+func (r *Record) TopicPartition() gregor.TopicPartition {
+	return gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 }
 
 func recordBytes(r *consumer.Record) int {
@@ -115,7 +116,7 @@ func recordBytes(r *consumer.Record) int {
 	return n
 }
 
-func (c *Consumer) heldLocked(tp consumer.TopicPartition, off int64) *heldRecord {
+func (c *Consumer) heldLocked(tp gregor.TopicPartition, off int64) *heldRecord {
 	return c.held[tp][off]
 }
 
@@ -123,8 +124,8 @@ func (c *Consumer) heldLocked(tp consumer.TopicPartition, off int64) *heldRecord
 type fetchPlan struct {
 	node   int32
 	epoch  int32
-	add    []consumer.TopicPartition
-	forget []consumer.TopicPartition
+	add    []gregor.TopicPartition
+	forget []gregor.TopicPartition
 	acks   []ack
 	req    *wire.ShareFetchRequest
 	resp   *wire.ShareFetchResponse
@@ -136,7 +137,7 @@ type fetchPlan struct {
 // acknowledgements.
 func (c *Consumer) planLocked(ctx context.Context) ([]*fetchPlan, error) {
 	c.mu.Lock()
-	assigned := make([]consumer.TopicPartition, 0, len(c.assigned))
+	assigned := make([]gregor.TopicPartition, 0, len(c.assigned))
 	for tp := range c.assigned {
 		assigned = append(assigned, tp)
 	}
@@ -145,14 +146,14 @@ func (c *Consumer) planLocked(ctx context.Context) ([]*fetchPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := map[int32]map[consumer.TopicPartition]struct{}{}
+	want := map[int32]map[gregor.TopicPartition]struct{}{}
 	for _, tp := range assigned {
 		leader, ok := md[tp.Topic].leaders[tp.Partition]
 		if !ok || leader < 0 {
 			continue
 		}
 		if want[leader] == nil {
-			want[leader] = map[consumer.TopicPartition]struct{}{}
+			want[leader] = map[gregor.TopicPartition]struct{}{}
 		}
 		want[leader][tp] = struct{}{}
 	}
@@ -228,8 +229,8 @@ func (c *Consumer) shareFetchRequest(p *fetchPlan, md map[string]topicMeta, room
 		req.MaxWaitMs, req.MaxRecords = 0, 1
 	}
 	topicIdx := map[string]int{}
-	partIdx := map[consumer.TopicPartition]int{}
-	slot := func(tp consumer.TopicPartition) *wire.ShareFetchPartition {
+	partIdx := map[gregor.TopicPartition]int{}
+	slot := func(tp gregor.TopicPartition) *wire.ShareFetchPartition {
 		i, ok := topicIdx[tp.Topic]
 		if !ok {
 			i = len(req.Topics)
@@ -336,7 +337,7 @@ func (c *Consumer) applyFetchLocked(p *fetchPlan) error {
 	}
 	names := c.idNames()
 	_, acksBy := groupAcks(p.acks)
-	answered := map[consumer.TopicPartition]bool{}
+	answered := map[gregor.TopicPartition]bool{}
 	for _, t := range p.resp.Responses {
 		name, ok := names[t.TopicID]
 		if !ok {
@@ -344,7 +345,7 @@ func (c *Consumer) applyFetchLocked(p *fetchPlan) error {
 		}
 		for i := range t.Partitions {
 			pr := &t.Partitions[i]
-			tp := consumer.TopicPartition{Topic: name, Partition: pr.PartitionIndex}
+			tp := gregor.TopicPartition{Topic: name, Partition: pr.PartitionIndex}
 			if acks, ok := acksBy[tp]; ok {
 				answered[tp] = true
 				c.ackResultsLocked(acks, wire.ErrorForCode(pr.AcknowledgeErrorCode))
@@ -383,7 +384,7 @@ func (c *Consumer) idNames() map[wire.UUID]string {
 // Acquired offsets with no record in a complete fetched batch are
 // acknowledged as gaps; acquired offsets past the last complete batch are
 // released.
-func (c *Consumer) acquireLocked(node int32, tp consumer.TopicPartition, pr *wire.ShareFetchPartitionResponse) {
+func (c *Consumer) acquireLocked(node int32, tp gregor.TopicPartition, pr *wire.ShareFetchPartitionResponse) {
 	if len(pr.AcquiredRecords) == 0 {
 		return
 	}

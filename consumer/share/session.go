@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -13,7 +13,7 @@ type session struct {
 	// epoch is the next ShareSessionEpoch to send: 0 opens the session.
 	epoch int32
 	// parts are the partitions the broker's session holds.
-	parts map[consumer.TopicPartition]struct{}
+	parts map[gregor.TopicPartition]struct{}
 }
 
 // nextEpoch is the epoch after e (1 follows MaxInt32; 0 and -1 are the
@@ -28,7 +28,7 @@ func nextEpoch(e int32) int32 {
 // reset forgets the session: the next request opens a new one.
 func (s *session) reset() {
 	s.epoch = 0
-	s.parts = map[consumer.TopicPartition]struct{}{}
+	s.parts = map[gregor.TopicPartition]struct{}{}
 }
 
 // ackBatches builds the acknowledgement batches of one partition: offsets
@@ -68,9 +68,9 @@ func ackBatches(acks []ack) []wire.ShareAcknowledgementBatch {
 }
 
 // groupAcks splits acks by partition, keeping first-seen partition order.
-func groupAcks(acks []ack) ([]consumer.TopicPartition, map[consumer.TopicPartition][]ack) {
-	var order []consumer.TopicPartition
-	by := map[consumer.TopicPartition][]ack{}
+func groupAcks(acks []ack) ([]gregor.TopicPartition, map[gregor.TopicPartition][]ack) {
+	var order []gregor.TopicPartition
+	by := map[gregor.TopicPartition][]ack{}
 	for _, a := range acks {
 		if _, ok := by[a.tp]; !ok {
 			order = append(order, a.tp)

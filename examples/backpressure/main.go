@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 func main() {
@@ -35,13 +35,13 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 3, ReplicationFactor: -1}},
+	defer cl.Close(context.Background())
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 3, ReplicationFactor: -1}},
 		admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		return err
 	}
-	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
 		return err
 	}
 	// A small bound on outstanding records, so the producer pushes back.
@@ -52,19 +52,16 @@ func run(ctx context.Context, bootstrap []string, topic string, n, inFlight int,
 	var outstanding []*producer.Delivery
 	var acked, pushbacks int
 	oldest := func() error {
-		r, err := outstanding[0].Wait(ctx)
+		_, err := outstanding[0].Wait(ctx)
 		outstanding = outstanding[1:]
 		if err != nil {
-			return err
-		}
-		if r.Err != nil {
-			return fmt.Errorf("record failed (%s): %w", r.Certainty, r.Err)
+			return err // a *producer.RecordError, or ctx ended
 		}
 		acked++
 		return nil
 	}
 	for i := range n {
-		m := &producer.Message{Topic: topic, Partition: -1, Value: fmt.Appendf(nil, "event %d", i)}
+		m := &producer.Record{Topic: topic, Value: fmt.Appendf(nil, "event %d", i)}
 		for {
 			d, err := p.TrySend(m)
 			if errors.Is(err, client.ErrBackpressure) && len(outstanding) > 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -35,12 +36,12 @@ func TestBackpressure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	var qs []admin.OffsetQuery
 	for p := range int32(3) {
-		qs = append(qs, admin.OffsetQuery{TopicPartition: admin.TopicPartition{Topic: topic, Partition: p}, Spec: admin.OffsetLatest})
+		qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: p}, Spec: admin.OffsetLatest})
 	}
-	offs, err := admin.New(cl).ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
+	offs, err := admin.New(cl, admin.Config{}).ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

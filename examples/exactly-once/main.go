@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 	"io"
 	"log"
 	"os"
@@ -39,7 +40,7 @@ func run(ctx context.Context, bootstrap []string, in, out, group string, n int, 
 	if err != nil {
 		return err
 	}
-	defer cl.Close() // last: the producers and the group leave it open
+	defer cl.Close(context.Background()) // last: the producers and the group leave it open
 	if err := cl.Ready(ctx); err != nil {
 		return err
 	}
@@ -131,12 +132,12 @@ func copyBatch(ctx context.Context, p *txn.Producer, g *consumer.Group, out stri
 	if err := p.Begin(); err != nil {
 		return err
 	}
-	next := map[consumer.TopicPartition]int64{}
+	next := map[gregor.TopicPartition]int64{}
 	for _, r := range recs {
-		if _, err := p.Send(ctx, &producer.Message{Topic: out, Partition: -1, Key: r.Key, Value: bytes.ToUpper(r.Value), Headers: r.Headers}); err != nil {
+		if _, err := p.Send(ctx, &producer.Record{Topic: out, Partition: producer.ToPartition(-1), Key: r.Key, Value: bytes.ToUpper(r.Value), Headers: r.Headers}); err != nil {
 			return err // the transaction cannot commit now
 		}
-		next[consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}] = r.Offset + 1
+		next[gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}] = r.Offset + 1
 	}
 	offsets := make([]txn.Offset, 0, len(next))
 	for tp, o := range next {
@@ -152,9 +153,9 @@ func copyBatch(ctx context.Context, p *txn.Producer, g *consumer.Group, out stri
 
 // rewind moves each partition of recs back to its first record in recs.
 func rewind(ctx context.Context, g *consumer.Group, recs []consumer.Record) error {
-	first := map[consumer.TopicPartition]int64{}
+	first := map[gregor.TopicPartition]int64{}
 	for _, r := range recs {
-		tp := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+		tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 		if _, ok := first[tp]; !ok {
 			first[tp] = r.Offset
 		}
@@ -182,7 +183,7 @@ func reached(owned []consumer.PartitionPosition, ends map[int32]int64) bool {
 }
 
 func createTopics(ctx context.Context, cl *client.Client, in, out string) error {
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{
 		{Name: in, Partitions: 3, ReplicationFactor: -1},
 		{Name: out, Partitions: 3, ReplicationFactor: -1},
 	}, admin.TopicOptions{WaitVisible: true})
@@ -206,7 +207,7 @@ func fill(ctx context.Context, cl *client.Client, topic string, n int) error {
 	defer p.Close(ctx)
 	ds := make([]*producer.Delivery, 0, n)
 	for i := range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: -1, Key: fmt.Appendf(nil, "order-%d", i), Value: fmt.Appendf(nil, "order %d", i)})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(-1), Key: fmt.Appendf(nil, "order-%d", i), Value: fmt.Appendf(nil, "order %d", i)})
 		if err != nil {
 			return err
 		}
@@ -226,7 +227,7 @@ func fill(ctx context.Context, cl *client.Client, topic string, n int) error {
 
 // endOffsets returns the last stable offset of every partition of topic.
 func endOffsets(ctx context.Context, cl *client.Client, topic string) (map[int32]int64, error) {
-	adm := admin.New(cl)
+	adm := admin.New(cl, admin.Config{})
 	ds, err := adm.DescribeTopics(ctx, []string{topic})
 	if err != nil {
 		return nil, err
@@ -236,7 +237,7 @@ func endOffsets(ctx context.Context, cl *client.Client, topic string) (map[int32
 	}
 	qs := make([]admin.OffsetQuery, len(ds[0].Partitions))
 	for i := range qs {
-		qs[i] = admin.OffsetQuery{TopicPartition: admin.TopicPartition{Topic: topic, Partition: int32(i)}, Spec: admin.OffsetLatest}
+		qs[i] = admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: int32(i)}, Spec: admin.OffsetLatest}
 	}
 	res, err := adm.ListOffsets(ctx, qs, admin.ListOffsetsOptions{ReadCommitted: true})
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	ends, err := endOffsets(ctx, cl, out)
 	if err != nil {
 		t.Fatal(err)
@@ -48,10 +49,10 @@ func TestExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cons.Close()
+	defer cons.Close(context.Background())
 	var pps []consumer.PartitionPosition
 	for p := range ends {
-		pps = append(pps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: out, Partition: p}, Position: consumer.AtBeginning()})
+		pps = append(pps, consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: out, Partition: p}, Position: consumer.AtBeginning()})
 	}
 	if err := cons.Assign(ctx, pps); err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := admin.New(cl).FetchOffsets(ctx, []admin.GroupOffsetsQuery{{GroupID: group}}, admin.FetchOffsetsOptions{})
+	res, err := admin.New(cl, admin.Config{}).FetchOffsets(ctx, []admin.GroupOffsetsQuery{{GroupID: group}}, admin.FetchOffsetsOptions{})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("FetchOffsets: %v %+v", err, res)
 	}

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 func main() {
@@ -35,18 +35,18 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	if err != nil {
 		return err
 	}
-	defer cl.Close() // last: producer and consumer Close leave it open
+	defer cl.Close(context.Background()) // last: producer and consumer Close leave it open
 	if err := cl.Ready(ctx); err != nil {
 		return err
 	}
 
 	// One partition, so the records come back in the order they were sent.
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: -1}},
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: -1}},
 		admin.TopicOptions{WaitVisible: true})
 	if err != nil {
 		return err
 	}
-	if err := res[0].Err; err != nil && !errors.Is(err, wire.ErrTopicAlreadyExists) {
+	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
 		return err
 	}
 
@@ -56,16 +56,15 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	}
 	var last producer.Result
 	for i := range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Key: fmt.Appendf(nil, "k%d", i), Value: fmt.Appendf(nil, "hello %d", i)})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Key: fmt.Appendf(nil, "k%d", i), Value: fmt.Appendf(nil, "hello %d", i)})
 		if err != nil {
 			return err
 		}
 		r, err := d.Wait(ctx)
 		if err != nil {
-			return err // ctx ended
-		}
-		if r.Err != nil {
-			return fmt.Errorf("record %d failed (%s): %w", i, r.Certainty, r.Err)
+			// A *producer.RecordError (the failure and its Certainty), or
+			// ctx's error when ctx ended first.
+			return fmt.Errorf("record %d: %w", i, err)
 		}
 		last = r
 		fmt.Fprintf(out, "sent k%d to %s/%d at offset %d\n", i, r.Topic, r.Partition, r.Offset)
@@ -78,8 +77,8 @@ func run(ctx context.Context, bootstrap []string, topic string, n int, out io.Wr
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(max(last.Offset-int64(n)+1, 0))}}); err != nil {
 		return err
 	}

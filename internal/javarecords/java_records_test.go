@@ -33,7 +33,7 @@ func TestJavaProducerBatchesDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	if err := cl.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}

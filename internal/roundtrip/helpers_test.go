@@ -30,7 +30,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	if err := cl.Ready(ctx); err != nil {
 		t.Fatalf("Ready: %v", err)
 	}

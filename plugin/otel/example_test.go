@@ -2,6 +2,7 @@ package otel_test
 
 import (
 	"context"
+	"github.com/gregor-kafka/gregor"
 	"log"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -33,7 +34,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	tr := otel.NewTracer(tp)
 
 	p, err := producer.New(cl, producer.Config{})
@@ -41,7 +42,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer p.Close(ctx)
-	d, err := tr.Send(ctx, p, &producer.Message{Topic: "orders", Partition: -1, Value: []byte("order 1")})
+	d, err := tr.Send(ctx, p, &producer.Record{Topic: "orders", Partition: producer.ToPartition(-1), Value: []byte("order 1")})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,8 +55,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close()
-	tp0 := consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+	defer c.Close(context.Background())
+	tp0 := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp0, Position: consumer.AtOffset(r.Offset)}}); err != nil {
 		log.Fatal(err)
 	}

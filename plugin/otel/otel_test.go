@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -43,12 +44,12 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	if err := meter.Attach(cl); err != nil {
 		t.Fatal(err)
 	}
 	topic := kafkatest.UniqueName(t, "otel")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
 		err = res[0].Err
 	}
@@ -62,14 +63,14 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 	defer p.Close(ctx)
 
 	parentCtx, parent := tp.Tracer("test").Start(ctx, "app")
-	d, err := tr.Send(parentCtx, p, &producer.Message{Topic: topic, Partition: 0, Value: []byte("traced")})
+	d, err := tr.Send(parentCtx, p, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("traced")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r, err := d.Wait(ctx); err != nil || r.Err != nil {
 		t.Fatalf("delivery: %v %v", err, r.Err)
 	}
-	d, err = tr.Send(ctx, p, &producer.Message{Topic: kafkatest.UniqueName(t, "missing"), Partition: -1, Value: []byte("x")})
+	d, err = tr.Send(ctx, p, &producer.Record{Topic: kafkatest.UniqueName(t, "missing"), Value: []byte("x")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +83,8 @@ func TestRoundTripSpansAndMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic}, Position: consumer.AtBeginning()}}); err != nil {
+	defer c.Close(context.Background())
+	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic}, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := c.Receive(ctx)

@@ -1,6 +1,7 @@
 package otel
 
 import (
+	"github.com/gregor-kafka/gregor"
 	"context"
 	"strconv"
 
@@ -59,7 +60,7 @@ func (c headerCarrier) Keys() []string {
 // (traceparent), sends m with p.Send and ends the span when the record's
 // outcome is known (in a goroutine waiting for the Delivery, bounded by
 // ctx). Errors are p.Send's; the span then ends at once with them.
-func (t *Tracer) Send(ctx context.Context, p *producer.Producer, m *producer.Message) (*producer.Delivery, error) {
+func (t *Tracer) Send(ctx context.Context, p *producer.Producer, m *producer.Record) (*producer.Delivery, error) {
 	ctx, span := t.tr.Start(ctx, "publish "+m.Topic, trace.WithSpanKind(trace.SpanKindProducer),
 		trace.WithAttributes(attribute.String("messaging.system", "kafka"), attribute.String("messaging.destination.name", m.Topic),
 			attribute.String("messaging.operation.name", "send")))
@@ -72,10 +73,10 @@ func (t *Tracer) Send(ctx context.Context, p *producer.Producer, m *producer.Mes
 	go func() {
 		r, err := d.Wait(ctx)
 		switch {
-		case err != nil:
-			endFailed(span, err, client.PossiblySent)
-		case r.Err != nil:
+		case r.Err != nil: // the record failed (err is its *producer.RecordError)
 			endFailed(span, r.Err, r.Certainty)
+		case err != nil: // ctx ended first
+			endFailed(span, err, client.PossiblySent)
 		default:
 			span.SetAttributes(attribute.String("messaging.destination.partition.id", strconv.Itoa(int(r.Partition))),
 				attribute.Int64("messaging.kafka.offset", r.Offset))

@@ -1,6 +1,7 @@
 package prom_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -30,7 +31,7 @@ func BenchmarkScrape(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	col := prom.New()
 	col.Attach(cl)
 	reg := prometheus.NewRegistry()

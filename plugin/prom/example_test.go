@@ -1,6 +1,7 @@
 package prom_test
 
 import (
+	"context"
 	"log"
 	"net/http"
 
@@ -22,7 +23,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	col.Attach(cl)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(col)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
@@ -30,13 +31,13 @@ func TestCollectorAfterRealTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	col.Attach(cl)
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(col)
 
 	topic := kafkatest.UniqueName(t, "prom")
-	res, err := admin.New(cl).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
+	res, err := admin.New(cl, admin.Config{}).CreateTopics(ctx, []admin.NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
 	if err == nil {
 		err = res[0].Err
 	}
@@ -51,7 +52,7 @@ func TestCollectorAfterRealTraffic(t *testing.T) {
 	const n = 25
 	var ds []*producer.Delivery
 	for range n {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte("value")})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("value")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,8 +67,8 @@ func TestCollectorAfterRealTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}

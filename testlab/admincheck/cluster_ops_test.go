@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -116,13 +117,13 @@ func TestDescribeTopicPartitionsPages(t *testing.T) {
 func TestLogDirs(t *testing.T) {
 	b := newBed(t)
 	topic := b.observedTopic(1, nil)
-	tp := admin.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	var broker int32
 	var dir string
 	// The broker creates the replica's log a little after the metadata
 	// shows the topic.
 	until(t, 20*time.Second, "replica in a log dir", func() error {
-		got, err := b.adm.DescribeLogDirs(ctxFor(t, 20*time.Second), nil, []admin.TopicPartition{tp})
+		got, err := b.adm.DescribeLogDirs(ctxFor(t, 20*time.Second), nil, []gregor.TopicPartition{tp})
 		if err != nil || len(got) != 1 || got[0].Err != nil {
 			t.Fatalf("DescribeLogDirs: %v %+v", err, got)
 		}
@@ -150,7 +151,7 @@ func TestLogDirs(t *testing.T) {
 	}
 	mv, err := b.adm.AlterReplicaLogDirs(ctxFor(t, 20*time.Second), []admin.ReplicaMove{
 		{Broker: broker, TopicPartition: tp, Dir: dir},
-		{Broker: broker, TopicPartition: admin.TopicPartition{Topic: topic, Partition: 1}, Dir: "/no/such/dir"}})
+		{Broker: broker, TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 1}, Dir: "/no/such/dir"}})
 	if err != nil || mv[0].Err != nil || !errors.Is(mv[1].Err, wire.ErrLogDirNotFound) {
 		t.Fatalf("AlterReplicaLogDirs: %v %+v", err, mv)
 	}
@@ -170,7 +171,7 @@ func TestElectAllAndUnclean(t *testing.T) {
 		t.Fatalf("ElectLeaders(all): %v %+v", err, all)
 	}
 	for _, typ := range []admin.ElectionType{admin.ElectPreferred, admin.ElectUnclean} {
-		res, err := b.adm.ElectLeaders(ctxFor(t, 30*time.Second), typ, []admin.TopicPartition{{Topic: topic, Partition: 1}, {Topic: topic, Partition: 0}})
+		res, err := b.adm.ElectLeaders(ctxFor(t, 30*time.Second), typ, []gregor.TopicPartition{{Topic: topic, Partition: 1}, {Topic: topic, Partition: 0}})
 		if err != nil || len(res) != 2 || res[0].Partition != 1 || !errors.Is(res[0].Err, wire.ErrElectionNotNeeded) || !errors.Is(res[1].Err, wire.ErrElectionNotNeeded) {
 			t.Fatalf("election type %d: %v %+v", typ, err, res)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -78,7 +79,7 @@ func TestConsumerProtocolGroup(t *testing.T) {
 		t.Fatalf("ours %+v (assigned %v); observer state %q epoch %d assigned %v", g, ours, obsState, obsEpoch, obsAssigned)
 	}
 	// The consumer committed 3 and 2: listed exactly, for us and the observer.
-	res, err := b.adm.FetchOffsets(ctxFor(t, 30*time.Second), []admin.GroupOffsetsQuery{{GroupID: group, Partitions: []admin.TopicPartition{tp(topic, 0), tp(topic, 1)}}}, admin.FetchOffsetsOptions{RequireStable: true})
+	res, err := b.adm.FetchOffsets(ctxFor(t, 30*time.Second), []admin.GroupOffsetsQuery{{GroupID: group, Partitions: []gregor.TopicPartition{tp(topic, 0), tp(topic, 1)}}}, admin.FetchOffsetsOptions{RequireStable: true})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("fetch offsets: %v / %+v", err, res)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -41,8 +42,8 @@ func (b *bed) observedCommitted(group, topic string) map[int32]int64 {
 	return out
 }
 
-func tp(topic string, p int32) admin.TopicPartition {
-	return admin.TopicPartition{Topic: topic, Partition: p}
+func tp(topic string, p int32) gregor.TopicPartition {
+	return gregor.TopicPartition{Topic: topic, Partition: p}
 }
 
 // TestGroupOffsets: after an independent commit, list (single partition,
@@ -60,7 +61,7 @@ func TestGroupOffsets(t *testing.T) {
 	for _, stable := range []bool{false, true} {
 		opts := admin.FetchOffsetsOptions{RequireStable: stable}
 		// One group, explicit partitions (one never committed).
-		res, err := b.adm.FetchOffsets(ctxFor(t, 30*time.Second), []admin.GroupOffsetsQuery{{GroupID: g1, Partitions: []admin.TopicPartition{tp(topic, 1), tp(topic, 2), tp(topic, 0)}}}, opts)
+		res, err := b.adm.FetchOffsets(ctxFor(t, 30*time.Second), []admin.GroupOffsetsQuery{{GroupID: g1, Partitions: []gregor.TopicPartition{tp(topic, 1), tp(topic, 2), tp(topic, 0)}}}, opts)
 		if err != nil || res[0].Err != nil {
 			t.Fatalf("fetch: %v / %+v", err, res)
 		}
@@ -78,9 +79,9 @@ func TestGroupOffsets(t *testing.T) {
 		// Several groups in one call, in request order.
 		missing := b.name("nog")
 		res, err = b.adm.FetchOffsets(ctxFor(t, 30*time.Second), []admin.GroupOffsetsQuery{
-			{GroupID: g2, Partitions: []admin.TopicPartition{tp(topic, 0), tp(topic, 1)}},
-			{GroupID: g1, Partitions: []admin.TopicPartition{tp(topic, 1)}},
-			{GroupID: missing, Partitions: []admin.TopicPartition{tp(topic, 0)}},
+			{GroupID: g2, Partitions: []gregor.TopicPartition{tp(topic, 0), tp(topic, 1)}},
+			{GroupID: g1, Partitions: []gregor.TopicPartition{tp(topic, 1)}},
+			{GroupID: missing, Partitions: []gregor.TopicPartition{tp(topic, 0)}},
 		}, opts)
 		if err != nil || len(res) != 3 || res[0].GroupID != g2 || res[1].GroupID != g1 || res[2].GroupID != missing {
 			t.Fatalf("multi-group: %v / %+v", err, res)
@@ -105,7 +106,7 @@ func TestGroupOffsets(t *testing.T) {
 		t.Fatalf("observer after alter: %v", got)
 	}
 	// Delete one partition's offset: the observer sees it absent.
-	dr, err := b.adm.DeleteOffsets(ctxFor(t, 30*time.Second), g1, []admin.TopicPartition{tp(topic, 1)})
+	dr, err := b.adm.DeleteOffsets(ctxFor(t, 30*time.Second), g1, []gregor.TopicPartition{tp(topic, 1)})
 	if err != nil || len(dr) != 1 || dr[0].Err != nil {
 		t.Fatalf("delete offsets: %v / %+v", err, dr)
 	}

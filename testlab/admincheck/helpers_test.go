@@ -32,13 +32,13 @@ func newBed(t *testing.T) *bed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cl.Close() })
+	t.Cleanup(func() { cl.Close(context.Background()) })
 	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(kcl.Close)
-	return &bed{t: t, boot: boot, adm: admin.New(cl, admin.RetryBackoff(50*time.Millisecond, 500*time.Millisecond)), obs: kadm.NewClient(kcl), kcl: kcl, kc: kc}
+	return &bed{t: t, boot: boot, adm: admin.New(cl, admin.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 500 * time.Millisecond}), obs: kadm.NewClient(kcl), kcl: kcl, kc: kc}
 }
 
 func ctxFor(t *testing.T, d time.Duration) context.Context {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -20,7 +21,7 @@ func TestListOffsetsAndDeleteRecords(t *testing.T) {
 	b.produce(topic, 0, 10)
 	b.produce(topic, 1, 3)
 	q := func(p int32, s admin.OffsetSpec) admin.OffsetQuery {
-		return admin.OffsetQuery{TopicPartition: admin.TopicPartition{Topic: topic, Partition: p}, Spec: s}
+		return admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: p}, Spec: s}
 	}
 	check := func(wantStart0 int64) {
 		t.Helper()
@@ -54,19 +55,19 @@ func TestListOffsetsAndDeleteRecords(t *testing.T) {
 		}
 	}
 	check(0)
-	dr, err := b.adm.DeleteRecords(ctxFor(t, 30*time.Second), []admin.RecordsCutoff{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: 0}, Before: 4}})
+	dr, err := b.adm.DeleteRecords(ctxFor(t, 30*time.Second), []admin.RecordsCutoff{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Before: 4}})
 	if err != nil || dr[0].Err != nil || dr[0].LowWatermark != 4 {
 		t.Fatalf("delete records: %v / %+v", err, dr)
 	}
 	check(4)
 	// A cutoff past the high watermark is OFFSET_OUT_OF_RANGE and changes nothing.
-	dr, err = b.adm.DeleteRecords(ctxFor(t, 30*time.Second), []admin.RecordsCutoff{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: 0}, Before: 11}})
+	dr, err = b.adm.DeleteRecords(ctxFor(t, 30*time.Second), []admin.RecordsCutoff{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Before: 11}})
 	if err != nil || !errors.Is(dr[0].Err, wire.ErrOffsetOutOfRange) {
 		t.Fatalf("delete past end: %v / %+v", err, dr)
 	}
 	check(4)
 	// Max timestamp finds the last record (v7+).
-	mt, err := b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{q(1, admin.OffsetMaxTimestamp), q(1, admin.AtTimestamp(time.Now().Add(time.Hour).UnixMilli()))}, admin.ListOffsetsOptions{})
+	mt, err := b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{q(1, admin.OffsetMaxTimestamp), q(1, admin.AtTimestamp(time.Now().Add(time.Hour)))}, admin.ListOffsetsOptions{})
 	if err != nil || mt[0].Err != nil || mt[0].Offset != 2 || mt[1].Err != nil || mt[1].Found {
 		t.Fatalf("max timestamp / future timestamp: %v / %+v", err, mt)
 	}

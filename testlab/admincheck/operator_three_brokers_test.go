@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -39,8 +40,8 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	adm := admin.New(cl, admin.RetryBackoff(50*time.Millisecond, 300*time.Millisecond))
+	defer cl.Close(context.Background())
+	adm := admin.New(cl, admin.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 300 * time.Millisecond})
 	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
 	if err != nil {
 		t.Fatal(err)
@@ -82,8 +83,8 @@ func TestOperatorThreeBrokers(t *testing.T) {
 		admin.TopicOptions{WaitVisible: true}); err != nil || r[0].Err != nil {
 		t.Fatalf("create: %v %+v", err, r)
 	}
-	tp := admin.TopicPartition{Topic: topic, Partition: 0}
-	missing := admin.TopicPartition{Topic: kafkatest.UniqueName(t, "nosuch"), Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
+	missing := gregor.TopicPartition{Topic: kafkatest.UniqueName(t, "nosuch"), Partition: 0}
 	mv, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{
 		{TopicPartition: tp, Replicas: []int32{2, 3}}, {TopicPartition: missing, Replicas: []int32{1}}})
 	// The unknown topic is an answer, not retried until the deadline (it
@@ -91,7 +92,7 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	if err != nil || mv[0].Err != nil || !errors.Is(mv[1].Err, wire.ErrUnknownTopicOrPartition) || errors.Is(mv[1].Err, client.ErrTimeout) {
 		t.Fatalf("AlterPartitionReassignments: %v %+v", err, mv)
 	}
-	if err := adm.WaitReassignments(ctxFor(t, time.Minute), []admin.TopicPartition{tp}); err != nil {
+	if err := adm.WaitReassignments(ctxFor(t, time.Minute), []gregor.TopicPartition{tp}); err != nil {
 		t.Fatalf("WaitReassignments: %v", err)
 	}
 	if lr, err := obs.ListPartitionReassignments(ctxFor(t, 10*time.Second), kadm.TopicsSet{topic: {0: {}}}); err != nil || len(lr) != 0 {
@@ -143,11 +144,11 @@ func TestOperatorThreeBrokers(t *testing.T) {
 		}
 		return nil
 	})
-	stp := admin.TopicPartition{Topic: slow, Partition: 0}
+	stp := gregor.TopicPartition{Topic: slow, Partition: 0}
 	if r, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{{TopicPartition: stp, Replicas: []int32{2, 3}}}); err != nil || r[0].Err != nil {
 		t.Fatalf("throttled reassignment: %v %+v", err, r)
 	}
-	on, err := adm.ListPartitionReassignments(ctxFor(t, 30*time.Second), []admin.TopicPartition{stp})
+	on, err := adm.ListPartitionReassignments(ctxFor(t, 30*time.Second), []gregor.TopicPartition{stp})
 	if err != nil || len(on) != 1 || fmt.Sprint(on[0].Adding) != "[3]" || fmt.Sprint(on[0].Removing) != "[1]" {
 		t.Fatalf("ListPartitionReassignments: %v %+v", err, on)
 	}
@@ -155,13 +156,13 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	if err != nil || fmt.Sprint(olr[slow][0].AddingReplicas) != "[3]" || fmt.Sprint(olr[slow][0].RemovingReplicas) != "[1]" {
 		t.Fatalf("observer ListPartitionReassignments: %v %+v", err, olr)
 	}
-	if err := adm.WaitReassignments(ctxFor(t, time.Second), []admin.TopicPartition{stp}); !errors.Is(err, client.ErrTimeout) {
+	if err := adm.WaitReassignments(ctxFor(t, time.Second), []gregor.TopicPartition{stp}); !errors.Is(err, client.ErrTimeout) {
 		t.Fatalf("WaitReassignments on a throttled move: %v, want a timeout", err)
 	}
 	if r, err := adm.AlterPartitionReassignments(ctxFor(t, time.Minute), []admin.Reassignment{{TopicPartition: stp}}); err != nil || r[0].Err != nil {
 		t.Fatalf("cancel: %v %+v", err, r)
 	}
-	if err := adm.WaitReassignments(ctxFor(t, time.Minute), []admin.TopicPartition{stp}); err != nil {
+	if err := adm.WaitReassignments(ctxFor(t, time.Minute), []gregor.TopicPartition{stp}); err != nil {
 		t.Fatalf("WaitReassignments after the cancel: %v", err)
 	}
 	until(t, 30*time.Second, "observer sees replicas {1, 2} again", func() error {
@@ -230,8 +231,8 @@ func TestOperatorThreeBrokers(t *testing.T) {
 		admin.TopicOptions{WaitVisible: true}); err != nil || r[0].Err != nil {
 		t.Fatalf("create: %v %+v", err, r)
 	}
-	ltp := admin.TopicPartition{Topic: lead, Partition: 0}
-	if err := adm.WaitPreferredLeaders(ctxFor(t, 30*time.Second), []admin.TopicPartition{ltp}); err != nil {
+	ltp := gregor.TopicPartition{Topic: lead, Partition: 0}
+	if err := adm.WaitPreferredLeaders(ctxFor(t, 30*time.Second), []gregor.TopicPartition{ltp}); err != nil {
 		t.Fatalf("new topic not led by its preferred replica: %v", err)
 	}
 	if err := kc.KillBroker(ctx, 1); err != nil {
@@ -257,11 +258,11 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	if p := observed(lead); p.Leader == 1 {
 		t.Fatalf("broker 1 leads again before any election: %+v", p)
 	}
-	el, err := adm.ElectLeaders(ctxFor(t, time.Minute), admin.ElectPreferred, []admin.TopicPartition{ltp, missing})
+	el, err := adm.ElectLeaders(ctxFor(t, time.Minute), admin.ElectPreferred, []gregor.TopicPartition{ltp, missing})
 	if err != nil || el[0].Err != nil || !errors.Is(el[1].Err, wire.ErrUnknownTopicOrPartition) || errors.Is(el[1].Err, client.ErrTimeout) {
 		t.Fatalf("ElectLeaders: %v %+v", err, el)
 	}
-	if err := adm.WaitPreferredLeaders(ctxFor(t, time.Minute), []admin.TopicPartition{ltp}); err != nil {
+	if err := adm.WaitPreferredLeaders(ctxFor(t, time.Minute), []gregor.TopicPartition{ltp}); err != nil {
 		t.Fatalf("WaitPreferredLeaders: %v", err)
 	}
 	// Every broker's metadata showed broker 1 leading when
@@ -271,7 +272,7 @@ func TestOperatorThreeBrokers(t *testing.T) {
 		t.Fatalf("observer sees %+v after the election (ours now: %v %+v)", p, derr, ds)
 	}
 	lap("election")
-	again, err := adm.ElectLeaders(ctxFor(t, time.Minute), admin.ElectPreferred, []admin.TopicPartition{ltp})
+	again, err := adm.ElectLeaders(ctxFor(t, time.Minute), admin.ElectPreferred, []gregor.TopicPartition{ltp})
 	if err != nil || !errors.Is(again[0].Err, wire.ErrElectionNotNeeded) {
 		t.Fatalf("second election: %v %+v", err, again)
 	}

@@ -1,6 +1,7 @@
 package admincheck
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestOperatorAPIVersionsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	topic := b.observedTopic(1, nil)
 	broker := b.kc.BrokerIDs()[0]
 	vers, err := cl.BrokerVersions(ctxFor(t, 10*time.Second), broker)

@@ -29,8 +29,8 @@ func TestThreeBrokers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	adm := admin.New(cl, admin.RetryBackoff(50*time.Millisecond, 300*time.Millisecond))
+	defer cl.Close(context.Background())
+	adm := admin.New(cl, admin.Config{RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 300 * time.Millisecond})
 	kcl, err := kgo.NewClient(kgo.SeedBrokers(boot...))
 	if err != nil {
 		t.Fatal(err)

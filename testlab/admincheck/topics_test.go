@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -45,7 +46,6 @@ func TestCreateInvalid(t *testing.T) {
 		nt   admin.NewTopic
 		want error
 	}{
-		{"zero partitions", admin.NewTopic{Partitions: 0, ReplicationFactor: 1}, wire.ErrInvalidPartitions},
 		{"negative partitions", admin.NewTopic{Partitions: -7, ReplicationFactor: 1}, wire.ErrInvalidPartitions},
 		{"too many replicas", admin.NewTopic{Partitions: 1, ReplicationFactor: replicas}, wire.ErrInvalidReplicationFactor},
 	}
@@ -146,13 +146,13 @@ func TestDescribeListMissingTopic(t *testing.T) {
 	if err != nil || !errors.Is(dr[0].Err, wire.ErrUnknownTopicOrPartition) {
 		t.Fatalf("delete missing: %v / %+v", err, dr)
 	}
-	lo, err := b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{{TopicPartition: admin.TopicPartition{Topic: missing}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})
+	lo, err := b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{{TopicPartition: gregor.TopicPartition{Topic: missing}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})
 	if err != nil || !errors.Is(lo[0].Err, wire.ErrUnknownTopicOrPartition) {
 		t.Fatalf("list offsets of missing: %v / %+v", err, lo)
 	}
 	// A missing partition of an existing topic too.
 	topic := b.observedTopic(1, nil)
-	lo, err = b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{{TopicPartition: admin.TopicPartition{Topic: topic, Partition: 5}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})
+	lo, err = b.adm.ListOffsets(ctxFor(t, 30*time.Second), []admin.OffsetQuery{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 5}, Spec: admin.OffsetLatest}}, admin.ListOffsetsOptions{})
 	if err != nil || !errors.Is(lo[0].Err, wire.ErrUnknownTopicOrPartition) {
 		t.Fatalf("list offsets of missing partition: %v / %+v", err, lo)
 	}

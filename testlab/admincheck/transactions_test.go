@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -66,7 +67,7 @@ func TestHangingTransaction(t *testing.T) {
 	missing := b.name("nosuchtxn")
 	ds, err := b.adm.DescribeTransactions(ctxFor(t, 20*time.Second), []string{txnID, missing})
 	if err != nil || len(ds) != 2 || ds[0].Err != nil || ds[0].State != "Ongoing" ||
-		!slices.Contains(ds[0].Partitions, admin.TopicPartition{Topic: topic, Partition: 0}) || !errors.Is(ds[1].Err, wire.ErrTransactionalIDNotFound) {
+		!slices.Contains(ds[0].Partitions, gregor.TopicPartition{Topic: topic, Partition: 0}) || !errors.Is(ds[1].Err, wire.ErrTransactionalIDNotFound) {
 		t.Fatalf("DescribeTransactions: %v %+v", err, ds)
 	}
 	obsTxn, err := b.obs.DescribeTransactions(ctxFor(t, 20*time.Second), txnID)
@@ -81,8 +82,8 @@ func TestHangingTransaction(t *testing.T) {
 		t.Fatalf("TransactionsCommand describe: %v\n%s", err, out)
 	}
 
-	tp := admin.TopicPartition{Topic: topic, Partition: 0}
-	pr, err := b.adm.DescribeProducers(ctxFor(t, 20*time.Second), []admin.TopicPartition{tp})
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
+	pr, err := b.adm.DescribeProducers(ctxFor(t, 20*time.Second), []gregor.TopicPartition{tp})
 	if err != nil || pr[0].Err != nil {
 		t.Fatalf("DescribeProducers: %v %+v", err, pr)
 	}

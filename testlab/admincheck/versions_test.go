@@ -1,6 +1,7 @@
 package admincheck
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -21,7 +22,7 @@ func TestAdminAPIVersionsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	topic := b.observedTopic(1, nil)
 	b.produce(topic, 0, 5)
 	td, err := b.obs.ListTopics(ctxFor(t, 10*time.Second), topic)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -29,7 +30,7 @@ func TestBufferBound(t *testing.T) {
 	c := b.consumer(consumer.Config{MaxBufferedBytes: bound, MaxWait: 100 * time.Millisecond})
 	var ps []consumer.PartitionPosition
 	for part := range int32(parts) {
-		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
+		ps = append(ps, consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
 	}
 	if err := c.Assign(labtest.Ctx(t, 30*time.Second), ps); err != nil {
 		t.Fatal(err)

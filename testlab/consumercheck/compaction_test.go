@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -102,7 +103,7 @@ func TestCompactedTopic(t *testing.T) {
 	}
 
 	c := b.consumer(consumer.Config{MaxWait: 100 * time.Millisecond})
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}

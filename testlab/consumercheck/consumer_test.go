@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
 	"github.com/gregor-kafka/gregor/wire"
@@ -61,7 +62,7 @@ func TestReadBackEachCompression(t *testing.T) {
 				}
 			}
 			c := b.consumer(consumer.Config{})
-			if err := c.Assign(labtest.Ctx(t, 30*time.Second), []consumer.PartitionPosition{{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
+			if err := c.Assign(labtest.Ctx(t, 30*time.Second), []consumer.PartitionPosition{{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: 0}, Position: consumer.AtBeginning()}}); err != nil {
 				t.Fatal(err)
 			}
 			got := receiveN(t, c, n)
@@ -92,7 +93,7 @@ func TestManyPartitions(t *testing.T) {
 	c := b.consumer(consumer.Config{})
 	var ps []consumer.PartitionPosition
 	for part := range int32(parts) {
-		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
+		ps = append(ps, consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
 	}
 	if err := c.Assign(labtest.Ctx(t, 30*time.Second), ps); err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestManyPartitions(t *testing.T) {
 func TestAssignmentControls(t *testing.T) {
 	b := newBed(t)
 	topic := b.topic(3, nil)
-	tp := func(p int32) consumer.TopicPartition { return consumer.TopicPartition{Topic: topic, Partition: p} }
+	tp := func(p int32) gregor.TopicPartition { return gregor.TopicPartition{Topic: topic, Partition: p} }
 	p := b.producer()
 	for part := range int32(3) {
 		b.seq(p, topic, part, "a", 10)
@@ -149,7 +150,7 @@ func TestAssignmentControls(t *testing.T) {
 	wantOffsets(t, got, topic, 0, span(10, 13))
 
 	// remove p0: new p0 records never arrive; p1's do.
-	if err := c.Remove(ctx, []consumer.TopicPartition{tp(0)}); err != nil {
+	if err := c.Remove(ctx, []gregor.TopicPartition{tp(0)}); err != nil {
 		t.Fatal(err)
 	}
 	b.seq(p, topic, 0, "c", 4)
@@ -208,7 +209,7 @@ func TestAssignmentControls(t *testing.T) {
 func TestReadCommitted(t *testing.T) {
 	b := newBed(t)
 	topic := b.topic(1, nil)
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	plain := b.producer()
 	txn := b.producer(kgo.TransactionalID(topic+"-txn"), kgo.TransactionTimeout(60*time.Second))
 	ctx := labtest.Ctx(t, 60*time.Second)
@@ -313,7 +314,7 @@ func TestReadCommitted(t *testing.T) {
 func TestDeleteRecordsPastPosition(t *testing.T) {
 	b := newBed(t)
 	topic := b.topic(1, nil)
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	p := b.producer()
 	b.seq(p, topic, 0, "r", 20)
 	ctx := labtest.Ctx(t, 60*time.Second)

@@ -71,7 +71,7 @@ func (b *bed) consumer(cfg consumer.Config) *consumer.Consumer {
 	if err != nil {
 		b.T.Fatal(err)
 	}
-	b.T.Cleanup(func() { c.Close() })
+	b.T.Cleanup(func() { c.Close(context.Background()) })
 	return c
 }
 
@@ -153,8 +153,8 @@ func sameRecord(t *testing.T, got consumer.Record, want *kgo.Record) {
 	}
 	eqNull("key", got.Key, want.Key)
 	eqNull("value", got.Value, want.Value)
-	if got.Timestamp != want.Timestamp.UnixMilli() {
-		t.Fatalf("offset %d timestamp %d, want %d", want.Offset, got.Timestamp, want.Timestamp.UnixMilli())
+	if !got.Timestamp.Equal(want.Timestamp) {
+		t.Fatalf("offset %d timestamp %d, want %d", want.Offset, got.Timestamp.UnixMilli(), want.Timestamp.UnixMilli())
 	}
 	if len(got.Headers) != len(want.Headers) {
 		t.Fatalf("offset %d: %d headers, want %d", want.Offset, len(got.Headers), len(want.Headers))

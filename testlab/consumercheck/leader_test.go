@@ -1,9 +1,11 @@
 package consumercheck
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/testlab/internal/labtest"
@@ -32,10 +34,10 @@ func TestFollowsLeaderChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	var ps []consumer.PartitionPosition
 	for part := range int32(2) {
-		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
+		ps = append(ps, consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: part}, Position: consumer.AtBeginning()})
 	}
 	if err := c.Assign(ctx, ps); err != nil {
 		t.Fatal(err)

@@ -297,7 +297,7 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	p, err := producer.New(cl, producer.Config{RequestTimeout: 5 * time.Second, DeliveryTimeout: 90 * time.Second})
 	if err != nil {
 		return err
@@ -323,7 +323,7 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 		for f := range q {
 			r, err := f.d.Wait(dctx)
 			pl.mu.Lock()
-			if err != nil {
+			if err != nil && r.Err == nil { // ctx ended (a record failure fills r)
 				pl.pending++
 			} else {
 				pl.results[f.idx] = r
@@ -348,7 +348,7 @@ loop:
 			id := fmt.Sprintf("%s-%d", pl.name, seq)
 			part := int32(seq) % pl.partitions
 			seq++
-			d, err := p.Send(ctx, &producer.Message{Topic: pl.topic, Partition: part, Value: []byte(id)})
+			d, err := p.Send(ctx, &producer.Record{Topic: pl.topic, Partition: producer.ToPartition(part), Value: []byte(id)})
 			if err != nil {
 				if ctx.Err() == nil {
 					sendErr = fmt.Errorf("send %s: %w", id, err)

@@ -56,7 +56,7 @@ func TestKillLeaderWhileProducing(t *testing.T) {
 			}
 			part := int32(i % 3)
 			v := fmt.Sprintf("p%d-%d", part, i)
-			d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: part, Value: []byte(v)})
+			d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(part), Value: []byte(v)})
 			if err != nil {
 				t.Errorf("Send: %v", err)
 				return

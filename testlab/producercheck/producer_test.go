@@ -30,10 +30,10 @@ func TestRoundTrip(t *testing.T) {
 					topic := b.topic(parts)
 					p, _ := b.producer(producer.Config{Compression: codec, Linger: 10 * time.Millisecond, BatchMaxRecords: 64, MaxRetries: new(5)})
 					const n = 300
-					msgs := make([]*producer.Message, n)
+					msgs := make([]*producer.Record, n)
 					ds := make([]*producer.Delivery, n)
 					for i := range msgs {
-						m := &producer.Message{Topic: topic, Partition: -1, Value: fmt.Appendf(nil, "value-%d-%s", i, codec)}
+						m := &producer.Record{Topic: topic, Value: fmt.Appendf(nil, "value-%d-%s", i, codec)}
 						if keyed {
 							m.Key = fmt.Appendf(nil, "key-%d", i%17)
 						}
@@ -130,7 +130,7 @@ func TestCancelBeforeSend(t *testing.T) {
 	p, _ := b.producer(producer.Config{Linger: 2 * time.Second, MaxRetries: new(3)})
 	var ds []*producer.Delivery
 	for i := 0; i < 6; i++ {
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", i)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func TestCancelAfterSend(t *testing.T) {
 	var acked []*producer.Delivery
 	for attempt := 0; attempt < 50 && tooLate == 0; attempt++ {
 		before := cl.Metrics().Producer.Requests
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: fmt.Appendf(nil, "v%d", attempt)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: fmt.Appendf(nil, "v%d", attempt)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,11 +220,11 @@ func TestBackpressureAndMetrics(t *testing.T) {
 	topic := b.topic(1)
 	p, cl := b.producer(producer.Config{Linger: time.Hour, InFlightRecords: 10, BatchMaxRecords: 10})
 	for i := 0; i < 10; i++ {
-		if _, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte("x")}); err != nil {
+		if _, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("x")}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Value: []byte("x")})
+	_, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte("x")})
 	if !errors.Is(err, client.ErrBackpressure) {
 		t.Fatalf("11th TrySend: %v", err)
 	}
@@ -255,7 +255,7 @@ func TestStreamedLZ4CancelRoundTrip(t *testing.T) {
 	}
 	var ds []*producer.Delivery
 	for i := range n {
-		d, err := p.TrySend(&producer.Message{Topic: topic, Partition: 0, Key: fmt.Appendf(nil, "k%d", i), Value: value(i)})
+		d, err := p.TrySend(&producer.Record{Topic: topic, Partition: producer.ToPartition(0), Key: fmt.Appendf(nil, "k%d", i), Value: value(i)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ func TestProduceAcrossReauthentication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { gcl.Close() })
+	t.Cleanup(func() { gcl.Close(context.Background()) })
 	p, err := producer.New(gcl, producer.Config{Linger: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestProduceAcrossReauthentication(t *testing.T) {
 		<-tick.C
 		for range 10 {
 			v := fmt.Sprintf("r%d", i)
-			d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: int32(i % 3), Value: []byte(v)})
+			d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(int32(i % 3)), Value: []byte(v)})
 			if err != nil {
 				t.Fatalf("Send %s: %v", v, err)
 			}

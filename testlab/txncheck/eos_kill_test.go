@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
@@ -201,8 +202,8 @@ func copyJob(ctx context.Context, t *testing.T, cl *client.Client, in, out, grou
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	tp := consumer.TopicPartition{Topic: in, Partition: 0}
+	defer c.Close(context.Background())
+	tp := gregor.TopicPartition{Topic: in, Partition: 0}
 	if err := c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		return err
 	}
@@ -248,7 +249,7 @@ func copyJob(ctx context.Context, t *testing.T, cl *client.Client, in, out, grou
 		}
 		var sendErr error
 		for _, r := range batch {
-			if _, err := p.Send(ctx, &producer.Message{Topic: out, Partition: 0, Value: append([]byte("out-"), r.Value...)}); err != nil {
+			if _, err := p.Send(ctx, &producer.Record{Topic: out, Partition: producer.ToPartition(0), Value: append([]byte("out-"), r.Value...)}); err != nil {
 				sendErr = err
 				break
 			}

@@ -47,7 +47,7 @@ func TestCommittedAbortedSeenByFranz(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i, v := range values {
-					d, err := p.Send(ctx, &producer.Message{Topic: out, Partition: int32(i % 2), Value: []byte(v)})
+					d, err := p.Send(ctx, &producer.Record{Topic: out, Partition: producer.ToPartition(int32(i % 2)), Value: []byte(v)})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -95,7 +95,7 @@ func (b *Bed) Client(ctx context.Context, cfg client.Config) *client.Client {
 	if err != nil {
 		b.T.Fatal(err)
 	}
-	b.T.Cleanup(func() { cl.Close() })
+	b.T.Cleanup(func() { cl.Close(context.Background()) })
 	if err := cl.Ready(ctx); err != nil {
 		b.T.Fatalf("client ready: %v", err)
 	}

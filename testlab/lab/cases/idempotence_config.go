@@ -22,7 +22,7 @@ func idempotenceConfig(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	off := false
 	on := true
 	weak := []struct {

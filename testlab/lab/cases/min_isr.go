@@ -56,12 +56,12 @@ func minIsr(ctx context.Context, e *Env) error {
 	h := &invariant.History{}
 	tp := invariant.TP{Topic: topic, Partition: 0}
 	send := func(pr *producer.Producer, name, v string) (producer.Result, error) {
-		dl, err := pr.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(v)})
+		dl, err := pr.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(v)})
 		if err != nil {
 			return producer.Result{}, err
 		}
 		r, err := dl.Wait(ctx)
-		if err != nil {
+		if err != nil && r.Err == nil { // ctx ended (a record failure fills r)
 			return r, err
 		}
 		s := invariant.Send{Producer: name, Idempotent: true, TP: tp, ID: v, Offset: -1}

@@ -101,9 +101,9 @@ func committedOffset(ctx context.Context, e *Env, group, topic string, p int32) 
 // sendWait sends v to topic's partition p through send and waits for its
 // acknowledgement, returning it as a Send of producer name (in transaction
 // txnID, "" for none).
-func sendWait(ctx context.Context, send func(context.Context, *producer.Message) (*producer.Delivery, error), name, txnID, topic string, p int32, v string) (invariant.Send, error) {
+func sendWait(ctx context.Context, send func(context.Context, *producer.Record) (*producer.Delivery, error), name, txnID, topic string, p int32, v string) (invariant.Send, error) {
 	s := invariant.Send{Producer: name, Idempotent: true, TP: invariant.TP{Topic: topic, Partition: p}, ID: v, Offset: -1, Txn: txnID}
-	d, err := send(ctx, &producer.Message{Topic: topic, Partition: p, Value: []byte(v)})
+	d, err := send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(p), Value: []byte(v)})
 	if err != nil {
 		return s, fmt.Errorf("send %s: %w", v, err)
 	}

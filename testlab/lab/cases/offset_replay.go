@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/consumer/assign"
@@ -40,8 +41,8 @@ func offsetReplay(ctx context.Context, e *Env) error {
 	if string(recs[0].Value) != "first" || string(recs[1].Value) != "second" {
 		return fmt.Errorf("member a received %q, %q; want first, second", recs[0].Value, recs[1].Value)
 	}
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
-	if err := a.Commit(ctx, map[consumer.TopicPartition]int64{tp: 1}); err != nil {
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
+	if err := a.Commit(ctx, map[gregor.TopicPartition]int64{tp: 1}); err != nil {
 		return fmt.Errorf("member a commit 1: %w", err)
 	}
 	h.Commits = append(h.Commits, invariant.Commit{Group: group, TP: invariant.TP{Topic: topic}, Offset: 1, At: time.Now()})

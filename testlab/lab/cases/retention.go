@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/producer"
@@ -26,7 +27,7 @@ func init() { register(Case{Name: "retention", Order: 6, Run: retention}) }
 func retention(ctx context.Context, e *Env) error {
 	ret, seg := "4000", "1000"
 	topic := e.Bed.Topic(ctx, "lab-retention", 1, 3, map[string]*string{"retention.ms": &ret, "segment.ms": &seg})
-	tp := consumer.TopicPartition{Topic: topic, Partition: 0}
+	tp := gregor.TopicPartition{Topic: topic, Partition: 0}
 	cl := e.Bed.Client(ctx, client.Config{RetryBackoff: 50 * time.Millisecond})
 	p, err := producer.New(cl, producer.Config{})
 	if err != nil {
@@ -35,7 +36,7 @@ func retention(ctx context.Context, e *Env) error {
 	defer p.Close(context.Background())
 	h := &invariant.History{}
 	send := func(v string, ts time.Time) error {
-		d, err := p.Send(ctx, &producer.Message{Topic: topic, Partition: 0, Value: []byte(v), Timestamp: ts})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(v), Timestamp: ts})
 		if err != nil {
 			return err
 		}
@@ -63,7 +64,7 @@ func retention(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	defer slow.Close()
+	defer slow.Close(context.Background())
 	if err := slow.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(1)}}); err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func retention(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	defer early.Close()
+	defer early.Close(context.Background())
 	if err := early.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtOffset(1)}}); err != nil {
 		return err
 	}

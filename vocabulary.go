@@ -1,0 +1,73 @@
+package gregor
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+//go:generate go run ./internal/generrors/cmd/generrors
+
+// TopicPartition names one partition of a topic. The producer, consumer
+// (assigned, group, share), admin and txn packages all use this type.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String returns "topic/partition", e.g. "orders/3".
+func (tp TopicPartition) String() string {
+	return tp.Topic + "/" + strconv.FormatInt(int64(tp.Partition), 10)
+}
+
+// Header is a record header: Key, and Value where nil is null, distinct
+// from empty. Headers keep their order; duplicates are allowed.
+type Header = wire.Header
+
+// Compression is a record batch compression codec (producer.Config's
+// Compression).
+type Compression = wire.Compression
+
+// The compression codecs.
+const (
+	CompressionNone   = wire.CompressionNone
+	CompressionGzip   = wire.CompressionGzip
+	CompressionSnappy = wire.CompressionSnappy
+	CompressionLZ4    = wire.CompressionLZ4
+	CompressionZstd   = wire.CompressionZstd
+)
+
+// KafkaError is an error code a broker returned: Code, Kafka's Name (e.g.
+// NOT_LEADER_OR_FOLLOWER), Message and Retriable. The Err* values of this
+// package are one per code; errors.Is matches on the code.
+type KafkaError = wire.KafkaError
+
+// IsRetriable reports whether err's chain holds a Kafka error that a retry
+// can cure (Java's RetriableException: NOT_LEADER_OR_FOLLOWER,
+// REQUEST_TIMED_OUT, COORDINATOR_LOAD_IN_PROGRESS, ...). It is false for
+// nil and for errors carrying no Kafka error: client-side failures
+// (timeouts, transport errors, backpressure) are retried by gregor itself
+// within its deadlines, and whether to try again after it gave up is the
+// caller's choice.
+func IsRetriable(err error) bool {
+	return wire.Classify(err).Has(wire.ClassRetriable)
+}
+
+// MayHaveBeenWritten reports whether the record (or records) whose failure
+// err is may have been written anyway. For errors that carry the answer, a
+// MayHaveBeenWritten() bool method (producer.RecordError, the producer's
+// refusals), it is theirs; false for nil (nothing failed); false for a
+// Kafka error whose code means the broker appended nothing (a Produce
+// partition answered e.g. MESSAGE_TOO_LARGE, NOT_LEADER_OR_FOLLOWER);
+// otherwise true: what cannot be proved unwritten may have been written.
+func MayHaveBeenWritten(err error) bool {
+	if err == nil {
+		return false
+	}
+	var w interface{ MayHaveBeenWritten() bool }
+	if errors.As(err, &w) {
+		return w.MayHaveBeenWritten()
+	}
+	return !wire.Classify(err).Has(wire.ClassNotAppended)
+}
