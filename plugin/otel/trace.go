@@ -1,7 +1,6 @@
 package otel
 
 import (
-	"github.com/gregor-kafka/gregor"
 	"context"
 	"strconv"
 
