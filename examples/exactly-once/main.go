@@ -134,7 +134,7 @@ func copyBatch(ctx context.Context, p *txn.Producer, g *consumer.Group, out stri
 	}
 	next := map[gregor.TopicPartition]int64{}
 	for _, r := range recs {
-		if _, err := p.Send(ctx, &producer.Record{Topic: out, Partition: producer.ToPartition(-1), Key: r.Key, Value: bytes.ToUpper(r.Value), Headers: r.Headers}); err != nil {
+		if _, err := p.Send(ctx, &producer.Record{Topic: out, Key: r.Key, Value: bytes.ToUpper(r.Value), Headers: r.Headers}); err != nil {
 			return err // the transaction cannot commit now
 		}
 		next[gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}] = r.Offset + 1
@@ -207,7 +207,7 @@ func fill(ctx context.Context, cl *client.Client, topic string, n int) error {
 	defer p.Close(ctx)
 	ds := make([]*producer.Delivery, 0, n)
 	for i := range n {
-		d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(-1), Key: fmt.Appendf(nil, "order-%d", i), Value: fmt.Appendf(nil, "order %d", i)})
+		d, err := p.Send(ctx, &producer.Record{Topic: topic, Key: fmt.Appendf(nil, "order-%d", i), Value: fmt.Appendf(nil, "order %d", i)})
 		if err != nil {
 			return err
 		}

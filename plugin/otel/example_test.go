@@ -42,7 +42,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer p.Close(ctx)
-	d, err := tr.Send(ctx, p, &producer.Record{Topic: "orders", Partition: producer.ToPartition(-1), Value: []byte("order 1")})
+	d, err := tr.Send(ctx, p, &producer.Record{Topic: "orders", Value: []byte("order 1")})
 	if err != nil {
 		log.Fatal(err)
 	}
