@@ -23,21 +23,26 @@
 //
 // Packages (imports point down only):
 //
-//   - client: connections (TCP, TLS, SASL PLAIN and SCRAM), API version
-//     negotiation, metadata, request routing. Create one *client.Client with
+//   - client: connections (TCP, TLS and mutual TLS, SASL PLAIN, SCRAM and
+//     OAUTHBEARER), API version negotiation, metadata, request routing. Create one *client.Client with
 //     client.New and share it; every other package builds on it.
 //   - producer: the idempotent acks=all producer (KIP-98) with batching,
 //     linger, Java-compatible key partitioning and a per-record Delivery
 //     that reaches exactly one terminal outcome.
 //   - consumer: the directly assigned consumer (explicit topic-partitions,
-//     Fetch sessions, leader epochs). Group and share consumers are planned.
+//     Fetch sessions, leader epochs) and the group consumer (NewGroup: the
+//     KIP-848 consumer protocol, or the classic protocol with Java's
+//     assignors in consumer/assign); consumer/share is the share-group
+//     consumer (KIP-932).
 //   - admin: topics, partitions, offsets, records, configs, cluster and
 //     consumer-group administration.
-//   - txn: the transactional producer (planned; not implemented yet).
+//   - txn: the transactional producer (KIP-98, KIP-447 offsets in a
+//     transaction, transactions v2 of KIP-890).
 //   - wire: the Kafka protocol codecs (no I/O); users need not import it:
 //     the names they need are re-exported here.
-//   - properties: client, producer and consumer configs from Java-style
-//     client properties (bootstrap.servers, linger.ms, sasl.jaas.config, ...).
+//   - properties: client, producer, consumer, group and transactional
+//     configs from Java-style client properties (bootstrap.servers,
+//     linger.ms, group.id, sasl.jaas.config, ...).
 //   - cmd/gregor: the command-line tool (produce, consume, topic, group,
 //     cluster); examples/: small programs, run against a real broker by the
 //     tests.
