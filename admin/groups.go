@@ -206,32 +206,12 @@ func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDes
 	for i, g := range groups {
 		out[i] = GroupDescription{GroupID: g, Type: "classic", Epoch: -1, AssignmentEpoch: -1, Coordinator: -1}
 	}
-	group := func(i int) string { return groups[i] }
-	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
-		req := &wire.DescribeGroupsRequest{}
-		for _, i := range idx {
-			req.Groups = append(req.Groups, groups[i])
-		}
-		resp, err := a.cl.Request(ctx, broker, req)
-		if err != nil {
-			return nil, err
-		}
-		retry := map[int]error{}
-		rs := resp.(*wire.DescribeGroupsResponse).Groups
-		for _, i := range idx {
-			r := answerFor(rs, func(r *wire.DescribeGroupsGroup) bool { return r.GroupID == groups[i] })
-			if r == nil {
-				out[i].Err = wire.ErrUnknownServerError
-				continue
-			}
-			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
-				if a.coordRetry(groups[i], err) {
-					retry[i] = err
-				} else {
-					out[i].Err = err
-				}
-				continue
-			}
+	runGroupCall(ctx, a, groups, groupCall[wire.DescribeGroupsGroup]{
+		request: func(ids []string) wire.Request { return &wire.DescribeGroupsRequest{Groups: ids} },
+		answers: func(r wire.Response) []wire.DescribeGroupsGroup { return r.(*wire.DescribeGroupsResponse).Groups },
+		id:      func(r *wire.DescribeGroupsGroup) string { return r.GroupID },
+		code:    func(r *wire.DescribeGroupsGroup) (int16, *string) { return r.ErrorCode, r.ErrorMessage },
+		ok: func(i int, broker int32, r *wire.DescribeGroupsGroup) {
 			d := &out[i]
 			d.State, d.ProtocolType, d.Protocol, d.Coordinator = r.GroupState, r.ProtocolType, r.ProtocolData, broker
 			d.Members = make([]GroupMember, 0, len(r.Members))
@@ -239,10 +219,9 @@ func (a *Admin) DescribeGroups(ctx context.Context, groups []string) ([]GroupDes
 				d.Members = append(d.Members, GroupMember{MemberID: m.MemberID, InstanceID: m.GroupInstanceID, ClientID: m.ClientID,
 					ClientHost: m.ClientHost, MemberEpoch: -1, Metadata: clone(m.MemberMetadata), AssignmentBytes: clone(m.MemberAssignment)})
 			}
-		}
-		return retry, nil
-	}
-	a.batches(ctx, len(groups), true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+		},
+		idempotent: true,
+	}, func(i int, err error) { out[i].Err = err })
 	return out, nil
 }
 
@@ -269,54 +248,40 @@ func (a *Admin) DescribeConsumerGroups(ctx context.Context, groups []string) ([]
 	for i, g := range groups {
 		out[i] = GroupDescription{GroupID: g, Type: "consumer", Epoch: -1, AssignmentEpoch: -1, Coordinator: -1}
 	}
-	group := func(i int) string { return groups[i] }
-	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
-		req := &wire.ConsumerGroupDescribeRequest{}
-		for _, i := range idx {
-			req.GroupIDs = append(req.GroupIDs, groups[i])
-		}
-		resp, err := a.cl.Request(ctx, broker, req)
-		if errors.Is(err, client.ErrUnsupportedVersion) {
-			for _, i := range idx {
-				classic[i] = true
-			}
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		retry := map[int]error{}
-		rs := resp.(*wire.ConsumerGroupDescribeResponse).Groups
-		for _, i := range idx {
-			r := answerFor(rs, func(r *wire.ConsumerGroupDescribeGroup) bool { return r.GroupID == groups[i] })
-			if r == nil {
-				out[i].Err = wire.ErrUnknownServerError
-				continue
-			}
-			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
-				switch {
-				case a.coordRetry(groups[i], err):
-					retry[i] = err
-				case errors.Is(err, wire.ErrGroupIDNotFound), errors.Is(err, wire.ErrUnsupportedVersion):
-					classic[i] = true // not a consumer-protocol group: maybe classic
-				default:
-					out[i].Err = err
-				}
-				continue
-			}
+	runGroupCall(ctx, a, groups, groupCall[wire.ConsumerGroupDescribeGroup]{
+		request: func(ids []string) wire.Request { return &wire.ConsumerGroupDescribeRequest{GroupIDs: ids} },
+		answers: func(r wire.Response) []wire.ConsumerGroupDescribeGroup {
+			return r.(*wire.ConsumerGroupDescribeResponse).Groups
+		},
+		id:   func(r *wire.ConsumerGroupDescribeGroup) string { return r.GroupID },
+		code: func(r *wire.ConsumerGroupDescribeGroup) (int16, *string) { return r.ErrorCode, r.ErrorMessage },
+		ok: func(i int, broker int32, r *wire.ConsumerGroupDescribeGroup) {
 			d := &out[i]
 			d.State, d.ProtocolType, d.Protocol, d.Epoch, d.Coordinator = r.GroupState, "consumer", r.AssignorName, r.GroupEpoch, broker
 			d.Members = make([]GroupMember, 0, len(r.Members))
 			d.AssignmentEpoch = r.AssignmentEpoch
 			for _, m := range r.Members {
-				gm := GroupMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost, MemberEpoch: m.MemberEpoch,
-					Assignment: describedTPs(m.Assignment), TargetAssignment: describedTPs(m.TargetAssignment)}
-				d.Members = append(d.Members, gm)
+				d.Members = append(d.Members, GroupMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost,
+					MemberEpoch: m.MemberEpoch, Assignment: describedTPs(m.Assignment), TargetAssignment: describedTPs(m.TargetAssignment)})
 			}
-		}
-		return retry, nil
-	}
-	a.batches(ctx, len(groups), true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+		},
+		// Not a consumer-protocol group (maybe classic), or a broker
+		// without ConsumerGroupDescribe: DescribeGroups below.
+		handled: func(i int, err error) bool {
+			classic[i] = errors.Is(err, wire.ErrGroupIDNotFound) || errors.Is(err, wire.ErrUnsupportedVersion)
+			return classic[i]
+		},
+		requestErr: func(idx []int, err error) bool {
+			if !errors.Is(err, client.ErrUnsupportedVersion) {
+				return false
+			}
+			for _, i := range idx {
+				classic[i] = true
+			}
+			return true
+		},
+		idempotent: true,
+	}, func(i int, err error) { out[i].Err = err })
 	var rest []string
 	var at []int
 	for i := range groups {
@@ -354,34 +319,15 @@ func (a *Admin) DeleteGroups(ctx context.Context, groups []string) ([]GroupResul
 	for i, g := range groups {
 		out[i].GroupID = g
 	}
-	group := func(i int) string { return groups[i] }
-	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
-		req := &wire.DeleteGroupsRequest{}
-		for _, i := range idx {
-			req.GroupsNames = append(req.GroupsNames, groups[i])
-		}
-		resp, err := a.cl.Request(ctx, broker, req)
-		if err != nil {
-			return nil, err
-		}
-		retry := map[int]error{}
-		rs := resp.(*wire.DeleteGroupsResponse).Results
-		for _, i := range idx {
-			r := answerFor(rs, func(r *wire.DeleteGroupsResult) bool { return r.GroupID == groups[i] })
-			if r == nil {
-				out[i].Err = wire.ErrUnknownServerError
-				continue
-			}
-			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && a.coordRetry(groups[i], err) {
-				retry[i] = err
-			} else {
-				out[i].Err = err
-			}
-		}
-		return retry, nil
-	}
-	// Not idempotent: a resent delete of a deleted group answers GROUP_ID_NOT_FOUND.
-	a.batches(ctx, len(groups), false, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+	runGroupCall(ctx, a, groups, groupCall[wire.DeleteGroupsResult]{
+		request: func(ids []string) wire.Request { return &wire.DeleteGroupsRequest{GroupsNames: ids} },
+		answers: func(r wire.Response) []wire.DeleteGroupsResult { return r.(*wire.DeleteGroupsResponse).Results },
+		id:      func(r *wire.DeleteGroupsResult) string { return r.GroupID },
+		code:    func(r *wire.DeleteGroupsResult) (int16, *string) { return r.ErrorCode, r.ErrorMessage },
+		ok:      func(int, int32, *wire.DeleteGroupsResult) {},
+		// Not idempotent: a resent delete of a deleted group answers
+		// GROUP_ID_NOT_FOUND.
+	}, func(i int, err error) { out[i].Err = err })
 	return out, nil
 }
 

@@ -23,32 +23,14 @@ func (a *Admin) DescribeShareGroups(ctx context.Context, groups []string) ([]Gro
 	for i, g := range groups {
 		out[i] = GroupDescription{GroupID: g, Type: "share", Epoch: -1, Coordinator: -1}
 	}
-	group := func(i int) string { return groups[i] }
-	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
-		req := &wire.ShareGroupDescribeRequest{}
-		for _, i := range idx {
-			req.GroupIDs = append(req.GroupIDs, groups[i])
-		}
-		resp, err := a.cl.Request(ctx, broker, req)
-		if err != nil {
-			return nil, err
-		}
-		retry := map[int]error{}
-		rs := resp.(*wire.ShareGroupDescribeResponse).Groups
-		for _, i := range idx {
-			r := answerFor(rs, func(r *wire.ShareGroupDescribeGroup) bool { return r.GroupID == groups[i] })
-			if r == nil {
-				out[i].Err = wire.ErrUnknownServerError
-				continue
-			}
-			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
-				if a.coordRetry(groups[i], err) {
-					retry[i] = err
-				} else {
-					out[i].Err = err
-				}
-				continue
-			}
+	runGroupCall(ctx, a, groups, groupCall[wire.ShareGroupDescribeGroup]{
+		request: func(ids []string) wire.Request { return &wire.ShareGroupDescribeRequest{GroupIDs: ids} },
+		answers: func(r wire.Response) []wire.ShareGroupDescribeGroup {
+			return r.(*wire.ShareGroupDescribeResponse).Groups
+		},
+		id:   func(r *wire.ShareGroupDescribeGroup) string { return r.GroupID },
+		code: func(r *wire.ShareGroupDescribeGroup) (int16, *string) { return r.ErrorCode, r.ErrorMessage },
+		ok: func(i int, broker int32, r *wire.ShareGroupDescribeGroup) {
 			d := &out[i]
 			d.State, d.Protocol, d.Epoch, d.Coordinator = r.GroupState, r.AssignorName, r.GroupEpoch, broker
 			d.Members = make([]GroupMember, 0, len(r.Members))
@@ -61,10 +43,9 @@ func (a *Admin) DescribeShareGroups(ctx context.Context, groups []string) ([]Gro
 				}
 				d.Members = append(d.Members, gm)
 			}
-		}
-		return retry, nil
-	}
-	a.batches(ctx, len(groups), true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+		},
+		idempotent: true,
+	}, func(i int, err error) { out[i].Err = err })
 	return out, nil
 }
 
