@@ -20,8 +20,10 @@ type chaos struct {
 	fig *Figures
 	// pauseMin and pauseMax bound a SIGSTOP.
 	pauseMin, pauseMax time.Duration
-	// noSIGTERM leaves out the graceful stop (the slowest disruption).
-	noSIGTERM bool
+	// mix weighs SIGKILL, SIGTERM and SIGSTOP (each with its undo);
+	// firstKill makes the first broker disruption a SIGKILL.
+	mix       [3]int
+	firstKill bool
 }
 
 // hold waits between an action and its undo; the schedule comes from the seed.
@@ -68,15 +70,17 @@ func (ch *chaos) broker() {
 	var err error
 	t0 := time.Now()
 	defer func() { ch.t.Logf("chaos: broker %d back after %v", id, time.Since(t0).Round(time.Millisecond)) }()
-	kinds := 3
-	if ch.noSIGTERM {
-		kinds = 2 // SIGKILL or SIGSTOP
-	}
-	switch k := ch.rng.IntN(kinds); {
-	case k == 1 && ch.noSIGTERM:
-		k = 2
-		fallthrough
-	case k == 2:
+	k := ch.rng.IntN(ch.mix[0] + ch.mix[1] + ch.mix[2])
+	first := ch.firstKill && ch.fig.Kills+ch.fig.Stops+ch.fig.Pauses == 0
+	switch {
+	case first:
+		ch.t.Logf("chaos: SIGKILL broker %d", id)
+		if err = ch.c.KillBroker(ctx, id); err == nil {
+			ch.fig.Kills++
+			ch.hold(200*time.Millisecond, 2*time.Second)
+			err = ch.restart(ctx, id)
+		}
+	case k >= ch.mix[0]+ch.mix[1]:
 		ch.t.Logf("chaos: SIGSTOP broker %d", id)
 		if err = ch.c.PauseBroker(ctx, id); err == nil {
 			ch.fig.Pauses++
@@ -86,7 +90,7 @@ func (ch *chaos) broker() {
 			ch.hold(ch.pauseMin, ch.pauseMax)
 			err = ch.c.ResumeBroker(ctx, id)
 		}
-	case k == 0:
+	case k < ch.mix[0]:
 		ch.t.Logf("chaos: SIGKILL broker %d", id)
 		if err = ch.c.KillBroker(ctx, id); err == nil {
 			ch.fig.Kills++

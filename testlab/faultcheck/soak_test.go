@@ -28,5 +28,5 @@ func TestSoak(t *testing.T) {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
 	runSoak(t, soakConfig{Name: "soak", Load: load, Producers: 3, Partitions: 6, MinDisruptions: 50, MinNetFaults: 20, Seed: seed,
-		Members: 3, Churn: 30 * time.Second, Copier: true})
+		Members: 3, Churn: 30 * time.Second, Copier: true, PauseMin: 4500 * time.Millisecond, PauseMax: 6 * time.Second, Mix: [3]int{2, 1, 7}})
 }
