@@ -21,7 +21,7 @@ import (
 // partition of the input topic, gregor's transactional producer writes
 // "cp-<value>" to the same partition of the output topic and, in the same
 // transaction, the next input offsets for group (SendOffsets, KIP-447) —
-// up to 50 records per transaction. A transaction that aborts or whose
+// up to copierBatch records per transaction. A transaction that aborts or whose
 // commit outcome is unknown rewinds the job to the group's committed
 // offsets. After the load it drains to the input's end offsets.
 //
@@ -187,8 +187,13 @@ func (j *copyJob) init(ctx context.Context) error {
 	}
 }
 
-// step fills the buffer or runs one transaction of up to 50 buffered
-// records.
+// copierBatch is the most records one transaction copies: one
+// transaction at a time must keep up with the producers (50 did not:
+// 268,855 of 528,714 copied in a 20m soak).
+const copierBatch = 1000
+
+// step fills the buffer or runs one transaction of up to copierBatch
+// buffered records.
 func (j *copyJob) step(ctx context.Context) error {
 	if len(j.buf) == 0 {
 		rctx, cancel := context.WithTimeout(ctx, time.Second)
@@ -197,7 +202,7 @@ func (j *copyJob) step(ctx context.Context) error {
 		j.buf = recs
 		return nil
 	}
-	batch := j.buf[:min(50, len(j.buf))]
+	batch := j.buf[:min(copierBatch, len(j.buf))]
 	j.buf = j.buf[len(batch):]
 	j.n++
 	id := fmt.Sprintf("tx%d", j.n)
