@@ -35,6 +35,7 @@ type groupLoad struct {
 	partitions int32
 	members    int
 	churn      time.Duration
+	seed       uint64 // picks the member each churn replaces
 	boot       []string
 	inputDone  <-chan struct{} // closed once the producers finished
 	bed        *labtest.Bed    // the observer: end offsets for the drain
@@ -106,7 +107,7 @@ func (gl *groupLoad) Run(ctx context.Context, drain time.Duration) error {
 		}
 		ms = append(ms, m)
 	}
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	rng := rand.New(rand.NewPCG(gl.seed, 7))
 	churn := time.NewTicker(gl.churn)
 	defer churn.Stop()
 loop:

@@ -174,7 +174,7 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	inputDone := make(chan struct{})
 	var group *groupLoad
 	if cfg.Members > 0 {
-		group = &groupLoad{group: topic + "-group", topic: topic, partitions: cfg.Partitions, members: cfg.Members, churn: cfg.Churn,
+		group = &groupLoad{group: topic + "-group", topic: topic, partitions: cfg.Partitions, members: cfg.Members, churn: cfg.Churn, seed: cfg.Seed,
 			boot: set.Bootstrap(), inputDone: inputDone, bed: bed, logf: t.Logf}
 		workloads = append(workloads, group)
 	}
