@@ -6,8 +6,9 @@
 #                scenarios, against a real Kafka it starts
 #   make lab     the reliability lab: eight cases on a 1+3 cluster it starts itself,
 #                evidence in testlab/evidence/lab-<date>.json (LAB_CASES=a,b selects)
-#   make soak    kills under load: idempotent producers through the fault proxy on a 1+3
-#                cluster while brokers are killed, paused and restarted (SOAK_DURATION, 15m)
+#   make soak    kills under load: idempotent producers, a consumer group and a transactional
+#                copier through the fault proxy on a 1+3 cluster while brokers are killed,
+#                paused and restarted (SOAK_DURATION, 15m)
 #   make bench   every client's benchmarks (gregor, franz-go, sarama, kafka-go, librdkafka):
 #                bench/results/ and charts, against a Kafka it starts
 #   make fuzz | lint | fmt-check | kafka-up | kafka-down | clean
@@ -34,7 +35,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 .PHONY: help run test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local secret-scan
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 # deps checks for (and, as root with apt-get, installs) a JDK >= 17 and Maven.
 deps:
@@ -111,9 +112,12 @@ lab: deps
 	./bin/lab -repo . -evidence testlab/evidence -name '$(LAB_NAME)' $(if $(value LAB_CASES),-cases '$(value LAB_CASES)')
 
 # soak: issue 23's soak (testlab/faultcheck TestSoak, build tag soak; not in
-# `make test`, which runs the ~45s TestKillsUnderLoad). It starts its own 1+3
-# cluster and fails on any lost or duplicated acknowledged record, invariant
-# violation, panic, goroutine leak, leftover process or proxy. Figures:
+# `make test`, which runs the short TestKillsUnderLoad: 20s of load, one kill,
+# one failover, 3 network faults). It starts its own 1+3 cluster and fails on
+# any lost or duplicated acknowledged record, invariant violation (atomicity,
+# double ownership, ...), group record not delivered or delivered below an
+# accepted commit, copier record lost or duplicated, panic, goroutine leak,
+# leftover process or proxy. Figures:
 # testlab/evidence/soak-<time>.json. SOAK_SEED=<n> replays a chaos schedule.
 SOAK_DURATION ?= 15m
 soak: deps

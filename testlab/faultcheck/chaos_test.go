@@ -18,6 +18,12 @@ type chaos struct {
 	set *faultproxy.Set
 	rng *rand.Rand
 	fig *Figures
+	// pauseMin and pauseMax bound a SIGSTOP.
+	pauseMin, pauseMax time.Duration
+	// mix weighs SIGKILL, SIGTERM and SIGSTOP (each with its undo);
+	// firstKill makes the first broker disruption a SIGKILL.
+	mix       [3]int
+	firstKill bool
 }
 
 // hold waits between an action and its undo; the schedule comes from the seed.
@@ -35,9 +41,16 @@ func (ch *chaos) run(ctx context.Context, until time.Time, minDisruptions, minFa
 		if time.Now().After(until) && f.Kills+f.Stops+f.Pauses >= minDisruptions && f.NetFaults >= minFaults {
 			return
 		}
-		if ch.rng.IntN(2) == 0 {
+		// What is still below its minimum goes first; then at random.
+		enough := f.Kills+f.Stops+f.Pauses >= minDisruptions
+		switch {
+		case enough && f.NetFaults < minFaults:
+			ch.network()
+		case !enough && f.NetFaults >= minFaults:
 			ch.broker()
-		} else {
+		case ch.rng.IntN(2) == 0:
+			ch.broker()
+		default:
 			ch.network()
 		}
 		select {
@@ -55,29 +68,40 @@ func (ch *chaos) broker() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var err error
-	switch ch.rng.IntN(3) {
-	case 0:
+	t0 := time.Now()
+	defer func() { ch.t.Logf("chaos: broker %d back after %v", id, time.Since(t0).Round(time.Millisecond)) }()
+	k := ch.rng.IntN(ch.mix[0] + ch.mix[1] + ch.mix[2])
+	first := ch.firstKill && ch.fig.Kills+ch.fig.Stops+ch.fig.Pauses == 0
+	switch {
+	case first:
 		ch.t.Logf("chaos: SIGKILL broker %d", id)
 		if err = ch.c.KillBroker(ctx, id); err == nil {
 			ch.fig.Kills++
 			ch.hold(200*time.Millisecond, 2*time.Second)
 			err = ch.restart(ctx, id)
 		}
-	case 1:
-		ch.t.Logf("chaos: SIGTERM broker %d", id)
-		if err = ch.c.StopBroker(ctx, id); err == nil {
-			ch.fig.Stops++
-			err = ch.restart(ctx, id)
-		}
-	default:
+	case k >= ch.mix[0]+ch.mix[1]:
 		ch.t.Logf("chaos: SIGSTOP broker %d", id)
 		if err = ch.c.PauseBroker(ctx, id); err == nil {
 			ch.fig.Pauses++
 			// Past broker.session.timeout.ms (4s on the 1+3 bed) the
 			// controller fences the paused broker and its leaderships fail
 			// over; shorter pauses only stall its connections.
-			ch.hold(time.Second, 6*time.Second)
+			ch.hold(ch.pauseMin, ch.pauseMax)
 			err = ch.c.ResumeBroker(ctx, id)
+		}
+	case k < ch.mix[0]:
+		ch.t.Logf("chaos: SIGKILL broker %d", id)
+		if err = ch.c.KillBroker(ctx, id); err == nil {
+			ch.fig.Kills++
+			ch.hold(200*time.Millisecond, 2*time.Second)
+			err = ch.restart(ctx, id)
+		}
+	default:
+		ch.t.Logf("chaos: SIGTERM broker %d", id)
+		if err = ch.c.StopBroker(ctx, id); err == nil {
+			ch.fig.Stops++
+			err = ch.restart(ctx, id)
 		}
 	}
 	if err != nil {
@@ -98,7 +122,13 @@ func (ch *chaos) restart(ctx context.Context, id int32) error {
 func (ch *chaos) network() {
 	ids := ch.c.BrokerIDs()
 	one := []int32{ids[ch.rng.IntN(len(ids))]}
-	const produce = int16(0)
+	// Frame-targeted faults hit Produce half the time, else an API of the
+	// group consumer or the copier: Fetch, OffsetCommit, OffsetFetch,
+	// EndTxn, TxnOffsetCommit, ConsumerGroupHeartbeat.
+	api := int16(0)
+	if ch.rng.IntN(2) == 1 {
+		api = []int16{1, 8, 9, 26, 28, 68}[ch.rng.IntN(6)]
+	}
 	var f faultproxy.Fault
 	var on []int32 // nil: every broker
 	switch ch.rng.IntN(9) {
@@ -109,17 +139,17 @@ func (ch *chaos) network() {
 	case 2:
 		f = faultproxy.Fault{Kind: faultproxy.CutAll}
 	case 3:
-		f = faultproxy.Fault{Kind: faultproxy.CutFrame, Dir: faultproxy.ToBroker, API: produce, Bytes: []int{0, 10, -1}[ch.rng.IntN(3)]}
+		f = faultproxy.Fault{Kind: faultproxy.CutFrame, Dir: faultproxy.ToBroker, API: api, Bytes: []int{0, 10, -1}[ch.rng.IntN(3)]}
 	case 4:
-		f = faultproxy.Fault{Kind: faultproxy.CutFrame, Dir: faultproxy.ToClient, API: produce, Bytes: []int{0, 6, -1}[ch.rng.IntN(3)]}
+		f = faultproxy.Fault{Kind: faultproxy.CutFrame, Dir: faultproxy.ToClient, API: api, Bytes: []int{0, 6, -1}[ch.rng.IntN(3)]}
 	case 5:
 		f, on = faultproxy.Fault{Kind: faultproxy.Refuse}, one
 	case 6:
-		f = faultproxy.Fault{Kind: faultproxy.WrongCorrelation, API: produce}
+		f = faultproxy.Fault{Kind: faultproxy.WrongCorrelation, API: api}
 	case 7:
-		f = faultproxy.Fault{Kind: faultproxy.Replay, API: produce}
+		f = faultproxy.Fault{Kind: faultproxy.Replay, API: api}
 	default:
-		f = faultproxy.Fault{Kind: faultproxy.Stall, Dir: faultproxy.ToClient, API: produce, Delay: time.Duration(500+ch.rng.IntN(2500)) * time.Millisecond}
+		f = faultproxy.Fault{Kind: faultproxy.Stall, Dir: faultproxy.ToClient, API: api, Delay: time.Duration(500+ch.rng.IntN(2500)) * time.Millisecond}
 	}
 	g, err := ch.set.Apply(f, on...)
 	if err != nil {
