@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 	"sync"
 	"time"
 
@@ -56,15 +57,15 @@ func (cp *copierLoad) Run(ctx context.Context, drain time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
+	defer cl.Close(context.Background())
 	c, err := consumer.New(cl, consumer.Config{Isolation: consumer.ReadCommitted, MaxWait: 200 * time.Millisecond})
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer c.Close(context.Background())
 	var ps []consumer.PartitionPosition
 	for p := range cp.partitions {
-		ps = append(ps, consumer.PartitionPosition{TopicPartition: consumer.TopicPartition{Topic: cp.in, Partition: p}, Position: consumer.AtBeginning()})
+		ps = append(ps, consumer.PartitionPosition{TopicPartition: gregor.TopicPartition{Topic: cp.in, Partition: p}, Position: consumer.AtBeginning()})
 	}
 	// The job works until the drain is over.
 	jctx, cancel := context.WithCancel(context.Background())
@@ -219,7 +220,7 @@ func (j *copyJob) step(ctx context.Context) error {
 	for _, r := range batch {
 		v := "cp-" + string(r.Value)
 		var d *producer.Delivery
-		d, err = j.p.Send(ctx, &producer.Message{Topic: j.cp.out, Partition: r.Partition, Value: []byte(v)})
+		d, err = j.p.Send(ctx, &producer.Record{Topic: j.cp.out, Partition: producer.ToPartition(r.Partition), Value: []byte(v)})
 		if err != nil {
 			break
 		}
@@ -330,7 +331,7 @@ func (j *copyJob) rewind(ctx context.Context, why error) error {
 	}
 	j.cp.mu.Unlock()
 	for p, o := range offs {
-		if err := j.c.Seek(ctx, consumer.TopicPartition{Topic: j.cp.in, Partition: p}, consumer.AtOffset(o)); err != nil {
+		if err := j.c.Seek(ctx, gregor.TopicPartition{Topic: j.cp.in, Partition: p}, consumer.AtOffset(o)); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gregor-kafka/gregor"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -88,7 +89,7 @@ type gmember struct {
 	done chan struct{}
 
 	mu  sync.Mutex // guards pos
-	pos map[consumer.TopicPartition]int64
+	pos map[gregor.TopicPartition]int64
 }
 
 func (gl *groupLoad) Run(ctx context.Context, drain time.Duration) error {
@@ -186,7 +187,7 @@ func (gl *groupLoad) start(ctx context.Context) (*gmember, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &gmember{name: name, cl: cl, done: make(chan struct{}), pos: map[consumer.TopicPartition]int64{}}
+	m := &gmember{name: name, cl: cl, done: make(chan struct{}), pos: map[gregor.TopicPartition]int64{}}
 	g, err := consumer.NewGroup(cl, consumer.GroupConfig{
 		Config:            consumer.Config{MaxWait: 200 * time.Millisecond},
 		GroupID:           gl.group,
@@ -195,7 +196,7 @@ func (gl *groupLoad) start(ctx context.Context) (*gmember, error) {
 		OnAssignment:      func(ctx context.Context, ev consumer.AssignmentEvent) { gl.onEvent(ctx, m, ev) },
 	})
 	if err != nil {
-		cl.Close()
+		cl.Close(context.Background())
 		return nil, err
 	}
 	m.g = g
@@ -216,7 +217,7 @@ func (gl *groupLoad) stopMember(m *gmember) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err := m.g.Close(ctx)
-	m.cl.Close()
+	m.cl.Close(context.Background())
 	gl.mu.Lock()
 	defer gl.mu.Unlock()
 	gl.closed++
@@ -235,7 +236,7 @@ func (gl *groupLoad) stopMember(m *gmember) {
 // positions of the revoked partitions; the interval ends when it returns.
 func (gl *groupLoad) onEvent(ctx context.Context, m *gmember, ev consumer.AssignmentEvent) {
 	if ev.Kind == consumer.Revoking {
-		offs := map[consumer.TopicPartition]int64{}
+		offs := map[gregor.TopicPartition]int64{}
 		m.mu.Lock()
 		for _, tp := range ev.Partitions {
 			if o, ok := m.pos[tp]; ok {
@@ -282,7 +283,7 @@ func (gl *groupLoad) consume(ctx context.Context, m *gmember) {
 		if err != nil && len(recs) == 0 {
 			continue // timeouts, and errors the group reports and recovers from
 		}
-		next := map[consumer.TopicPartition]int64{}
+		next := map[gregor.TopicPartition]int64{}
 		gl.mu.Lock()
 		for _, r := range recs {
 			tp := invariant.TP{Topic: r.Topic, Partition: r.Partition}
@@ -295,7 +296,7 @@ func (gl *groupLoad) consume(ctx context.Context, m *gmember) {
 			if hw := gl.hw[tp]; r.Offset < hw {
 				gl.early = append(gl.early, earlyDelivery{member: m.name, tp: tp, offset: r.Offset, at: at, accepted: hw})
 			}
-			next[consumer.TopicPartition{Topic: r.Topic, Partition: r.Partition}] = r.Offset + 1
+			next[gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}] = r.Offset + 1
 		}
 		gl.mu.Unlock()
 		m.mu.Lock()
@@ -311,11 +312,11 @@ func (gl *groupLoad) consume(ctx context.Context, m *gmember) {
 
 // commit commits offs for m and records the partitions the coordinator
 // accepted.
-func (gl *groupLoad) commit(ctx context.Context, m *gmember, offs map[consumer.TopicPartition]int64) {
+func (gl *groupLoad) commit(ctx context.Context, m *gmember, offs map[gregor.TopicPartition]int64) {
 	at := time.Now()
 	err := m.g.Commit(ctx, offs)
 	var ce *consumer.CommitError
-	refused := map[consumer.TopicPartition]bool{}
+	refused := map[gregor.TopicPartition]bool{}
 	switch {
 	case err == nil:
 	case errors.As(err, &ce):
