@@ -11,6 +11,7 @@ import (
 
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -232,7 +233,7 @@ func (g *Group) Close(ctx context.Context) error {
 		}
 	}
 	if g.fatalErr() == nil {
-		errs = append(errs, g.m.leave(ctx))
+		errs = append(errs, g.leave(ctx))
 	}
 	_ = g.c.Close(context.Background())
 	g.mu.Lock()
@@ -240,6 +241,32 @@ func (g *Group) Close(ctx context.Context) error {
 	g.mu.Unlock()
 	return errors.Join(errs...)
 }
+
+// leave leaves the group, trying again while the coordinator is moving or
+// loading (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE,
+// COORDINATOR_LOAD_IN_PROGRESS) or its connection failed, until ctx ends:
+// a member that gives up stays in the group until its session times out.
+func (g *Group) leave(ctx context.Context) error {
+	for try := 0; ; try++ {
+		err := g.m.leave(ctx)
+		moved := client.StaleCoordinator(err) || errors.Is(err, client.ErrTransport)
+		if err == nil || ctx.Err() != nil || !moved && !wire.Classify(err).Has(wire.ClassCoordinator) {
+			return err
+		}
+		if moved {
+			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
+		}
+		if !backoff.Sleep(ctx, time.Time{}, backoff.Delay(leaveBackoff, leaveBackoffMax, try), nil) {
+			return err
+		}
+	}
+}
+
+// The backoff between attempts to leave the group.
+const (
+	leaveBackoff    = 50 * time.Millisecond
+	leaveBackoffMax = time.Second
+)
 
 // fail records the membership's fatal error and stops fetching; Receive
 // then returns err.

@@ -116,7 +116,7 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 		return &wire.HeartbeatResponse{ErrorCode: c.next(wire.KeyHeartbeat)}, nil
 	case *wire.LeaveGroupRequest:
 		c.leaves++
-		return &wire.LeaveGroupResponse{}, nil
+		return &wire.LeaveGroupResponse{ErrorCode: c.next(wire.KeyLeaveGroup)}, nil
 	case *wire.ApiVersionsRequest:
 		return &wire.ApiVersionsResponse{FinalizedFeatures: []wire.ApiVersionsFinalizedFeature{{Name: "group.version", MaxVersionLevel: c.groupVersion}}}, nil
 	case *wire.ConsumerGroupHeartbeatRequest:
@@ -274,6 +274,28 @@ func TestGroupNotCoordinatorMidHeartbeat(t *testing.T) {
 	}
 	if len(m.ownedSet()) != 2 || len(m.events) != 1 {
 		t.Fatalf("events %+v", m.events)
+	}
+}
+
+// TestGroupCloseLeavesAfterCoordinatorMoved: a LeaveGroup answered
+// NOT_COORDINATOR and then COORDINATOR_LOAD_IN_PROGRESS (the coordinator
+// just moved) is sent again, after a new coordinator lookup for the first,
+// until the coordinator takes it: Close returns nil, with three LeaveGroup
+// requests. Without the retry the member stays in the group until its
+// session times out.
+func TestGroupCloseLeavesAfterCoordinatorMoved(t *testing.T) {
+	m, fc, _ := newFakeGroup(t, nil)
+	_, _, _, lookups, _ := fc.snapshot()
+	fc.queue(wire.KeyLeaveGroup, wire.ErrNotCoordinator.Code, wire.ErrCoordinatorLoadInProgress.Code)
+	ctx, cancel := context.WithTimeout(bg(), 5*time.Second)
+	defer cancel()
+	if err := m.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if fc.leaves != 3 || fc.lookups != lookups+1 {
+		t.Fatalf("%d LeaveGroup requests and %d new lookups, want 3 and 1", fc.leaves, fc.lookups-lookups)
 	}
 }
 
