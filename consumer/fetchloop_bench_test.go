@@ -106,7 +106,6 @@ func (f *recordedBroker) Request(ctx context.Context, broker int32, req wire.Req
 	for _, t := range fc.Topics {
 		for _, p := range t.Partitions {
 			if want := f.round * f.perRec; p.FetchOffset != want {
-				println("MISMATCH", p.FetchOffset, want)
 				return nil, fmt.Errorf("recorded broker: fetch offset %d, want %d", p.FetchOffset, want)
 			}
 		}
