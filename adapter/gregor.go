@@ -230,7 +230,7 @@ func (g gregorConsumer) Receive(ctx context.Context) ([]ReceivedRecord, error) {
 func receivedOf(recs []consumer.Record) []ReceivedRecord {
 	out := make([]ReceivedRecord, len(recs))
 	for i, r := range recs {
-		ts := millisOf(r.Timestamp)
+		ts := wire.MillisOf(r.Timestamp)
 		out[i] = ReceivedRecord{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, TimestampMillis: &ts, Key: r.Key, Value: r.Value}
 		if len(r.Headers) > 0 {
 			out[i].Headers = make([]RecordHeader, len(r.Headers))
@@ -240,13 +240,4 @@ func receivedOf(recs []consumer.Record) []ReceivedRecord {
 		}
 	}
 	return out
-}
-
-// millisOf converts a timestamp to the protocol's Unix milliseconds, -1
-// for the zero time (none).
-func millisOf(t time.Time) int64 {
-	if t.IsZero() {
-		return -1
-	}
-	return t.UnixMilli()
 }

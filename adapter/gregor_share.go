@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gregor-kafka/gregor/wire"
 
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer/share"
@@ -32,7 +33,7 @@ func (g *gregorShare) Receive(ctx context.Context) ([]ShareRecord, error) {
 	out := make([]ShareRecord, len(recs))
 	for i := range recs {
 		r := &recs[i]
-		ts := millisOf(r.Timestamp)
+		ts := wire.MillisOf(r.Timestamp)
 		out[i] = ShareRecord{DeliveryCount: r.DeliveryCount, ReceivedRecord: ReceivedRecord{Topic: r.Topic, Partition: r.Partition,
 			Offset: r.Offset, TimestampMillis: &ts, Key: r.Key, Value: r.Value}}
 		for _, h := range r.Headers {

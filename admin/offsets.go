@@ -127,7 +127,7 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		for _, t := range resp.(*wire.ListOffsetsResponse).Topics {
 			for _, p := range t.Partitions {
 				if i, ok := answers.answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, p.ErrorCode); ok {
-					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, msTime(p.Timestamp), p.LeaderEpoch
+					out[i].Offset, out[i].Timestamp, out[i].LeaderEpoch = p.Offset, wire.TimeOfMillis(p.Timestamp), p.LeaderEpoch
 					out[i].Found = p.Offset >= 0
 				}
 			}
@@ -224,13 +224,4 @@ func inRounds(key func(i int) gregor.TopicPartition, send sendFunc) sendFunc {
 		}
 		return retry, nil
 	}
-}
-
-// msTime converts a broker timestamp in Unix milliseconds to a time.Time;
-// a negative one (-1: none) is the zero time.
-func msTime(ms int64) time.Time {
-	if ms < 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
 }

@@ -103,19 +103,13 @@ func (a *Admin) DescribeQuorum(ctx context.Context) (*QuorumDescription, error) 
 // quorumReplicas converts replica states, computing lags from the
 // leader's log end offset leo (-1 unknown).
 func quorumReplicas(states []wire.DescribeQuorumReplicaState, leo int64) []QuorumReplica {
-	ms := func(t int64) time.Time {
-		if t < 0 {
-			return time.Time{}
-		}
-		return time.UnixMilli(t)
-	}
 	out := make([]QuorumReplica, 0, len(states))
 	for _, s := range states {
 		lag := int64(-1)
 		if leo >= 0 && s.LogEndOffset >= 0 {
 			lag = leo - s.LogEndOffset
 		}
-		out = append(out, QuorumReplica{s.ReplicaID, s.ReplicaDirectoryID, s.LogEndOffset, lag, ms(s.LastFetchTimestamp), ms(s.LastCaughtUpTimestamp)})
+		out = append(out, QuorumReplica{s.ReplicaID, s.ReplicaDirectoryID, s.LogEndOffset, lag, wire.TimeOfMillis(s.LastFetchTimestamp), wire.TimeOfMillis(s.LastCaughtUpTimestamp)})
 	}
 	return out
 }

@@ -73,7 +73,7 @@ func (a *Admin) DescribeProducers(ctx context.Context, parts []gregor.TopicParti
 					out[i].Producers = out[i].Producers[:0]
 					for _, s := range p.ActiveProducers {
 						out[i].Producers = append(out[i].Producers, ProducerState{s.ProducerID, s.ProducerEpoch, s.LastSequence,
-							msTime(s.LastTimestamp), s.CoordinatorEpoch, s.CurrentTxnStartOffset})
+							wire.TimeOfMillis(s.LastTimestamp), s.CoordinatorEpoch, s.CurrentTxnStartOffset})
 					}
 				}
 			}
@@ -150,7 +150,7 @@ func (a *Admin) DescribeTransactions(ctx context.Context, ids []string) ([]Trans
 				continue
 			}
 			d := &out[i]
-			d.State, d.Timeout, d.StartTime = s.TransactionState, time.Duration(s.TransactionTimeoutMs)*time.Millisecond, msTime(s.TransactionStartTimeMs)
+			d.State, d.Timeout, d.StartTime = s.TransactionState, time.Duration(s.TransactionTimeoutMs)*time.Millisecond, wire.TimeOfMillis(s.TransactionStartTimeMs)
 			d.ProducerID, d.ProducerEpoch, d.Coordinator, d.Partitions = s.ProducerID, s.ProducerEpoch, broker, nil
 			for _, t := range s.Topics {
 				for _, p := range t.Partitions {

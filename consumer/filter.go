@@ -113,7 +113,7 @@ func (f *deliveryFilter) add(br *wire.BatchReader, b *wire.RecordBatch, dst []Re
 				continue
 			}
 			floor = r.Offset + 1
-			r.Topic, r.Partition, r.Timestamp = f.tp.Topic, f.tp.Partition, msTime(ts)
+			r.Topic, r.Partition, r.Timestamp = f.tp.Topic, f.tp.Partition, wire.TimeOfMillis(ts)
 			f.headers = f.headers || r.Headers != nil
 			if r == &spare {
 				dst = append(dst, spare)

@@ -20,12 +20,3 @@ type Record struct {
 	Value     []byte
 	Headers   []gregor.Header
 }
-
-// msTime converts a record timestamp in Unix milliseconds to a time.Time;
-// a negative one (NO_TIMESTAMP, -1) is the zero time.
-func msTime(ms int64) time.Time {
-	if ms < 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
-}

@@ -96,11 +96,7 @@ func appendJSONRecord(dst []byte, r *consumer.Record) []byte {
 	dst = append(dst, `,"offset":`...)
 	dst = strconv.AppendInt(dst, r.Offset, 10)
 	dst = append(dst, `,"timestamp":`...)
-	ts := int64(-1) // none
-	if !r.Timestamp.IsZero() {
-		ts = r.Timestamp.UnixMilli()
-	}
-	dst = strconv.AppendInt(dst, ts, 10)
+	dst = strconv.AppendInt(dst, wire.MillisOf(r.Timestamp), 10)
 	dst = appendJSONBytes(dst, "key", r.Key)
 	dst = appendJSONBytes(dst, "value", r.Value)
 	if len(r.Headers) > 0 {

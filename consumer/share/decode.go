@@ -1,8 +1,6 @@
 package share
 
 import (
-	"time"
-
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -54,20 +52,11 @@ func (c *Consumer) decodeAcquiredLocked(tp gregor.TopicPartition, pr *wire.Share
 				if logAppend {
 					ts = b.MaxTimestamp
 				}
-				out = append(out, consumer.Record{Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Timestamp: msTime(ts),
+				out = append(out, consumer.Record{Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Timestamp: wire.TimeOfMillis(ts),
 					Key: r.Key, Value: r.Value, Headers: r.Headers})
 			}
 		}
 		next = max(next, end)
 	}
 	return out, next
-}
-
-// msTime converts a record timestamp in Unix milliseconds to a time.Time;
-// a negative one (NO_TIMESTAMP, -1) is the zero time.
-func msTime(ms int64) time.Time {
-	if ms < 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
 }
