@@ -32,19 +32,14 @@ func (a *Admin) RemoveGroupMembers(ctx context.Context, groupID string, instance
 		pos[id] = i
 		req.Members = append(req.Members, wire.LeaveGroupMember{GroupInstanceID: &instanceIDs[i], Reason: &reason})
 	}
-	var groupErr error
-	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+	send := func(ctx context.Context, broker int32) (groupErr, err error) {
 		resp, err := a.cl.Request(ctx, broker, req)
 		if err != nil {
 			return nil, err
 		}
 		r := resp.(*wire.LeaveGroupResponse)
 		if err := wire.ErrorForCode(r.ErrorCode); err != nil {
-			if a.coordRetry(groupID, err) {
-				return map[int]error{0: err}, nil
-			}
-			groupErr = err
-			return nil, nil
+			return err, nil
 		}
 		for _, m := range r.Members {
 			if m.GroupInstanceID == nil {
@@ -58,9 +53,6 @@ func (a *Admin) RemoveGroupMembers(ctx context.Context, groupID string, instance
 	}
 	if err := a.atCoordinator(ctx, groupID, send); err != nil {
 		return nil, err
-	}
-	if groupErr != nil {
-		return nil, groupErr
 	}
 	return out, nil
 }

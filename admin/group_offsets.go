@@ -233,7 +233,7 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 	for i, o := range offsets {
 		out[i].TopicPartition = o.TopicPartition
 	}
-	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+	send := func(ctx context.Context, broker int32) (groupErr, err error) {
 		v, err := a.offsetVersion(ctx, broker, wire.KeyOffsetCommit)
 		if err != nil {
 			return nil, err
@@ -258,8 +258,8 @@ func (a *Admin) AlterOffsets(ctx context.Context, groupID string, offsets []Offs
 					continue
 				}
 				err := wire.ErrorForCode(p.ErrorCode)
-				if err != nil && a.coordRetry(groupID, err) {
-					return map[int]error{0: err}, nil
+				if wire.Classify(err).Has(wire.ClassCoordinator) {
+					return err, nil // atCoordinator finds the coordinator again
 				}
 				out[i].Err = err
 			}
@@ -281,8 +281,7 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 	for i, tp := range partitions {
 		out[i].TopicPartition = tp
 	}
-	var groupErr error
-	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+	send := func(ctx context.Context, broker int32) (groupErr, err error) {
 		req := &wire.OffsetDeleteRequest{GroupID: groupID}
 		pos := map[gregor.TopicPartition]int{}
 		for i, tp := range partitions {
@@ -296,11 +295,7 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 		}
 		r := resp.(*wire.OffsetDeleteResponse)
 		if err := wire.ErrorForCode(r.ErrorCode); err != nil {
-			if a.coordRetry(groupID, err) {
-				return map[int]error{0: err}, nil
-			}
-			groupErr = err
-			return nil, nil
+			return err, nil
 		}
 		for _, t := range r.Topics {
 			for _, p := range t.Partitions {
@@ -314,18 +309,36 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 	if err := a.atCoordinator(ctx, groupID, send); err != nil {
 		return nil, err
 	}
-	if groupErr != nil {
-		return nil, groupErr
-	}
 	return out, nil
 }
 
+// coordSend sends one request to the group coordinator broker and records
+// its per-item results; it returns the answer's group-level Kafka error
+// (nil when there is none) or a whole-request failure.
+type coordSend func(ctx context.Context, broker int32) (groupErr, err error)
+
 // atCoordinator runs send as one request at groupID's coordinator, retried
-// within ctx as batches does (a moved coordinator is looked up again), and
-// returns the failure that ended the retries, if any.
-func (a *Admin) atCoordinator(ctx context.Context, groupID string, send sendFunc) error {
-	var opErr error
+// within ctx as batches does: after a failed request, or a group-level
+// error that finding the coordinator again cures (NOT_COORDINATOR and the
+// like), the coordinator is looked up again. It returns the group-level
+// error, or the failure that ended the retries, if any.
+func (a *Admin) atCoordinator(ctx context.Context, groupID string, send coordSend) error {
+	var opErr, groupErr error
 	group := func(int) string { return groupID }
-	a.batches(ctx, 1, true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(_ int, err error) { opErr = err })
-	return opErr
+	once := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+		gerr, err := send(ctx, broker)
+		if err != nil {
+			return nil, err
+		}
+		if gerr != nil && a.coordRetry(groupID, gerr) {
+			return map[int]error{0: gerr}, nil
+		}
+		groupErr = gerr
+		return nil, nil
+	}
+	a.batches(ctx, 1, true, a.coordRoute(group), once, nil, a.forgetCoordinators(group), func(_ int, err error) { opErr = err })
+	if opErr != nil {
+		return opErr
+	}
+	return groupErr
 }

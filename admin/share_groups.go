@@ -74,8 +74,7 @@ type ShareGroupOffset struct {
 // as the error.
 func (a *Admin) ListShareGroupOffsets(ctx context.Context, groupID string, topics []string) ([]ShareGroupOffset, error) {
 	var out []ShareGroupOffset
-	var groupErr error
-	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+	send := func(ctx context.Context, broker int32) (groupErr, err error) {
 		g := wire.DescribeShareGroupOffsetsGroup{GroupID: groupID}
 		if topics != nil {
 			md, err := a.cl.Metadata(ctx, topics)
@@ -100,11 +99,7 @@ func (a *Admin) ListShareGroupOffsets(ctx context.Context, groupID string, topic
 		out = out[:0]
 		for _, rg := range resp.(*wire.DescribeShareGroupOffsetsResponse).Groups {
 			if err := codeErr(rg.ErrorCode, rg.ErrorMessage); err != nil {
-				if a.coordRetry(groupID, err) {
-					return map[int]error{0: err}, nil
-				}
-				groupErr = err
-				return nil, nil
+				return err, nil
 			}
 			for _, t := range rg.Topics {
 				for _, p := range t.Partitions {
@@ -117,9 +112,6 @@ func (a *Admin) ListShareGroupOffsets(ctx context.Context, groupID string, topic
 	}
 	if err := a.atCoordinator(ctx, groupID, send); err != nil {
 		return nil, err
-	}
-	if groupErr != nil {
-		return nil, groupErr
 	}
 	return out, nil
 }
@@ -141,8 +133,7 @@ func (a *Admin) AlterShareGroupOffsets(ctx context.Context, groupID string, offs
 	for i, o := range offsets {
 		out[i].TopicPartition = o.TopicPartition
 	}
-	var groupErr error
-	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+	send := func(ctx context.Context, broker int32) (groupErr, err error) {
 		req := &wire.AlterShareGroupOffsetsRequest{GroupID: groupID}
 		pos := map[gregor.TopicPartition]int{}
 		for i, o := range offsets {
@@ -156,11 +147,7 @@ func (a *Admin) AlterShareGroupOffsets(ctx context.Context, groupID string, offs
 		}
 		r := resp.(*wire.AlterShareGroupOffsetsResponse)
 		if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
-			if a.coordRetry(groupID, err) {
-				return map[int]error{0: err}, nil
-			}
-			groupErr = err
-			return nil, nil
+			return err, nil
 		}
 		for _, t := range r.Responses {
 			for _, p := range t.Partitions {
@@ -174,9 +161,6 @@ func (a *Admin) AlterShareGroupOffsets(ctx context.Context, groupID string, offs
 	if err := a.atCoordinator(ctx, groupID, send); err != nil {
 		return nil, err
 	}
-	if groupErr != nil {
-		return nil, groupErr
-	}
 	return out, nil
 }
 
@@ -189,8 +173,7 @@ func (a *Admin) DeleteShareGroupOffsets(ctx context.Context, groupID string, top
 	for i, t := range topics {
 		out[i].Name = t
 	}
-	var groupErr error
-	send := func(ctx context.Context, broker int32, _ []int) (map[int]error, error) {
+	send := func(ctx context.Context, broker int32) (groupErr, err error) {
 		req := &wire.DeleteShareGroupOffsetsRequest{GroupID: groupID}
 		for _, t := range topics {
 			req.Topics = append(req.Topics, wire.DeleteShareGroupOffsetsTopic{TopicName: t})
@@ -201,11 +184,7 @@ func (a *Admin) DeleteShareGroupOffsets(ctx context.Context, groupID string, top
 		}
 		r := resp.(*wire.DeleteShareGroupOffsetsResponse)
 		if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
-			if a.coordRetry(groupID, err) {
-				return map[int]error{0: err}, nil
-			}
-			groupErr = err
-			return nil, nil
+			return err, nil
 		}
 		for i, t := range topics {
 			rt := answerFor(r.Responses, func(x *wire.DeleteShareGroupOffsetsTopicResult) bool { return x.TopicName == t })
@@ -219,9 +198,6 @@ func (a *Admin) DeleteShareGroupOffsets(ctx context.Context, groupID string, top
 	}
 	if err := a.atCoordinator(ctx, groupID, send); err != nil {
 		return nil, err
-	}
-	if groupErr != nil {
-		return nil, groupErr
 	}
 	return out, nil
 }
