@@ -148,13 +148,19 @@ func sortKeys(ks []Key) []Key {
 // consumer.GroupConfig from them; Consumer, which builds the directly
 // assigned consumer's config, refuses them with ErrUnsupported. A tool may
 // remove them from a Java consumer's file before calling Consumer.
-var GroupKeys = []string{
-	"auto.commit.interval.ms", "enable.auto.commit", "group.id", "group.instance.id",
-	"group.protocol", "group.remote.assignor", "heartbeat.interval.ms", "max.poll.interval.ms",
-	"max.poll.records", "partition.assignment.strategy", "session.timeout.ms",
+var GroupKeys = keyNames(groupKeyEntries())
+
+// keyNames lists the names of ks, in order.
+func keyNames(ks []Key) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.Name
+	}
+	return out
 }
 
-// groupKeyEntries are the keys of GroupKeys, in ScopeGroup.
+// groupKeyEntries are the group consumer's keys (GroupKeys), in ScopeGroup,
+// sorted by name.
 func groupKeyEntries() []Key {
 	return []Key{
 		{Name: "auto.commit.interval.ms", Scope: ScopeGroup, Sets: "GroupConfig.AutoCommitInterval",
