@@ -5,6 +5,7 @@ go 1.26.0
 replace github.com/gregor-kafka/gregor => ../
 
 require (
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/IBM/sarama v1.61.1
 	github.com/confluentinc/confluent-kafka-go/v2 v2.11.1
 	github.com/gregor-kafka/gregor v0.0.0-00010101000000-000000000000
