@@ -6,9 +6,22 @@
 #
 #   COUNT     interleaved runs of every suite (default 6)
 #   CLIENTS   clients to run (default: gregor franz sarama kafkago confluent)
-#   SUITES    produce and/or consume (default both)
-#   PROFILES  1 (default) also profiles every gregor case once; 0 skips it
+#   SUITES    any of produce consume latency group txn share (default all):
+#             produce   BenchmarkProduce, BenchmarkPeerProduce
+#             consume   BenchmarkConsume, BenchmarkPeerConsume
+#             latency   BenchmarkProduceLatencyAtRate, BenchmarkEndToEndLatency
+#             group     BenchmarkGroupConsume
+#             txn       BenchmarkTransaction
+#             share     BenchmarkShareConsume
+#             (the last four have gregor and franz-go only; other clients
+#             are skipped in them)
+#   PROFILES  1 (default) also profiles every gregor case once (not the
+#             latency suite's: paced runs wait most of their time); 0 skips it
+#   OUT       directory for all of it (default results; relative to bench/)
 #   PRODUCE_BENCHTIME  records per produce case and run (default 2s)
+#   TXN_BENCHTIME      per transaction case and run (default 2s)
+#   GREGOR_BENCH_LATENCY_RUN  measured time per latency case and run after
+#             1s of warm-up (default 3s; ~45s per client and run in all)
 #
 # Every client's suite runs in a process of its own (so peak-RSS-MiB is that
 # client's peak), and the clients take turns: run 1 is gregor, franz, ...,
@@ -19,19 +32,36 @@ set -euo pipefail
 cd "$(dirname "$0")"
 COUNT=${COUNT:-6}
 CLIENTS=(${CLIENTS:-gregor franz sarama kafkago confluent})
-SUITES=(${SUITES:-produce consume})
+SUITES=(${SUITES:-produce consume latency group txn share})
 PROFILES=${PROFILES:-1}
+OUT=${OUT:-results}
 PRODUCE_BENCHTIME=${PRODUCE_BENCHTIME:-2s}
-mkdir -p results/profiles results/charts
-go test -c -o results/bench.test .
-trap 'rm -f results/bench.test' EXIT
+TXN_BENCHTIME=${TXN_BENCHTIME:-2s}
+mkdir -p "$OUT"/profiles "$OUT"/charts
+BIN=$(cd "$OUT" && pwd)/bench.test
+go test -c -o "$BIN" .
+trap 'rm -f "$BIN"' EXIT
 
-# pattern returns the -test.bench pattern of a suite for one client.
+# pattern returns the -test.bench pattern of a suite for one client, empty
+# when the client has no case in the suite.
 pattern() {
 	local suite=$1 client=$2 top
 	case $suite in
 	produce) top=Produce ;;
 	consume) top='Consume$' ;;
+	latency) top='(ProduceLatencyAtRate|EndToEndLatency)$' ;;
+	group) top='GroupConsume$' ;;
+	txn) top='Transaction$' ;;
+	share) top='ShareConsume$' ;;
+	*)
+		echo "run.sh: unknown suite $suite" >&2
+		exit 2
+		;;
+	esac
+	case $suite in produce | consume) ;; *)
+		case $client in gregor | franz) echo "^Benchmark${top}/client=${client}/" ;; esac
+		return
+		;;
 	esac
 	case $client in
 	gregor | franz)
@@ -45,34 +75,45 @@ pattern() {
 	esac
 }
 
-benchtime() { [ "$1" = produce ] && echo "$PRODUCE_BENCHTIME" || echo 3x; }
+benchtime() {
+	case $1 in
+	produce) echo "$PRODUCE_BENCHTIME" ;;
+	txn) echo "$TXN_BENCHTIME" ;;
+	latency) echo 1x ;; # one op is one paced run of GREGOR_BENCH_LATENCY_RUN
+	*) echo 3x ;;
+	esac
+}
 
-for suite in "${SUITES[@]}"; do : > "results/$suite.txt"; done
-: > results/failures.txt
-echo "load at start: $(uptime)" | tee results/load.txt
+for suite in "${SUITES[@]}"; do pattern "$suite" gregor > /dev/null; done # unknown suites stop here
+for suite in "${SUITES[@]}"; do : > "$OUT/$suite.txt"; done
+: > "$OUT"/failures.txt
+echo "load at start: $(uptime)" | tee "$OUT"/load.txt
 n=${#CLIENTS[@]}
 for run in $(seq "$COUNT"); do
 	for suite in "${SUITES[@]}"; do
 		for k in $(seq 0 $((n - 1))); do
 			client=${CLIENTS[$(((run - 1 + k) % n))]}
+			pat=$(pattern "$suite" "$client")
+			[ -n "$pat" ] || continue
 			echo "=== run $run/$COUNT $suite $client"
-			./results/bench.test -test.run '^$' -test.bench "$(pattern "$suite" "$client")" -test.benchmem \
-				-test.benchtime "$(benchtime "$suite")" -test.timeout 60m | tee -a "results/$suite.txt" ||
-				echo "run.sh: $suite $client failed (see above); going on" | tee -a results/failures.txt
+			"$BIN" -test.run '^$' -test.bench "$pat" -test.benchmem \
+				-test.benchtime "$(benchtime "$suite")" -test.timeout 60m | tee -a "$OUT/$suite.txt" ||
+				echo "run.sh: $suite $client failed (see above); going on" | tee -a "$OUT"/failures.txt
 		done
 	done
-	echo "load after run $run: $(uptime)" | tee -a results/load.txt
+	echo "load after run $run: $(uptime)" | tee -a "$OUT"/load.txt
 done
 
 # gregor's profiles: one CPU and one allocation profile per case.
 if [ "$PROFILES" = 1 ]; then
 	for suite in "${SUITES[@]}"; do
-		cases=$(grep -h "^Benchmark.*client=gregor/" "results/$suite.txt" | awk '{print $1}' | sed 's/-[0-9]*$//' | sort -u || true)
+		[ "$suite" != latency ] || continue
+		cases=$(grep -h "^Benchmark.*client=gregor/" "$OUT/$suite.txt" | awk '{print $1}' | sed 's/-[0-9]*$//' | sort -u || true)
 		for c in $cases; do
-			f=results/profiles/$(echo "${c#Benchmark}" | sed 's|client=gregor/||; s|/|_|g; s|=|-|g')
-			./results/bench.test -test.run '^$' -test.bench "^$(echo "$c" | sed 's|/|$/^|g')\$" -test.benchmem -test.benchtime "$(benchtime "$suite")" \
+			f="$OUT"/profiles/$(echo "${c#Benchmark}" | sed 's|client=gregor/||; s|/|_|g; s|=|-|g')
+			"$BIN" -test.run '^$' -test.bench "^$(echo "$c" | sed 's|/|$/^|g')\$" -test.benchmem -test.benchtime "$(benchtime "$suite")" \
 				-test.cpuprofile "$f.cpu" -test.memprofile "$f.mem" -test.memprofilerate 65536 -test.timeout 30m >/dev/null ||
-				echo "run.sh: profile of $c failed" | tee -a results/failures.txt
+				echo "run.sh: profile of $c failed" | tee -a "$OUT"/failures.txt
 		done
 	done
 fi
@@ -80,8 +121,8 @@ fi
 BENCHSTAT=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 for f in "${SUITES[@]}"; do
 	$BENCHSTAT -col /client \
-		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB)' \
-		"results/$f.txt" > "results/$f.stat" || echo "benchstat failed for $f" >&2
+		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR txn/s OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
+		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
-go run ./cmd/charts -out results/charts $(for s in "${SUITES[@]}"; do echo "results/$s.txt"; done)
-echo "charts and summary in results/charts"
+go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)
+echo "charts and summary in $OUT/charts"

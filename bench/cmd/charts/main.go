@@ -5,7 +5,16 @@
 // the smallest and largest run. It also writes summary.md, a table of the
 // medians, for RESULTS.md.
 //
-// Usage: go run ./cmd/charts -out results/charts results/produce.txt results/peer-produce.txt ...
+// Suites (file names start with them): produce (BenchmarkProduce,
+// BenchmarkPeerProduce), consume (BenchmarkConsume, BenchmarkPeerConsume),
+// ack-latency (BenchmarkProduceLatencyAtRate), e2e-latency
+// (BenchmarkEndToEndLatency), group (BenchmarkGroupConsume), txn
+// (BenchmarkTransaction) and share (BenchmarkShareConsume). Latency
+// suites draw p50, p99 and p99.9 per offered rate and the achieved rate;
+// the others records/s, CPU, allocations, bytes and peak RSS per record
+// (txn also transactions/s).
+//
+// Usage: go run ./cmd/charts -out results/charts results/produce.txt results/latency.txt ...
 package main
 
 import (
@@ -27,17 +36,67 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// metrics drawn, with the label of their axis and a scale applied to the
-// raw value.
-var metrics = []struct {
+// metric is one drawn metric: its unit in the benchmark output, the label of
+// its axis and a scale applied to the raw value.
+type metric struct {
 	unit, label string
 	scale       float64
-}{
+}
+
+// metrics drawn for throughput suites.
+var metrics = []metric{
 	{"records/s", "records/s (millions)", 1e-6},
 	{"cpu-ns/rec", "client CPU per record (ns)", 1},
 	{"allocs/rec", "heap allocations per record", 1},
 	{"B/rec", "heap bytes per record", 1},
 	{"peak-RSS-MiB", "peak RSS (MiB)", 1},
+}
+
+// latencyMetrics are drawn for the latency suites (ack-latency,
+// e2e-latency): the percentiles from each record's due time on the
+// open-loop schedule, the achieved rate and the client CPU per record.
+var latencyMetrics = []metric{
+	{"p50-us", "latency p50 (ms)", 1e-3},
+	{"p99-us", "latency p99 (ms)", 1e-3},
+	{"p99.9-us", "latency p99.9 (ms)", 1e-3},
+	{"records/s", "achieved records/s (thousands)", 1e-3},
+	{"cpu-ns/rec", "client CPU per record (ns)", 1},
+}
+
+// suites lists the suites in the order drawn and the benchmark (after
+// "Benchmark") whose lines belong to each.
+var suites = []struct {
+	name string
+	tops []string
+}{
+	{"produce", []string{"Produce", "PeerProduce"}},
+	{"consume", []string{"Consume", "PeerConsume"}},
+	{"ack-latency", []string{"ProduceLatencyAtRate"}},
+	{"e2e-latency", []string{"EndToEndLatency"}},
+	{"group", []string{"GroupConsume"}},
+	{"txn", []string{"Transaction"}},
+	{"share", []string{"ShareConsume"}},
+}
+
+// suiteOf returns the suite of a top-level benchmark, or "".
+func suiteOf(top string) string {
+	for _, s := range suites {
+		if slices.Contains(s.tops, top) {
+			return s.name
+		}
+	}
+	return ""
+}
+
+// metricsFor returns the metrics drawn for suite.
+func metricsFor(suite string) []metric {
+	switch suite {
+	case "ack-latency", "e2e-latency":
+		return latencyMetrics
+	case "txn":
+		return append([]metric{{"txn/s", "committed transactions/s", 1}}, metrics...)
+	}
+	return metrics
 }
 
 // clientOrder fixes the clients' order and colours.
@@ -49,12 +108,12 @@ var palette = []color.Color{
 }
 
 // key names one bar: a suite (BenchmarkProduce and BenchmarkPeerProduce
-// are one suite, "produce"), a case and a client.
+// are one suite, "produce"; see suites), a case and a client.
 type key struct{ suite, cas, client, unit string }
 
 var format string
 
-var nameRE = regexp.MustCompile(`^Benchmark(Peer)?(Produce|Consume)/(.*)-\d+$`)
+var nameRE = regexp.MustCompile(`^Benchmark(\w+)/(.*)-\d+$`)
 
 func main() {
 	out := flag.String("out", "results/charts", "directory for the chart files and summary.md")
@@ -73,13 +132,14 @@ func main() {
 		log.Fatal(err)
 	}
 	var summary strings.Builder
-	for _, suite := range []string{"produce", "consume"} {
+	for _, st := range suites {
+		suite := st.name
 		cases, clients := axes(vals, suite)
 		if len(cases) == 0 {
 			continue
 		}
 		fmt.Fprintf(&summary, "\n### %s (medians; [min, max] of the runs; n = runs)\n\n", suite)
-		for _, m := range metrics {
+		for _, m := range metricsFor(suite) {
 			if !has(vals, suite, m.unit) {
 				continue
 			}
@@ -113,9 +173,12 @@ func read(file string, vals map[key][]float64) error {
 		if m == nil {
 			continue
 		}
-		suite := strings.ToLower(m[2])
+		suite := suiteOf(m[1])
+		if suite == "" {
+			continue
+		}
 		client, cas := "", []string{}
-		for _, part := range strings.Split(m[3], "/") {
+		for _, part := range strings.Split(m[2], "/") {
 			if c, ok := strings.CutPrefix(part, "client="); ok {
 				client = c
 			} else {
@@ -236,7 +299,8 @@ func draw(path string, vals map[key][]float64, suite string, cases, clients []st
 }
 
 func shortCases(cases []string) []string {
-	r := strings.NewReplacer("value=", "", "data=", "", "parts=", "p", "codec=", "", "/", " ")
+	r := strings.NewReplacer("value=", "", "data=", "", "parts=", "p", "codec=", "",
+		"rate=", "", "/linger=", "/s linger ", "/", " ")
 	out := make([]string, len(cases))
 	for i, c := range cases {
 		out[i] = r.Replace(c)
