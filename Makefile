@@ -164,9 +164,11 @@ test: deps kafka-local
 
 # bench: the offline benchmarks of the root and testlab modules, then the
 # bench module's end-to-end suite (bench/run.sh: gregor, franz-go, sarama,
-# kafka-go and confluent-kafka-go, produce and consume, interleaved runs,
-# gregor's profiles, charts) against a single-node Kafka it starts and stops.
-# BENCH_COUNT (default 6) sets the interleaved runs.
+# kafka-go and confluent-kafka-go, produce and consume; gregor and franz-go
+# also latency at fixed rates, group consumer, transactions and share group;
+# interleaved runs, gregor's profiles, charts) against a single-node Kafka
+# it starts and stops. BENCH_COUNT (default 6) sets the interleaved runs;
+# SUITES (run.sh's) narrows the suites, e.g. make bench SUITES='latency txn'.
 BENCH_COUNT ?= 6
 bench: deps kafka-local
 	@for m in . testlab; do ( cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... ); done

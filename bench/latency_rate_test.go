@@ -82,7 +82,7 @@ func (r *pacedRun) done(due time.Time) {
 
 // report adds the case's metrics: the latency percentiles (p50-us, p99-us,
 // p99.9-us), late-p99-us (the sender's lag behind the schedule: pacing
-// overshoot plus time blocked in Send), records/s achieved (records over
+// overshoot, load and time blocked in earlier sends), records/s achieved (records over
 // the time from the schedule's start to the last completion) and the
 // client process's cpu-ns/rec over that time.
 func (r *pacedRun) report(b *testing.B, start usage) {
