@@ -16,22 +16,29 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// rateCase is one case of the paced latency benchmarks: an offered rate and
-// a linger setting. linger "default" is each client's own default (gregor
-// 5ms, franz-go 10ms: what an application gets without setting it), "0" is
-// no linger for both (gregor Linger -1, franz-go ProducerLinger(0)).
+// rateCase is one case of the paced latency benchmarks: an offered rate,
+// the partitions written and a linger setting. linger "default" is each
+// client's own default (gregor 5ms, franz-go 10ms: what an application gets
+// without setting it), "0" is no linger for both (gregor Linger -1,
+// franz-go ProducerLinger(0)). With more than one partition, record i goes
+// to partition i mod parts (as keyed records spread), for both clients.
 type rateCase struct {
 	rate   int // offered records/s
+	parts  int32
 	linger string
 }
 
-func (c rateCase) name() string { return fmt.Sprintf("rate=%d/linger=%s", c.rate, c.linger) }
+func (c rateCase) name() string {
+	return fmt.Sprintf("rate=%d/parts=%d/linger=%s", c.rate, c.parts, c.linger)
+}
 
-func rateCases(rates []int) []rateCase {
+func rateCases(rates []int, parts ...int32) []rateCase {
 	var cs []rateCase
 	for _, r := range rates {
-		for _, l := range []string{"default", "0"} {
-			cs = append(cs, rateCase{r, l})
+		for _, p := range parts {
+			for _, l := range []string{"default", "0"} {
+				cs = append(cs, rateCase{r, p, l})
+			}
 		}
 	}
 	return cs
@@ -104,9 +111,10 @@ func (r *pacedRun) report(b *testing.B, start usage) {
 var epoch = time.Now()
 
 // BenchmarkProduceLatencyAtRate measures produce acknowledgement latency at
-// fixed offered rates (1k, 10k and 100k records/s of 100 B, one partition,
-// idempotent acks=all), gregor beside franz-go, at each client's default
-// linger and with none. Records are offered on an open-loop schedule
+// fixed offered rates (1k, 10k and 100k records/s of 100 B, idempotent
+// acks=all) to one partition and spread over 12 (record i to partition
+// i mod 12), gregor beside franz-go, at each client's default linger and
+// with none. Records are offered on an open-loop schedule
 // (record i due at start + i/rate, see schedule) and each one's latency is
 // taken from its due time to its acknowledgement, into an HdrHistogram.
 // One op is one paced run of latencyRun (3s; GREGOR_BENCH_LATENCY_RUN)
@@ -116,12 +124,12 @@ var epoch = time.Now()
 // Compare with: benchstat -col /client
 func BenchmarkProduceLatencyAtRate(b *testing.B) {
 	owner := b
-	for _, c := range rateCases([]int{1_000, 10_000, 100_000}) {
+	for _, c := range rateCases([]int{1_000, 10_000, 100_000}, 1, 12) {
 		b.Run("client=gregor/"+c.name(), func(b *testing.B) {
-			benchGregorAckRate(b, topicFor(b, owner, "ackrate/gregor/"+c.name(), 1), c)
+			benchGregorAckRate(b, topicFor(b, owner, "ackrate/gregor/"+c.name(), c.parts), c)
 		})
 		b.Run("client=franz/"+c.name(), func(b *testing.B) {
-			benchFranzAckRate(b, topicFor(b, owner, "ackrate/franz/"+c.name(), 1), c)
+			benchFranzAckRate(b, topicFor(b, owner, "ackrate/franz/"+c.name(), c.parts), c)
 		})
 	}
 }
@@ -158,33 +166,41 @@ func benchGregorAckRate(b *testing.B, topic string, c rateCase) {
 	}
 	ctx := ctxFor(b, 5*time.Minute)
 	defer p.Close(ctx)
-	m := &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: payload(100)}
-	// One partition: acknowledgements arrive in send order, so one
-	// collector waiting on each Delivery in turn sees each when it lands.
+	m := &producer.Record{Topic: topic, Value: payload(100)}
+	// A partition's acknowledgements arrive in send order, so one collector
+	// per partition, waiting on each Delivery in turn, sees each when it
+	// lands.
 	paced := func(r *pacedRun) {
-		pend := make(chan gregorPending, r.sched.n)
+		pends := make([]chan gregorPending, c.parts)
 		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for pd := range pend {
-				<-pd.d.Done()
-				r.done(pd.due)
-				if res, _ := pd.d.Result(); res.Err != nil {
-					b.Errorf("record: %v", res.Err)
+		for i := range pends {
+			pends[i] = make(chan gregorPending, r.sched.n/int(c.parts)+1)
+			wg.Add(1)
+			go func(pend <-chan gregorPending) {
+				defer wg.Done()
+				for pd := range pend {
+					<-pd.d.Done()
+					r.done(pd.due)
+					if res, _ := pd.d.Result(); res.Err != nil {
+						b.Errorf("record: %v", res.Err)
+					}
 				}
-			}
-		}()
+			}(pends[i])
+		}
 		r.sched.start = time.Now()
-		r.sched.run(func(_ int, due time.Time) {
+		r.sched.run(func(i int, due time.Time) {
 			r.late.record(time.Since(due))
+			part := int32(i) % c.parts
+			m.Partition = producer.ToPartition(part)
 			d, err := p.Send(ctx, m)
 			if err != nil {
 				b.Fatalf("Send: %v", err)
 			}
-			pend <- gregorPending{d, due}
+			pends[part] <- gregorPending{d, due}
 		})
-		close(pend)
+		for _, pend := range pends {
+			close(pend)
+		}
 		wg.Wait()
 	}
 	runPaced(b, c, paced)
@@ -206,9 +222,9 @@ func benchFranzAckRate(b *testing.B, topic string, c rateCase) {
 	value := payload(100)
 	paced := func(r *pacedRun) {
 		r.sched.start = time.Now()
-		r.sched.run(func(_ int, due time.Time) {
+		r.sched.run(func(i int, due time.Time) {
 			r.late.record(time.Since(due))
-			cl.Produce(ctx, &kgo.Record{Value: value, Partition: 0}, func(_ *kgo.Record, err error) {
+			cl.Produce(ctx, &kgo.Record{Value: value, Partition: int32(i) % c.parts}, func(_ *kgo.Record, err error) {
 				r.done(due)
 				if err != nil {
 					b.Errorf("record: %v", err)
@@ -263,7 +279,7 @@ func runPaced(b *testing.B, c rateCase, paced func(*pacedRun)) {
 // Compare with: benchstat -col /client
 func BenchmarkEndToEndLatency(b *testing.B) {
 	owner := b
-	for _, c := range rateCases([]int{1_000, 10_000}) {
+	for _, c := range rateCases([]int{1_000, 10_000}, 1) {
 		b.Run("client=gregor/"+c.name(), func(b *testing.B) {
 			benchGregorE2E(b, topicFor(b, owner, "e2e/gregor/"+c.name(), 1), c)
 		})
