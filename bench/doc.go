@@ -13,10 +13,11 @@
 // # Latency at a fixed offered rate
 //
 // BenchmarkProduceLatencyAtRate (acknowledgement latency; 1k, 10k and 100k
-// records/s) and BenchmarkEndToEndLatency (produce on one client, receive
-// on another; 1k and 10k records/s) offer 100-byte records to one
-// partition, idempotent acks=all, at each client's default linger (gregor
-// 5ms, franz-go 10ms) and with none. Records are offered on an open-loop
+// records/s; 1 partition and 12, record i to partition i mod 12) and
+// BenchmarkEndToEndLatency (produce on one client, receive on another; 1k
+// and 10k records/s; 1 partition) offer 100-byte records, idempotent
+// acks=all, at each client's default linger (gregor 5ms, franz-go 10ms)
+// and with none. Records are offered on an open-loop
 // schedule: record i is due at start + i/rate, however long earlier
 // records took, and a sender that falls behind sends every overdue record
 // at once. Each record's latency runs from its due time, not from when it

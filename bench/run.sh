@@ -21,7 +21,7 @@
 #   PRODUCE_BENCHTIME  records per produce case and run (default 2s)
 #   TXN_BENCHTIME      per transaction case and run (default 2s)
 #   GREGOR_BENCH_LATENCY_RUN  measured time per latency case and run after
-#             1s of warm-up (default 3s; ~45s per client and run in all)
+#             1s of warm-up (default 3s; ~2 minutes per client and run)
 #
 # Every client's suite runs in a process of its own (so peak-RSS-MiB is that
 # client's peak), and the clients take turns: run 1 is gregor, franz, ...,
