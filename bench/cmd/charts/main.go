@@ -298,12 +298,20 @@ func draw(path string, vals map[key][]float64, suite string, cases, clients []st
 	return p.Save(width, 360, path)
 }
 
+// Offered rates in case names: rate=10000 is drawn as 10k/s, other rates
+// as n/s.
+var (
+	kiloRateRE = regexp.MustCompile(`rate=(\d+)000\b`)
+	rateRE     = regexp.MustCompile(`rate=(\d+)`)
+)
+
 func shortCases(cases []string) []string {
-	r := strings.NewReplacer("value=", "", "data=", "", "parts=", "p", "codec=", "",
-		"rate=", "", "/linger=", "/s linger ", "/", " ")
+	r := strings.NewReplacer("value=", "", "data=", "", "parts=", "p", "codec=", "", "linger=", "linger ", "/", " ")
 	out := make([]string, len(cases))
 	for i, c := range cases {
-		out[i] = r.Replace(c)
+		s := r.Replace(c)
+		s = kiloRateRE.ReplaceAllString(s, "${1}k/s")
+		out[i] = rateRE.ReplaceAllString(s, "$1/s")
 	}
 	return out
 }
