@@ -45,7 +45,7 @@ type conn struct {
 
 	// versions is what the broker advertised in ApiVersions; written once
 	// during negotiation, before the connection is shared.
-	versions map[wire.APIKey][2]int16
+	versions apiVersions
 
 	slots  chan struct{} // in-flight semaphore
 	wlock  chan struct{} // the writer path; guards wbuf and corrID
