@@ -43,6 +43,12 @@ var filled sync.Map // topic -> true
 // reads every record of the topic from the beginning with a new client;
 // MB/s counts value bytes. Metrics per record as BenchmarkProduce.
 //
+// The consumer=reused cases measure a long-lived consumer instead: the
+// client and consumer are built (and read the topic once) before the timer,
+// and each op seeks every partition back to offset 0 (gregor: Seek; franz-go:
+// SetOffsets) and reads every record again, so per-consumer setup is not
+// counted.
+//
 // Compare with: benchstat -col /client
 func BenchmarkConsume(b *testing.B) {
 	owner := b
@@ -66,6 +72,12 @@ func BenchmarkConsume(b *testing.B) {
 		})
 		b.Run("client=franz/"+c.name(), func(b *testing.B) {
 			benchFranzConsume(b, topicFn(b), c)
+		})
+		b.Run("client=gregor/consumer=reused/"+c.name(), func(b *testing.B) {
+			benchGregorConsumeReused(b, topicFn(b), c)
+		})
+		b.Run("client=franz/consumer=reused/"+c.name(), func(b *testing.B) {
+			benchFranzConsumeReused(b, topicFn(b), c)
 		})
 	}
 }
@@ -119,15 +131,9 @@ func prefill(b *testing.B, topic string, c consumeCase) {
 // every delivered slice is handed back (Consumer.Recycle) once counted.
 func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool) {
 	boot := bootstrap(b)
-	ps := make([]consumer.PartitionPosition, c.partitions)
-	for i := range ps {
-		ps[i] = consumer.PartitionPosition{
-			TopicPartition: gregor.TopicPartition{Topic: topic, Partition: int32(i)},
-			Position:       consumer.AtBeginning(),
-		}
-	}
+	ps := gregorPositions(topic, c, consumer.AtBeginning())
 	ctx := ctxFor(b, 5*time.Minute)
-	readAll := func() {
+	timedConsume(b, func() {
 		cl, err := client.New(client.Config{Bootstrap: boot, ClientID: "gregor-bench"})
 		if err != nil {
 			b.Fatal(err)
@@ -141,82 +147,141 @@ func benchGregorConsume(b *testing.B, topic string, c consumeCase, recycle bool)
 		if err := cons.Assign(ctx, ps); err != nil {
 			b.Fatalf("Assign: %v", err)
 		}
-		n, bytes := 0, 0
-		for n < consumeRecords {
-			rs, err := cons.Receive(ctx)
-			if err != nil {
-				b.Fatalf("Receive after %d records: %v", n, err)
-			}
-			for i := range rs {
-				bytes += len(rs[i].Value)
-			}
-			n += len(rs)
-			if recycle {
-				cons.Recycle(rs)
-			}
-		}
-		if n != consumeRecords || bytes != consumeRecords*consumeValueSize {
-			b.Fatalf("read %d records, %d value bytes; want %d, %d", n, bytes, consumeRecords, consumeRecords*consumeValueSize)
-		}
-	}
-	readAll() // warm the broker's page cache and the process
+		gregorReadAll(b, ctx, cons, recycle)
+	})
+}
 
-	b.ReportAllocs()
-	b.SetBytes(consumeRecords * consumeValueSize)
-	b.ResetTimer()
-	start := readUsage()
-	for i := 0; i < b.N; i++ {
-		readAll()
+// benchGregorConsumeReused reads the topic again and again with one
+// long-lived gregor client and consumer (recycling), seeking every
+// partition back to offset 0 before each read.
+func benchGregorConsumeReused(b *testing.B, topic string, c consumeCase) {
+	ctx := ctxFor(b, 5*time.Minute)
+	cl, err := client.New(client.Config{Bootstrap: bootstrap(b), ClientID: "gregor-bench"})
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.StopTimer()
-	report(b, start, b.N*consumeRecords)
+	defer cl.Close(context.Background())
+	cons, err := consumer.New(cl, consumer.Config{MaxWait: consumeMaxWait})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cons.Close(context.Background())
+	ps := gregorPositions(topic, c, consumer.AtOffset(0))
+	if err := cons.Assign(ctx, ps); err != nil {
+		b.Fatalf("Assign: %v", err)
+	}
+	first := true
+	timedConsume(b, func() {
+		if !first {
+			for _, p := range ps {
+				if err := cons.Seek(ctx, p.TopicPartition, p.Position); err != nil {
+					b.Fatalf("Seek %v: %v", p.TopicPartition, err)
+				}
+			}
+		}
+		first = false
+		gregorReadAll(b, ctx, cons, true)
+	})
+}
+
+// gregorPositions assigns every partition of topic at pos.
+func gregorPositions(topic string, c consumeCase, pos consumer.Position) []consumer.PartitionPosition {
+	ps := make([]consumer.PartitionPosition, c.partitions)
+	for i := range ps {
+		ps[i] = consumer.PartitionPosition{
+			TopicPartition: gregor.TopicPartition{Topic: topic, Partition: int32(i)},
+			Position:       pos,
+		}
+	}
+	return ps
+}
+
+// gregorReadAll receives consumeRecords records from cons and checks their
+// count and value bytes.
+func gregorReadAll(b *testing.B, ctx context.Context, cons *consumer.Consumer, recycle bool) {
+	n, bytes := 0, 0
+	for n < consumeRecords {
+		rs, err := cons.Receive(ctx)
+		if err != nil {
+			b.Fatalf("Receive after %d records: %v", n, err)
+		}
+		for i := range rs {
+			bytes += len(rs[i].Value)
+		}
+		n += len(rs)
+		if recycle {
+			cons.Recycle(rs)
+		}
+	}
+	consumeCheck(b, n, bytes)
 }
 
 func benchFranzConsume(b *testing.B, topic string, c consumeCase) {
 	boot := bootstrap(b)
 	ctx := ctxFor(b, 5*time.Minute)
-	readAll := func() {
-		offsets := make(map[int32]kgo.Offset, c.partitions)
-		for p := int32(0); p < c.partitions; p++ {
-			offsets[p] = kgo.NewOffset().AtStart()
-		}
-		cl, err := kgo.NewClient(
-			kgo.SeedBrokers(boot...),
-			kgo.ClientID("franz-bench"),
-			kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: offsets}),
-			kgo.FetchMaxWait(consumeMaxWait),
-			kgo.FetchMinBytes(consumer.DefaultMinBytes),
-			kgo.FetchMaxBytes(consumer.DefaultMaxBytes),
-			kgo.FetchMaxPartitionBytes(consumer.DefaultPartitionMaxBytes),
-		)
-		if err != nil {
-			b.Fatal(err)
-		}
+	timedConsume(b, func() {
+		cl := newFranzConsumer(b, boot, topic, c)
 		defer cl.Close()
-		n, bytes := 0, 0
-		for n < consumeRecords {
-			fs := cl.PollFetches(ctx)
-			if errs := fs.Errors(); len(errs) > 0 {
-				b.Fatalf("PollFetches after %d records: %v", n, errs[0].Err)
-			}
-			fs.EachRecord(func(r *kgo.Record) {
-				bytes += len(r.Value)
-				n++
-			})
-		}
-		if n != consumeRecords || bytes != consumeRecords*consumeValueSize {
-			b.Fatalf("read %d records, %d value bytes; want %d, %d", n, bytes, consumeRecords, consumeRecords*consumeValueSize)
-		}
-	}
-	readAll()
+		franzReadAll(b, ctx, cl)
+	})
+}
 
-	b.ReportAllocs()
-	b.SetBytes(consumeRecords * consumeValueSize)
-	b.ResetTimer()
-	start := readUsage()
-	for i := 0; i < b.N; i++ {
-		readAll()
+// benchFranzConsumeReused is benchGregorConsumeReused for franz-go: one
+// client, every partition set back to offset 0 (SetOffsets) before each
+// read.
+func benchFranzConsumeReused(b *testing.B, topic string, c consumeCase) {
+	ctx := ctxFor(b, 5*time.Minute)
+	cl := newFranzConsumer(b, bootstrap(b), topic, c)
+	defer cl.Close()
+	start := make(map[int32]kgo.EpochOffset, c.partitions)
+	for p := int32(0); p < c.partitions; p++ {
+		start[p] = kgo.EpochOffset{Epoch: -1, Offset: 0}
 	}
-	b.StopTimer()
-	report(b, start, b.N*consumeRecords)
+	first := true
+	timedConsume(b, func() {
+		if !first {
+			cl.SetOffsets(map[string]map[int32]kgo.EpochOffset{topic: start})
+		}
+		first = false
+		franzReadAll(b, ctx, cl)
+	})
+}
+
+// newFranzConsumer returns a franz-go client consuming every partition of
+// topic directly from the start, with gregor's fetch limits.
+func newFranzConsumer(b *testing.B, boot []string, topic string, c consumeCase) *kgo.Client {
+	offsets := make(map[int32]kgo.Offset, c.partitions)
+	for p := int32(0); p < c.partitions; p++ {
+		offsets[p] = kgo.NewOffset().AtStart()
+	}
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(boot...),
+		kgo.ClientID("franz-bench"),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: offsets}),
+		kgo.FetchMaxWait(consumeMaxWait),
+		kgo.FetchMinBytes(consumer.DefaultMinBytes),
+		kgo.FetchMaxBytes(consumer.DefaultMaxBytes),
+		kgo.FetchMaxPartitionBytes(consumer.DefaultPartitionMaxBytes),
+	)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cl
+}
+
+// franzReadAll polls consumeRecords records from cl and checks their count
+// and value bytes.
+func franzReadAll(b *testing.B, ctx context.Context, cl *kgo.Client) {
+	n, bytes := 0, 0
+	for n < consumeRecords {
+		fs := cl.PollFetches(ctx)
+		if errs := fs.Errors(); len(errs) > 0 {
+			b.Fatalf("PollFetches after %d records: %v", n, errs[0].Err)
+		}
+		fs.EachRecord(func(r *kgo.Record) {
+			bytes += len(r.Value)
+			n++
+		})
+	}
+	consumeCheck(b, n, bytes)
 }

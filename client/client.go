@@ -405,9 +405,5 @@ func (c *Client) BrokerVersions(ctx context.Context, broker int32) (map[wire.API
 	if err != nil {
 		return nil, reqErr(broker, "ApiVersions", NotSent, err)
 	}
-	out := make(map[wire.APIKey][2]int16, len(cn.versions))
-	for k, v := range cn.versions {
-		out[k] = v
-	}
-	return out, nil
+	return cn.versions.asMap(), nil
 }

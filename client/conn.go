@@ -22,6 +22,13 @@ import (
 // writev), so their frames stay small whatever the request size.
 const maxKeptWriteBuffer = 1 << 20
 
+// initialWriteBuffer is the capacity of a connection's first encoding
+// buffer: most requests (ApiVersions, Metadata, ListOffsets, a Fetch of a
+// few dozen partitions, a Produce frame without its spliced batches) fit,
+// so the buffer is not regrown from nothing by append on every new
+// connection.
+const initialWriteBuffer = 512
+
 // maxKeptReadBuffer is the largest response frame a connection's reader
 // reads into its reused buffer (responses that keep nothing of their frame,
 // wire.FrameFreeResponder); bigger ones get a buffer of their own.
@@ -45,7 +52,7 @@ type conn struct {
 
 	// versions is what the broker advertised in ApiVersions; written once
 	// during negotiation, before the connection is shared.
-	versions map[wire.APIKey][2]int16
+	versions apiVersions
 
 	slots  chan struct{} // in-flight semaphore
 	wlock  chan struct{} // the writer path; guards wbuf and corrID
@@ -193,6 +200,9 @@ func (cn *conn) write(p *pending, t1 time.Time) error {
 	}
 	cn.corrID++
 	p.corrID = cn.corrID
+	if cn.wbuf == nil {
+		cn.wbuf = make([]byte, 0, initialWriteBuffer)
+	}
 	buf, splices := appendRequestSpliced(cn.wbuf[:0], cn.splices[:0], p.info, p.version, p.corrID, &cn.cl.cfg.ClientID, p.req)
 	if cap(buf) <= maxKeptWriteBuffer {
 		cn.wbuf = buf[:0]

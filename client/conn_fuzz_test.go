@@ -37,7 +37,7 @@ func FuzzResponseStream(f *testing.F) {
 		client, broker := net.Pipe()
 		defer broker.Close()
 		cn := newConn(c, client, "fuzz:1", 1, LaneControl)
-		cn.versions = map[wire.APIKey][2]int16{wire.KeyCreateTopics: {info.MinVersion, info.MaxVersion}}
+		cn.versions.set([]wire.ApiVersionsResponseKey{{ApiKey: wire.KeyCreateTopics, MinVersion: info.MinVersion, MaxVersion: info.MaxVersion}})
 		go func() { // read both requests, then answer with the stream and hang up
 			var size [4]byte
 			for range 2 {

@@ -162,11 +162,7 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 	if err := wire.ErrorForCode(resp.ErrorCode); err != nil {
 		return withClass(classNegotiation, fmt.Errorf("%w: ApiVersions v%d to %s: %w", ErrProtocol, v, cn.addr, err))
 	}
-	versions := make(map[wire.APIKey][2]int16, len(resp.ApiKeys))
-	for _, k := range resp.ApiKeys {
-		versions[k.ApiKey] = [2]int16{k.MinVersion, k.MaxVersion}
-	}
-	cn.versions = versions
+	cn.versions.set(resp.ApiKeys)
 	if c.cfg.Mechanism != nil {
 		if err := c.authenticate(ctx, cn, cn.roundTrip); err != nil {
 			return err
@@ -182,7 +178,7 @@ func (cn *conn) pickVersion(key wire.APIKey) (wire.APIInfo, int16, error) {
 	if !ok {
 		return info, 0, fmt.Errorf("%w: gregor does not implement API key %d", ErrUnsupportedVersion, key)
 	}
-	br, ok := cn.versions[key]
+	br, ok := cn.versions.get(key)
 	if !ok {
 		return info, 0, fmt.Errorf("%w: broker at %s does not support %s", ErrUnsupportedVersion, cn.addr, info.Name)
 	}
@@ -199,7 +195,7 @@ func (cn *conn) checkVersion(key wire.APIKey, v int16) (wire.APIInfo, error) {
 	if err != nil {
 		return info, err
 	}
-	br := cn.versions[key]
+	br, _ := cn.versions.get(key)
 	if v < max(info.MinVersion, br[0]) || v > min(info.MaxVersion, br[1]) {
 		return info, fmt.Errorf("%w: %s v%d: gregor speaks v%d-%d, broker at %s v%d-%d", ErrUnsupportedVersion, info.Name, v, info.MinVersion, info.MaxVersion, cn.addr, br[0], br[1])
 	}

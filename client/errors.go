@@ -57,19 +57,16 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // *RequestError), or PossiblySent when it carries none: what cannot be
 // proved not sent is possibly sent.
 func CertaintyOf(err error) Certainty {
-	var w interface{ MayHaveBeenWritten() bool }
-	if errors.As(err, &w) {
+	if w, ok := errorAs[interface{ MayHaveBeenWritten() bool }](err); ok {
 		if w.MayHaveBeenWritten() {
 			return PossiblySent
 		}
 		return NotSent
 	}
-	var c interface{ Certainty() Certainty }
-	if errors.As(err, &c) {
+	if c, ok := errorAs[interface{ Certainty() Certainty }](err); ok {
 		return c.Certainty()
 	}
-	var re *RequestError
-	if errors.As(err, &re) && re.Certainty != 0 {
+	if re, ok := errorAs[*RequestError](err); ok && re.Certainty != 0 {
 		return re.Certainty
 	}
 	return PossiblySent

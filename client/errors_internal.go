@@ -24,8 +24,7 @@ func classOf(err error) failClass {
 	if errors.Is(err, ErrTimeout) {
 		return classDeadline
 	}
-	var ce *classified
-	if errors.As(err, &ce) {
+	if ce, ok := errorAs[*classified](err); ok {
 		return ce.class
 	}
 	switch {
@@ -50,6 +49,10 @@ func classOf(err error) failClass {
 // holds too.
 func ctxError(err error) error {
 	switch {
+	case err == context.DeadlineExceeded:
+		return errCtxTimeout
+	case err == context.Canceled:
+		return errCtxCancelled
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w: %w", ErrTimeout, err)
 	case errors.Is(err, context.Canceled):
@@ -58,6 +61,59 @@ func ctxError(err error) error {
 		return nil
 	}
 	return err
+}
+
+// errCtxTimeout and errCtxCancelled are ctxError's answers for the context
+// package's own errors (what ctx.Err() returns), made once: a cancelled
+// request (each in-flight Fetch at a consumer's Close) costs no allocation.
+var (
+	errCtxTimeout   = fmt.Errorf("%w: %w", ErrTimeout, context.DeadlineExceeded)
+	errCtxCancelled = fmt.Errorf("%w: %w", ErrCancelled, context.Canceled)
+)
+
+// errorAs is errors.As(err, &t) for a type T without the allocation of the
+// target errors.As needs (its pointer escapes): the same depth-first walk
+// of Unwrap() error and Unwrap() []error, the first error assignable to T.
+// A chain with an error of its own As method is left to errors.As.
+func errorAs[T any](err error) (T, bool) {
+	t, found, custom := findAs[T](err)
+	if custom {
+		return errorsAs[T](err)
+	}
+	return t, found
+}
+
+// errorsAs is errors.As into a T of its own (a separate function, so that
+// only this path pays for the escaping target).
+func errorsAs[T any](err error) (T, bool) {
+	var t T
+	ok := errors.As(err, &t)
+	return t, ok
+}
+
+// findAs walks err's tree for errorAs; custom reports an error with an As
+// method met before any match.
+func findAs[T any](err error) (t T, found, custom bool) {
+	if err == nil {
+		return t, false, false
+	}
+	if x, ok := err.(T); ok {
+		return x, true, false
+	}
+	if _, ok := err.(interface{ As(any) bool }); ok {
+		return t, false, true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return findAs[T](u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if t, found, custom = findAs[T](e); found || custom {
+				return t, found, custom
+			}
+		}
+	}
+	return t, false, false
 }
 
 // reqErr builds the *RequestError for one request.

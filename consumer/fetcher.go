@@ -218,6 +218,9 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 		return time.Time{}
 	}
 	room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
+	if cap(cands) < len(c.order) { // sized once, not grown by append
+		cands = make([]candidate, 0, len(c.order))
+	}
 	for _, tp := range c.order {
 		st := c.parts[tp]
 		if !st.fetchable(now) {
@@ -363,6 +366,9 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 	clear(req.want)
 	clear(req.gens)
 	order := req.order[:0]
+	if cap(order) < len(cands) {
+		order = make([]gregor.TopicPartition, 0, len(cands))
+	}
 	for _, cd := range cands {
 		st := c.parts[cd.tp]
 		if st == nil || st.gen != cd.gen || !st.fetchable(now) {

@@ -1,5 +1,7 @@
 package wire
 
+import "fmt"
+
 // ApiVersionsRequest asks a broker which API versions it supports (API key
 // 18, versions 0-5, flexible from v3). Source: ApiVersionsRequest.json;
 // KIP-511 (client software name/version), KIP-1242 (ClusterID/NodeID, v5).
@@ -201,7 +203,7 @@ func (m *ApiVersionsResponse) DecodeFrom(r *Reader, v int16) error {
 		switch tag {
 		case 0:
 			m.SupportedFeatures = ReadArray(fr, true, 6, func(r *Reader, f *ApiVersionsSupportedFeature) {
-				f.Name = r.String(true)
+				f.Name = readFeatureName(r)
 				f.MinVersion = r.Int16()
 				f.MaxVersion = r.Int16()
 				f.UnknownTags = r.ReadTags(nil)
@@ -210,7 +212,7 @@ func (m *ApiVersionsResponse) DecodeFrom(r *Reader, v int16) error {
 			m.FinalizedFeaturesEpoch = fr.Int64()
 		case 2:
 			m.FinalizedFeatures = ReadArray(fr, true, 6, func(r *Reader, f *ApiVersionsFinalizedFeature) {
-				f.Name = r.String(true)
+				f.Name = readFeatureName(r)
 				f.MaxVersionLevel = r.Int16()
 				f.MinVersionLevel = r.Int16()
 				f.UnknownTags = r.ReadTags(nil)
@@ -223,4 +225,29 @@ func (m *ApiVersionsResponse) DecodeFrom(r *Reader, v int16) error {
 		return true
 	})
 	return r.Err()
+}
+
+// knownFeatures are the feature names an Apache Kafka 4.x broker lists in
+// ApiVersions (KIP-584 and the features of later KIPs).
+var knownFeatures = [...]string{
+	"metadata.version", "kraft.version", "group.version", "transaction.version",
+	"share.version", "streams.version", "eligible.leader.replicas.version",
+}
+
+// readFeatureName reads a feature's COMPACT_STRING name as r.String does,
+// returning the knownFeatures entry when it is one (every connection
+// decodes the same dozen names; this spares a string each), else a copy.
+func readFeatureName(r *Reader) string {
+	n := r.length(true, false, 1)
+	if n < 0 {
+		r.Fail(fmt.Errorf("%w: null for a non-nullable string", ErrInvalidLength))
+		return ""
+	}
+	b := r.take(n)
+	for _, s := range knownFeatures {
+		if string(b) == s {
+			return s
+		}
+	}
+	return string(b)
 }

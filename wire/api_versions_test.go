@@ -121,3 +121,33 @@ func FuzzApiVersionsResponse(f *testing.F) {
 func FuzzApiVersionsRequest(f *testing.F) {
 	fuzzDecoder(f, KeyApiVersions, func() codec { return new(ApiVersionsRequest) }, sampleApiVersionsRequest(5).AppendTo(nil, 5))
 }
+
+// Feature names decode to the same strings whether known or not; the known
+// ones (every connection decodes them) cost no allocation.
+func TestApiVersionsFeatureNames(t *testing.T) {
+	m := &ApiVersionsResponse{FinalizedFeaturesEpoch: 3}
+	for _, n := range knownFeatures {
+		m.SupportedFeatures = append(m.SupportedFeatures, ApiVersionsSupportedFeature{Name: n, MaxVersion: 1})
+		m.FinalizedFeatures = append(m.FinalizedFeatures, ApiVersionsFinalizedFeature{Name: n, MaxVersionLevel: 1})
+	}
+	known := m.AppendTo(nil, 4)
+	m.SupportedFeatures = append(m.SupportedFeatures, ApiVersionsSupportedFeature{Name: "future.version", MaxVersion: 2})
+	m.FinalizedFeatures = append(m.FinalizedFeatures, ApiVersionsFinalizedFeature{Name: "metadata.versio", MaxVersionLevel: 2})
+	checkRoundTrip(t, 4, m, func() codec { return new(ApiVersionsResponse) })
+
+	decodeAllocs := func(b []byte) float64 {
+		var got ApiVersionsResponse
+		var r Reader
+		return testing.AllocsPerRun(50, func() {
+			r.Reset(b)
+			if err := got.DecodeFrom(&r, 4); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	none := (&ApiVersionsResponse{FinalizedFeaturesEpoch: 3}).AppendTo(nil, 4)
+	// The two feature arrays; no name.
+	if base, allocs := decodeAllocs(none), decodeAllocs(known); allocs != base+2 {
+		t.Errorf("decoding %d known feature names twice: %v allocations, %v without features; want 2 more (the arrays)", len(knownFeatures), allocs, base)
+	}
+}

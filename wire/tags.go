@@ -26,7 +26,8 @@ func AppendTags(dst []byte, fields []TaggedField) []byte {
 func AppendEmptyTags(dst []byte) []byte { return append(dst, 0) }
 
 // ReadTags reads a tagged-field section. For each field, known is called with
-// the tag and a Reader bounded to that field's bytes; it returns false for a
+// the tag and a Reader bounded to that field's bytes (valid only during the
+// call: the section's fields share one); it returns false for a
 // tag it does not know. Unknown fields are returned, their Data copied (so
 // a message whose other fields are copies too keeps nothing of its frame;
 // see FrameFreeResponder), so the message can keep them. known may be nil.
@@ -41,6 +42,7 @@ func (r *Reader) ReadTags(known func(tag uint32, fr *Reader) bool) []TaggedField
 		return nil
 	}
 	var unknown []TaggedField
+	var fr *Reader
 	last := int64(-1)
 	for i := 0; i < n && r.err == nil; i++ {
 		tag := r.Uvarint()
@@ -55,7 +57,11 @@ func (r *Reader) ReadTags(known func(tag uint32, fr *Reader) bool) []TaggedField
 		}
 		last = int64(tag)
 		if known != nil {
-			fr := NewReader(data)
+			// One Reader for the section's fields (known must not keep it).
+			if fr == nil {
+				fr = new(Reader)
+			}
+			fr.Reset(data)
 			if known(tag, fr) {
 				if fr.err != nil {
 					r.Fail(fmt.Errorf("tagged field %d: %w", tag, fr.err))
