@@ -140,10 +140,15 @@ func TestNonRetriablePartitionErrorStops(t *testing.T) {
 	}
 }
 
+// TestSessionErrorStartsFullSession: a Fetch answered
+// INVALID_FETCH_SESSION_EPOCH is followed by a full Fetch (a new session).
 func TestSessionErrorStartsFullSession(t *testing.T) {
 	f := newFakeBroker(t)
 	f.append(tp0, dataBatch(0, 2))
-	c := newTestConsumer(t, f, Config{})
+	// A short MaxWait: the incremental Fetch already parked at the fake
+	// when the error is queued must end (empty) before the next one takes
+	// the error.
+	c := newTestConsumer(t, f, Config{MaxWait: 10 * time.Millisecond})
 	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +156,13 @@ func TestSessionErrorStartsFullSession(t *testing.T) {
 	f.mu.Lock()
 	f.topErr = []error{wire.ErrInvalidFetchSessionEpoch}
 	f.mu.Unlock()
+	// Appending now would wake the parked Fetch with the records and the
+	// error would never be answered: append once a Fetch has taken it.
+	waitFor(t, "a Fetch answered with the session error", func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return len(f.topErr) == 0
+	})
 	f.append(tp0, dataBatch(2, 2))
 	wantOffsets(t, receiveN(t, c, 2), tp0, 2, 4)
 	f.mu.Lock()

@@ -60,9 +60,9 @@ func (f *leaderCheckFake) offsetsForLeaderEpoch(ctx context.Context, node int32,
 }
 
 // readThenMove reads tp0's first 3 records from broker 1 (epoch 5), then
-// moves the leadership (moveLeader). It returns the consumer and its
-// metadata refreshes before the move.
-func readThenMove(t *testing.T, f *leaderCheckFake) (*Consumer, uint64) {
+// moves the leadership to broker leader (moveLeader). It returns the
+// consumer and its metadata refreshes before the move.
+func readThenMove(t *testing.T, f *leaderCheckFake, leader int32) (*Consumer, uint64) {
 	t.Helper()
 	f.append(tp0, dataBatch(0, 3))
 	f.epochs[tp0] = 5
@@ -72,15 +72,15 @@ func readThenMove(t *testing.T, f *leaderCheckFake) (*Consumer, uint64) {
 	}
 	wantOffsets(t, receiveN(t, c, 3), tp0, 0, 3)
 	before := c.Metrics().MetadataRefreshes
-	moveLeader(f)
+	moveLeader(f, leader)
 	return c, before
 }
 
-// moveLeader makes broker 2 lead tp0 at epoch 6 while metadata still names
-// broker 1 at epoch 5, and appends two records there.
-func moveLeader(f *leaderCheckFake) {
+// moveLeader makes broker leader lead tp0 at epoch 6 while metadata still
+// names broker 1 at epoch 5, and appends two records there.
+func moveLeader(f *leaderCheckFake, leader int32) {
 	f.mu.Lock()
-	f.leaders[tp0], f.epochs[tp0] = 2, 6
+	f.leaders[tp0], f.epochs[tp0] = leader, 6
 	f.stale = map[gregor.TopicPartition][2]int32{tp0: {1, 5}}
 	f.mu.Unlock()
 	f.append(tp0, dataBatch(3, 2))
@@ -92,7 +92,7 @@ func moveLeader(f *leaderCheckFake) {
 // old one, and refreshes no metadata.
 func TestLeaderHintFromFetch(t *testing.T) {
 	f := &leaderCheckFake{fakeBroker: newFakeBroker(t), hints: true}
-	c, before := readThenMove(t, f)
+	c, before := readThenMove(t, f, 2)
 	wantOffsets(t, receiveN(t, c, 2), tp0, 3, 5)
 
 	m := c.Metrics()
@@ -115,7 +115,7 @@ func TestLeaderHintFromFetch(t *testing.T) {
 // metadata names it.
 func TestNoLeaderHintWaitsForMetadata(t *testing.T) {
 	f := &leaderCheckFake{fakeBroker: newFakeBroker(t)}
-	c, before := readThenMove(t, f)
+	c, before := readThenMove(t, f, 2)
 	waitFor(t, "metadata refreshes after NOT_LEADER_OR_FOLLOWER", func() bool { return c.Metrics().MetadataRefreshes >= before+2 })
 	if c.Metrics().RecordsDelivered != 3 {
 		t.Fatal("records delivered while metadata named the old leader")
@@ -136,9 +136,11 @@ func TestNoLeaderHintWaitsForMetadata(t *testing.T) {
 // loop before).
 func TestLeaderHintToUnknownBroker(t *testing.T) {
 	f := &leaderCheckFake{fakeBroker: newFakeBroker(t), hints: true}
-	c, before := readThenMove(t, f)
+	// Straight to broker 4 (not among the fake metadata's brokers 1-3):
+	// moving through broker 2 first let the consumer follow that hint and
+	// buffer the records from broker 2 before the second move.
+	c, before := readThenMove(t, f, 4)
 	f.mu.Lock()
-	f.leaders[tp0] = 4 // not among the fake metadata's brokers 1-3
 	fetchesBefore := len(f.fetches)
 	f.mu.Unlock()
 	waitFor(t, "metadata refreshes after the hint to broker 4", func() bool { return c.Metrics().MetadataRefreshes >= before+3 })

@@ -155,6 +155,14 @@ func TestOperatorAPIVersionsRoundTrip(t *testing.T) {
 			return codeIs(0, resp.Topics[0].Partitions[0].ErrorCode)
 		}},
 	}
+	// Requests answered by the transaction coordinator of missing: routed
+	// there and retried on coordinator errors as admin does; the function
+	// gives the answer's error code.
+	txnCoord := map[wire.APIKey]func(wire.Response) int16{
+		wire.KeyDescribeTransactions: func(r wire.Response) int16 {
+			return r.(*wire.DescribeTransactionsResponse).TransactionStates[0].ErrorCode
+		},
+	}
 	for _, c := range cases {
 		info, _ := wire.LookupAPI(c.key)
 		bv, ok := vers[c.key]
@@ -164,7 +172,14 @@ func TestOperatorAPIVersionsRoundTrip(t *testing.T) {
 		}
 		for v := info.MinVersion; v <= info.MaxVersion; v++ {
 			t.Run(fmt.Sprintf("%s/v%d", info.Name, v), func(t *testing.T) {
-				resp, err := cl.RequestVersion(ctxFor(t, 30*time.Second), broker, c.req(v), v)
+				ctx := ctxFor(t, 30*time.Second)
+				var resp wire.Response
+				var err error
+				if code := txnCoord[c.key]; code != nil {
+					resp, err = atTxnCoordinator(ctx, cl, missing, v, c.req, code)
+				} else {
+					resp, err = cl.RequestVersion(ctx, broker, c.req(v), v)
+				}
 				if err != nil {
 					t.Fatalf("round trip: %v", err)
 				}
@@ -172,6 +187,36 @@ func TestOperatorAPIVersionsRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
+		}
+	}
+}
+
+// atTxnCoordinator sends req(v) to the transaction coordinator of id and
+// sends it again, after a new FindCoordinator, while the answer's code
+// (from code) is NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS or
+// COORDINATOR_NOT_AVAILABLE, as admin does: on a just-started broker
+// __transaction_state does not exist (FindCoordinator creates it) or is
+// still loading, and any broker but the coordinator answers NOT_COORDINATOR.
+func atTxnCoordinator(ctx context.Context, cl *client.Client, id string, v int16, req func(int16) wire.Request, code func(wire.Response) int16) (wire.Response, error) {
+	for {
+		coord, err := cl.Coordinator(ctx, client.CoordinatorTransaction, id)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := cl.RequestVersion(ctx, coord, req(v), v)
+		if err != nil {
+			return nil, err
+		}
+		switch code(resp) {
+		case wire.ErrNotCoordinator.Code, wire.ErrCoordinatorLoadInProgress.Code, wire.ErrCoordinatorNotAvailable.Code:
+			cl.InvalidateCoordinator(client.CoordinatorTransaction, id)
+		default:
+			return resp, nil
+		}
+		select { // retry backoff
+		case <-ctx.Done():
+			return resp, nil // the caller reports the last code
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
