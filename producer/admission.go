@@ -122,7 +122,9 @@ func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 		part := p.partLocked(t, partition)
 		b = p.openBatchLocked(part, size, now)
 		b.add(&p.pools, m, d, ts, size)
-		b.lastAdmit = now
+		if b.lastAdmit != now { // a hot clock repeats now: skip the store (its Location is a pointer)
+			b.lastAdmit = now
+		}
 		if p.fullLocked(b) {
 			p.wakeup()
 		}
