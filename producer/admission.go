@@ -3,22 +3,7 @@ package producer
 import (
 	"context"
 	"fmt"
-	"time"
 )
-
-// nowLocked returns the current time for admission. It reads only the monotonic
-// clock (time.Since) and derives the wall time from a base taken with
-// time.Now at most a second earlier, which halves the clock cost of a
-// record; the base is refreshed every second so wall-clock adjustments
-// show up within a second.
-func (p *Producer) nowLocked() time.Time {
-	el := time.Since(p.clockBase)
-	if el >= time.Second || el < 0 || p.clockBase.IsZero() {
-		p.clockBase = time.Now()
-		return p.clockBase
-	}
-	return p.clockBase.Add(el)
-}
 
 // TrySend admits m at once or fails without waiting: with a backpressure
 // error (errors.Is(err, client.ErrBackpressure)) when a limit is reached or
@@ -40,7 +25,7 @@ func (p *Producer) TrySend(m *Record) (*Delivery, error) {
 	if err := p.roomLocked(size); err != nil {
 		return nil, err
 	}
-	return p.admitLocked(m, size, p.nowLocked()), nil
+	return p.admitLocked(m, size), nil
 }
 
 // Send admits m, waiting in FIFO order for room until ctx ends. It fails at
@@ -58,7 +43,7 @@ func (p *Producer) Send(ctx context.Context, m *Record) (*Delivery, error) {
 		return nil, ErrProducerClosed
 	}
 	if !p.waiting.queued() && p.roomLocked(size) == nil {
-		d := p.admitLocked(m, size, p.nowLocked())
+		d := p.admitLocked(m, size)
 		p.mu.Unlock()
 		return d, nil
 	}
@@ -117,9 +102,9 @@ func (p *Producer) roomLocked(size int) error {
 
 // admitLocked copies m into its partition's open batch (or its topic's unassigned
 // batch) and returns its Delivery. Room checked.
-func (p *Producer) admitLocked(m *Record, size int, now time.Time) *Delivery {
+func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 	d := p.slab.get()
-	ts := now.UnixMilli()
+	now, ts := p.clk.nowLocked()
 	if !m.Timestamp.IsZero() {
 		ts = m.Timestamp.UnixMilli()
 	}
@@ -137,7 +122,9 @@ func (p *Producer) admitLocked(m *Record, size int, now time.Time) *Delivery {
 		part := p.partLocked(t, partition)
 		b = p.openBatchLocked(part, size, now)
 		b.add(&p.pools, m, d, ts, size)
-		b.lastAdmit = now
+		if b.lastAdmit != now { // a hot clock repeats now: skip the store (its Location is a pointer)
+			b.lastAdmit = now
+		}
 		if p.fullLocked(b) {
 			p.wakeup()
 		}
@@ -171,7 +158,7 @@ func (p *Producer) admitWaitersLocked() {
 			if p.roomLocked(w.size) != nil {
 				return
 			}
-			q.signal(w, p.admitLocked(w.m, w.size, p.nowLocked()), nil)
+			q.signal(w, p.admitLocked(w.m, w.size), nil)
 		}
 		q.pop()
 	}

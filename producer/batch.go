@@ -166,7 +166,11 @@ type batchPools struct {
 func (b *batch) add(pl *batchPools, m *Record, d *Delivery, ts int64, size int) {
 	b.begin(pl, ts, size)
 	start := b.streamLen()
-	b.stream = wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers)
+	if s := wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers); cap(s) == cap(b.stream) {
+		b.stream = b.stream[:len(s)] // in place (begin made room): no pointer store
+	} else {
+		b.stream = s
+	}
 	b.appended(pl)
 	b.push(pl, rec{d: d, size: int32(size), start: int32(start), end: int32(b.streamLen())})
 	b.feed()
@@ -216,14 +220,23 @@ func (b *batch) begin(pl *batchPools, ts int64, size int) {
 	b.maxTS = max(b.maxTS, ts)
 	// recordOverhead underestimates the worst-case framing by up to 16
 	// bytes; 32 spare keeps AppendRecord within the pooled capacity.
-	b.stream = pl.bytes.grow(b.stream, size+32)
+	// (Slices are stored only when they move: a slice store is a pointer
+	// store, which costs a GC write barrier while a collection runs.)
+	if cap(b.stream)-len(b.stream) < size+32 {
+		b.stream = pl.bytes.grow(b.stream, size+32)
+	}
 }
 
 func (b *batch) push(pl *batchPools, r rec) {
-	b.recs = pl.recs.grow(b.recs, 1)
-	r.d.b = b
-	r.d.idx = int32(len(b.recs))
-	b.recs = append(b.recs, r)
+	if len(b.recs) == cap(b.recs) {
+		b.recs = pl.recs.grow(b.recs, 1)
+	}
+	n := len(b.recs)
+	r.d.b, r.d.idx = b, int32(n)
+	// Field by field: append (a struct copy) takes the bulk write barrier.
+	b.recs = b.recs[:n+1]
+	e := &b.recs[n]
+	e.d, e.size, e.start, e.end, e.cancelled = r.d, r.size, r.start, r.end, r.cancelled
 	b.live++
 	b.est += int(r.size)
 }

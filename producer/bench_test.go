@@ -109,6 +109,10 @@ func benchAdmitEncode(b *testing.B, codec wire.Compression, hooks *client.Hooks)
 			if p.activeRecords != 0 {
 				b.Fatalf("%d records left", p.activeRecords)
 			}
+			p.mu.Lock()
+			clockDone := p.clk.stopLocked() // buildProducer's producer is never closed
+			p.mu.Unlock()
+			<-clockDone
 		}
 	}
 }

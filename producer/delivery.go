@@ -238,17 +238,22 @@ func (d *Delivery) finish(o *outcome, off, appendTime int64) {
 // allocation per record once amortized. A slab (512 × 56 bytes) is a small
 // object the heap recycles warm; the Delivery itself is kept small because
 // the first write to a fresh slab dominated admission's cost.
+//
+// The slab is indexed rather than resliced: a store of the slice (a
+// pointer) per record would take the GC's write barrier while a collection
+// runs, and the slab's allocation rate keeps collections running often.
 type deliverySlab struct {
-	slab []Delivery
+	slab *[slabSize]Delivery
+	n    int // handles given out of slab
 }
 
 const slabSize = 512
 
 func (s *deliverySlab) get() *Delivery {
-	if len(s.slab) == 0 {
-		s.slab = make([]Delivery, slabSize)
+	if s.slab == nil || s.n == slabSize {
+		s.slab, s.n = new([slabSize]Delivery), 0
 	}
-	d := &s.slab[0]
-	s.slab = s.slab[1:]
+	d := &s.slab[s.n]
+	s.n++
 	return d
 }

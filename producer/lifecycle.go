@@ -139,6 +139,10 @@ func (p *Producer) Close(ctx context.Context) error {
 	close(p.quit)
 	p.stop()
 	<-p.done
+	p.mu.Lock()
+	clockDone := p.clk.stopLocked()
+	p.mu.Unlock()
+	<-clockDone
 	p.resolving.Wait() // automatic resolutions end with p.ctx
 	p.unregister()
 	if p.unregisterParts != nil {

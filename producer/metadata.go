@@ -60,6 +60,7 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 		for _, t := range p.topics {
 			p.applyTopicLocked(t, md)
 		}
+		p.clk.invalidate() // records admitted from now on are dated after md.Fetched
 	}
 	for _, t := range p.topics {
 		u := t.unassigned
@@ -142,6 +143,7 @@ func (p *Producer) needMetadataLocked(now time.Time) {
 					t.metaErr, t.metaErrAt = err, time.Now()
 				}
 			}
+			p.clk.invalidate() // later records are dated after metaErrAt
 		}
 		p.mu.Unlock()
 		p.wakeup()
@@ -209,6 +211,7 @@ func (p *Producer) initProducerID(deadline time.Time) {
 			return
 		}
 		p.ident.failed(err, time.Now(), p.cfg.backoff)
+		p.clk.invalidate() // later records are dated after errAt
 		return
 	}
 	p.ident.set(ir.ProducerID, ir.ProducerEpoch)

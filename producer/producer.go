@@ -59,7 +59,7 @@ type Producer struct {
 	parts     []*partState           // mu: every partition with state, for the sender's scan
 	free      []*batch               // mu: recycled batches
 	pools     batchPools             // mu: recycled batch buffers
-	clockBase time.Time              // mu: see now
+	clk       admitClock             // mu (its goroutine: state only): admission time (clock.go)
 
 	activeRecords int       // mu: admitted, not terminal (InFlightRecords)
 	activeBytes   int64     // mu: their reserved bytes (RetainedBytes)
@@ -228,6 +228,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
+	p.clk.init(nil, nil, nil)
 	if h := cfg.Transactional; h != nil {
 		p.txn = h
 		h.SetIdentity = p.setIdentity

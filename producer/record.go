@@ -24,8 +24,10 @@ type Record struct {
 	Key, Value []byte
 	// Headers are kept in order, duplicates included.
 	Headers []gregor.Header
-	// Timestamp is the record's create time; the zero time means the time
-	// of admission.
+	// Timestamp is the record's create time (Kafka keeps milliseconds); the
+	// zero time means the time of admission, as read from a clock that a
+	// busy producer reads about once a millisecond: it may be a millisecond
+	// or so early, never late.
 	Timestamp time.Time
 }
 
