@@ -15,9 +15,15 @@ import (
 // accounting, partition lookup, delivery handle) plus record batch encoding
 // with sequence assignment and acknowledgement bookkeeping, for 100-byte
 // values in batches of 100 records, with no network. One op is one record.
+// The borrow/<codec> cases are the same with Config.BorrowSlices
+// (references at admission, records encoded when the batch is sent).
 func BenchmarkAdmitEncode(b *testing.B) {
-	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionGzip, wire.CompressionSnappy, wire.CompressionLZ4, wire.CompressionZstd} {
-		b.Run(codec.String(), func(b *testing.B) { benchAdmitEncode(b, codec, nil) })
+	codecs := []wire.Compression{wire.CompressionNone, wire.CompressionGzip, wire.CompressionSnappy, wire.CompressionLZ4, wire.CompressionZstd}
+	for _, codec := range codecs {
+		b.Run(codec.String(), func(b *testing.B) { benchAdmitEncode(b, Config{Compression: codec}, nil) })
+	}
+	for _, codec := range codecs {
+		b.Run("borrow/"+codec.String(), func(b *testing.B) { benchAdmitEncode(b, Config{Compression: codec, BorrowSlices: true}, nil) })
 	}
 }
 
@@ -33,7 +39,7 @@ func BenchmarkAdmitEncodeHooked(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cl.Close(context.Background())
-	benchAdmitEncode(b, wire.CompressionNone, cl.Hooks())
+	benchAdmitEncode(b, Config{}, cl.Hooks())
 	if h.records.Load() == 0 {
 		b.Fatal("the hook saw no record")
 	}
@@ -45,11 +51,12 @@ type countingHook struct{ records, batches atomic.Int64 }
 func (h *countingHook) OnRecordOutcome(client.RecordEvent)    { h.records.Add(1) }
 func (h *countingHook) OnProduceBatchAcked(client.BatchEvent) { h.batches.Add(1) }
 
-func benchAdmitEncode(b *testing.B, codec wire.Compression, hooks *client.Hooks) {
+func benchAdmitEncode(b *testing.B, cfg Config, hooks *client.Hooks) {
 	{
 		{
 			f := newFakeCluster(nil, map[string]int{"t": 1}, 1)
-			p, err := buildProducer(f, Config{Compression: codec, BatchMaxRecords: 100})
+			cfg.BatchMaxRecords = 100
+			p, err := buildProducer(f, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -73,6 +80,7 @@ func benchAdmitEncode(b *testing.B, codec wire.Compression, hooks *client.Hooks)
 					b.Fatal(err)
 				}
 				p.mu.Lock()
+				bt.releaseRefs(&p.pools) // as send does
 				bt.answered()
 				p.succeedLocked(part, bt, batchResult{baseOffset: offset, appendTime: -1})
 				offset += 100
