@@ -102,14 +102,24 @@ const warmupRecords = 2000
 // (getrusage user+sys of this process), B/rec and allocs/rec (whole
 // process, every goroutine).
 //
+// client=gregor-borrow (1 KiB cases only) is gregor with
+// producer.Config.BorrowSlices: the values are handed to the producer, not
+// copied at admission (franz-go keeps its records' slices too).
+//
 // Compare with: benchstat -col /client
 func BenchmarkProduce(b *testing.B) {
 	owner := b
 	for _, c := range produceCases() {
 		b.Run("client=gregor/"+c.name(), func(b *testing.B) {
 			topic := topicFor(b, owner, "produce/gregor/"+c.name(), c.partitions)
-			benchGregorProduce(b, topic, c)
+			benchGregorProduce(b, topic, c, false)
 		})
+		if c.valueSize == 1024 {
+			b.Run("client=gregor-borrow/"+c.name(), func(b *testing.B) {
+				topic := topicFor(b, owner, "produce/gregor-borrow/"+c.name(), c.partitions)
+				benchGregorProduce(b, topic, c, true)
+			})
+		}
 		b.Run("client=franz/"+c.name(), func(b *testing.B) {
 			topic := topicFor(b, owner, "produce/franz/"+c.name(), c.partitions)
 			benchFranzProduce(b, topic, c)
@@ -117,7 +127,7 @@ func BenchmarkProduce(b *testing.B) {
 	}
 }
 
-func benchGregorProduce(b *testing.B, topic string, c produceCase) {
+func benchGregorProduce(b *testing.B, topic string, c produceCase, borrow bool) {
 	cl := newGregorClient(b)
 	defer cl.Close(context.Background())
 	// MaxRetries nil: unlimited retries within DeliveryTimeout, as franz-go.
@@ -129,6 +139,7 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase) {
 		RequestMaxBytes:      benchRequestMaxBytes,
 		RetainedBytes:        benchBufferBytes,
 		InFlightRecords:      benchBufferRecords,
+		BorrowSlices:         borrow, // the values are never modified
 	})
 	if err != nil {
 		b.Fatal(err)

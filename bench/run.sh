@@ -67,6 +67,8 @@ pattern() {
 	gregor | franz)
 		if [ "$suite" = consume ] && [ "$client" = gregor ]; then
 			echo "^Benchmark${top}/client=(gregor|gregor-norecycle)/"
+		elif [ "$suite" = produce ] && [ "$client" = gregor ]; then
+			echo "^Benchmark${top}/client=(gregor|gregor-borrow)/"
 		else
 			echo "^Benchmark${top}/client=${client}/"
 		fi

@@ -18,6 +18,16 @@ type rec struct {
 	cancelled  bool
 }
 
+// recRef is a record the producer borrows (Config.BorrowSlices): the
+// caller's key, value and headers, not copied, and its timestamp. A
+// batch's refs are encoded into its stream when it is first sent (build)
+// and dropped then, or when the record is cancelled or fails first.
+type recRef struct {
+	key, value []byte
+	headers    []wire.Header
+	ts         int64 // Unix ms, as the record's Delivery has it
+}
+
 // batchPhase is where a batch is in its life (see INTERNALS.md, "A
 // record"). The zero value is batchOpen. A batch leaves its last phase by
 // being removed from its partition and recycled (succeedLocked, failBatchLocked).
@@ -78,7 +88,11 @@ func (b *batch) inFlight() bool { return b.phase == batchInFlight }
 // Admission copies each record once, already in the v2 record format
 // (wire.AppendRecord), into stream behind wire.BatchHeaderLen reserved
 // bytes; sending fills in the header (wire.BatchEncoder.FinishBatch) in
-// place when uncompressed, or compresses stream into encoded.
+// place when uncompressed, or compresses stream into encoded. With
+// Config.BorrowSlices admission keeps references instead (refs, parallel
+// to recs until compaction), and the sender encodes them into stream when
+// the batch is first sent (build); from then on the batch is the same as
+// a copied one.
 type batch struct {
 	topic *topicState
 	part  *partState // nil for a topic's unassigned records
@@ -93,6 +107,13 @@ type batch struct {
 	baseTS    int64  // timestamp deltas in stream are from this
 	maxTS     int64
 	cancelled int // records cancelled since the stream was last compacted
+
+	// Borrowed records (Config.BorrowSlices): refs[i] is recs[i]'s until
+	// compaction, then the live records' in order; borrowed is their
+	// encoded size (wire.RecordLen), the bytes build will append. Both are
+	// empty once the batch was built (or in copy mode).
+	refs     []recRef
+	borrowed int
 
 	// Streaming compression (batch_stream.go): zs compresses whole chunks
 	// of the stream as they fill; fed counts the record bytes it took
@@ -155,6 +176,10 @@ type batchPools struct {
 	recs  slicePool[rec]
 	// streams: encoders of batches compressed as they fill (lz4).
 	streams streamPool
+	// refs: the record references of borrowing batches.
+	refs slicePool[recRef]
+	// borrow: Config.BorrowSlices (set by New).
+	borrow bool
 	// runningCRC: batches are sent uncompressed, so each keeps the CRC-32C
 	// of its records up to date as they are appended, while their bytes
 	// are in the cache; sending then combines it with the header's
@@ -162,8 +187,13 @@ type batchPools struct {
 	runningCRC bool
 }
 
-// add encodes m's record into the batch (its one copy).
+// add encodes m's record into the batch (its one copy), or with
+// Config.BorrowSlices keeps references to its slices.
 func (b *batch) add(pl *batchPools, m *Record, d *Delivery, ts int64, size int) {
+	if pl.borrow {
+		b.addRef(pl, recRef{key: m.Key, value: m.Value, headers: m.Headers, ts: ts}, rec{d: d, size: int32(size)})
+		return
+	}
 	b.begin(pl, ts, size)
 	start := b.streamLen()
 	if s := wire.AppendRecord(b.stream, int32(len(b.recs)), ts-b.baseTS, m.Key, m.Value, m.Headers); cap(s) == cap(b.stream) {
@@ -180,6 +210,12 @@ func (b *batch) add(pl *batchPools, m *Record, d *Delivery, ts int64, size int) 
 // record gets its partition). src never streams: it has no partition.
 func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
 	r := src.recs[i]
+	if pl.borrow {
+		ref := src.refs[i]
+		src.refs[i] = recRef{}
+		b.addRef(pl, ref, r)
+		return
+	}
 	b.begin(pl, r.d.ts, int(r.size))
 	start := b.streamLen()
 	b.stream = reframe(b.stream, src.stream[r.start:r.end], int32(len(b.recs)), src.baseTS-b.baseTS)
@@ -187,6 +223,69 @@ func (b *batch) moveFrom(pl *batchPools, src *batch, i int) {
 	r.start, r.end = int32(start), int32(b.streamLen())
 	b.push(pl, r)
 	b.feed()
+}
+
+// addRef appends a borrowed record (no byte of it is read), counting the
+// bytes it will take once encoded at its offset and timestamp deltas.
+func (b *batch) addRef(pl *batchPools, ref recRef, r rec) {
+	if len(b.recs) == 0 {
+		b.baseTS, b.maxTS = ref.ts, ref.ts
+	}
+	b.maxTS = max(b.maxTS, ref.ts)
+	b.borrowed += wire.RecordLen(int32(len(b.recs)), ref.ts-b.baseTS, ref.key, ref.value, ref.headers)
+	b.refs = pl.refs.grow(b.refs, 1)
+	b.refs = append(b.refs, ref)
+	b.push(pl, r)
+}
+
+// key returns the key of record i of a batch that was not compacted (an
+// unassigned batch).
+func (b *batch) key(i int) []byte {
+	if i < len(b.refs) {
+		return b.refs[i].key
+	}
+	r := &b.recs[i]
+	return recordKey(b.stream[r.start:r.end])
+}
+
+// reserve gives a borrowing batch its stream, sized exactly for its
+// records; called under the producer's lock once the batch is compacted
+// and sequenced, before the sender builds it.
+func (b *batch) reserve(pl *batchPools) {
+	if len(b.refs) == 0 || len(b.stream) > 0 {
+		return
+	}
+	b.stream = pl.bytes.get(wire.BatchHeaderLen + b.borrowed)[:wire.BatchHeaderLen]
+}
+
+// build encodes the borrowed records into the stream (with the running
+// CRC when uncompressed, as admission would have): the one time the
+// caller's bytes are read. Called by the sender, which owns the batch in
+// flight; releaseRefs drops the references under the producer's lock.
+func (b *batch) build(pl *batchPools) {
+	for i := range b.refs {
+		r := &b.refs[i]
+		b.stream = wire.AppendRecord(b.stream, int32(i), r.ts-b.baseTS, r.key, r.value, r.headers)
+		b.appended(pl)
+	}
+	b.borrowed = 0
+}
+
+// releaseRefs returns the reference table of a built (or failed) batch to
+// the pool, which clears it: the producer holds no caller slice after.
+func (b *batch) releaseRefs(pl *batchPools) {
+	if b.refs == nil {
+		return
+	}
+	pl.refs.put(b.refs)
+	b.refs, b.borrowed = nil, 0
+}
+
+// dropRef drops cancelled record i's references.
+func (b *batch) dropRef(i int) {
+	if i < len(b.refs) {
+		b.refs[i] = recRef{}
+	}
 }
 
 // crcChunk is how many appended bytes the running CRC waits for: a few
@@ -248,6 +347,10 @@ func (b *batch) compact(pl *batchPools) {
 	if b.cancelled == 0 {
 		return
 	}
+	if pl.borrow {
+		b.compactRefs()
+		return
+	}
 	if err := b.unstream(pl, pl.streams.codec); err != nil {
 		b.zsErr = err // the batch fails when it is encoded
 		return
@@ -274,6 +377,30 @@ func (b *batch) compact(pl *batchPools) {
 	pl.bytes.put(b.stream)
 	b.stream, b.baseTS, b.cancelled, b.crc, b.crcEnd = ns, newBase, 0, 0, 0
 	b.appended(pl)
+}
+
+// compactRefs is compact for a borrowing batch: the live records'
+// references move to the front, in order; no record byte is read.
+func (b *batch) compactRefs() {
+	n := 0
+	for i := range b.recs {
+		if b.recs[i].cancelled {
+			continue
+		}
+		ts := b.refs[i].ts
+		if n == 0 {
+			b.baseTS, b.maxTS = ts, ts
+		}
+		b.maxTS = max(b.maxTS, ts)
+		b.refs[n] = b.refs[i]
+		n++
+	}
+	clear(b.refs[n:])
+	b.refs, b.cancelled, b.borrowed = b.refs[:n], 0, 0
+	for i := range b.refs {
+		r := &b.refs[i]
+		b.borrowed += wire.RecordLen(int32(i), r.ts-b.baseTS, r.key, r.value, r.headers)
+	}
 }
 
 // reframe appends one encoded v2 record to dst with a new offset delta and
@@ -316,5 +443,6 @@ func (b *batch) reset(pl *batchPools) {
 	pl.bytes.put(b.stream)
 	pl.bytes.put(b.encoded)
 	pl.recs.put(b.recs)
+	b.releaseRefs(pl)
 	*b = batch{}
 }

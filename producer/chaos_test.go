@@ -19,16 +19,24 @@ import (
 // no record appears twice. With lz4 the records are 24 KiB, so batches
 // stream (compress as they fill, a chunk or more each), and about one
 // record in eight is cancelled right after Send (a cancelled record never
-// appears; one already compressed brings its batch's stream back).
+// appears; one already compressed brings its batch's stream back). The
+// borrow/ cases run the same with Config.BorrowSlices (batches built when
+// first sent; resends and re-sequenced batches reuse the built bytes).
 func TestChaosKeepsPromises(t *testing.T) {
-	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
-		for seed := uint64(1); seed <= 12; seed++ {
-			t.Run(fmt.Sprintf("%s/%d", codec, seed), func(t *testing.T) { chaos(t, codec, seed) })
+	for _, borrow := range []bool{false, true} {
+		for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
+			for seed := uint64(1); seed <= 12; seed++ {
+				name := fmt.Sprintf("%s/%d", codec, seed)
+				if borrow {
+					name = "borrow/" + name
+				}
+				t.Run(name, func(t *testing.T) { chaos(t, codec, seed, borrow) })
+			}
 		}
 	}
 }
 
-func chaos(t *testing.T, codec wire.Compression, seed uint64) {
+func chaos(t *testing.T, codec wire.Compression, seed uint64, borrow bool) {
 	rng := rand.New(rand.NewPCG(seed, 7))     // the fake broker's faults
 	cancels := rand.New(rand.NewPCG(seed, 8)) // records cancelled after Send
 	f := newFakeCluster(t, map[string]int{"t": 3}, 1)
@@ -47,7 +55,7 @@ func chaos(t *testing.T, codec wire.Compression, seed uint64) {
 		}
 		return fault{}
 	}
-	p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: new(int(seed % 4)), RetryBackoff: -1, Linger: -1, Compression: codec})
+	p := newTestProducer(t, f, Config{BatchMaxRecords: 3, MaxRetries: new(int(seed % 4)), RetryBackoff: -1, Linger: -1, Compression: codec, BorrowSlices: borrow})
 	var ds []*Delivery
 	var vals []string
 	for i := 0; i < 90; i++ {

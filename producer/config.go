@@ -121,6 +121,20 @@ type Config struct {
 	// (brokers before Kafka 2.8) pins nothing.
 	PinTopicIDs bool
 
+	// BorrowSlices hands each record's Key, Value and Headers (the slice of
+	// headers and every header's Value) to the producer instead of having
+	// them copied at admission. The caller must not modify them, nor the
+	// memory they point to, until the record is terminal (its Delivery
+	// done: acknowledged, failed or cancelled); the producer never writes
+	// to them and holds no reference to them after that. Records are then
+	// encoded when their batch is first sent, so a value is read once,
+	// just before it is written to the connection, instead of being copied
+	// at admission and written from a buffer much later. Sizes, limits
+	// (BatchMaxBytes, RequestMaxBytes, RetainedBytes) and the bytes sent
+	// are the same as with copying. Default false: Send and TrySend copy,
+	// and the caller may reuse its slices as soon as they return.
+	BorrowSlices bool
+
 	// Transactional is set by package txn, whose transactional producer
 	// sends its records through this producer; other callers leave it nil
 	// (they cannot build one: its type is internal to gregor).

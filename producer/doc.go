@@ -23,6 +23,23 @@
 // its bytes against RetainedBytes and one slot of InFlightRecords.
 // It returns a *Delivery that reaches exactly one terminal Result.
 //
+// # Lending the record's slices (Config.BorrowSlices)
+//
+// With Config.BorrowSlices the producer does not copy: it keeps the
+// record's Key, Value and Headers (the header slice and each header's Key
+// bytes and Value) as they are and encodes them when the record's batch is
+// first sent, just before the bytes go to the connection. The caller
+// promises not to modify them, nor anything they point to, from Send or
+// TrySend until the record is terminal (its Delivery is done: acknowledged,
+// failed or cancelled); TrySend or Send that refuses a record does not keep
+// it. The producer only reads them, never once the record is terminal,
+// and keeps no reference to them after that. Retries resend the
+// bytes encoded at the first send. The bytes sent, their sizes, and every
+// limit (BatchMaxBytes, RequestMaxBytes, RetainedBytes, InFlightRecords)
+// are the same as when copying; what differs is the cost (no copy at
+// admission; with large values, a value read once while it is warm) and
+// that the caller's memory stays in use until the terminal.
+//
 // A batch is sealed when it is full (BatchMaxBytes, BatchMaxRecords), when
 // Linger has passed since its first record, or on Flush or Close; it gets
 // its sequence numbers on its first send, and retries resend the same

@@ -36,6 +36,9 @@ type fakeCluster struct {
 	invalid     int
 	onInval     func()
 	seen        []seenBatch
+	// raw, when set, gets every partition's record batch bytes as the
+	// broker receives them (before the script and the log).
+	raw func(topic string, partition int32, records []byte)
 	// hintLeader: NOT_LEADER_OR_FOLLOWER responses name the leader (KIP-951).
 	hintLeader bool
 	// logAppendTime, when non-zero, is the LogAppendTimeMs of every
@@ -241,6 +244,9 @@ func (f *fakeCluster) apply(broker int32, topic string, partition int32, records
 	if int(partition) >= len(logs) {
 		res.ErrorCode = wire.ErrUnknownTopicOrPartition.Code
 		return res, false
+	}
+	if f.raw != nil {
+		f.raw(topic, partition, records)
 	}
 	br := wire.NewBatchReader(records, wire.DecodeOptions{})
 	var b wire.RecordBatch

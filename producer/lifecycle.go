@@ -40,6 +40,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 		return TooLate
 	}
 	r := &b.recs[d.idx]
+	b.dropRef(int(d.idx))
 	r.cancelled = true
 	b.cancelled++
 	b.live--
@@ -133,6 +134,7 @@ func (p *Producer) Close(ctx context.Context) error {
 	p.mu.Lock()
 	p.closed = true
 	if err != nil {
+		p.waitEncodedLocked()
 		p.failAllLocked(ErrProducerClosed)
 	}
 	p.mu.Unlock()
@@ -149,6 +151,22 @@ func (p *Producer) Close(ctx context.Context) error {
 		p.unregisterParts()
 	}
 	return err
+}
+
+// waitEncodedLocked waits, with BorrowSlices, until the sender encoded
+// every batch it took (collect takes none once closed is set), so failing
+// in-flight records cannot race with the sender reading their slices.
+// It releases p.mu while waiting.
+func (p *Producer) waitEncodedLocked() {
+	for p.pools.borrow && p.encoding > 0 {
+		if p.encodedCh == nil {
+			p.encodedCh = make(chan struct{})
+		}
+		ch := p.encodedCh
+		p.mu.Unlock()
+		<-ch
+		p.mu.Lock()
+	}
 }
 
 // failAllLocked fails every record left, each with its true certainty.
@@ -173,6 +191,7 @@ func (p *Producer) failAllLocked(err error) {
 
 // failBatchLocked fails every live record of b.
 func (p *Producer) failBatchLocked(b *batch, err error, cert client.Certainty) {
+	b.releaseRefs(&p.pools) // never in flight with references (waitEncodedLocked)
 	topic := b.topic.name
 	var partition int32 = -1
 	if b.part != nil {

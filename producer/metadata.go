@@ -79,7 +79,7 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 				if r.d == nil || r.cancelled {
 					continue
 				}
-				part := p.partLocked(t, p.chooseLocked(t, recordKey(u.stream[r.start:r.end]), int(r.size)))
+				part := p.partLocked(t, p.chooseLocked(t, u.key(i), int(r.size)))
 				b := p.openBatchLocked(part, int(r.size), now)
 				if u.created.Before(b.created) {
 					b.created, b.deadline = u.created, u.deadline

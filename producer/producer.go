@@ -72,6 +72,12 @@ type Producer struct {
 	meta     metaSync       // mu: metadata applied, set aside, being refreshed
 	next     time.Time      // mu, sender: when the sender must look again (collect, soon)
 	freeReqs []*inflightReq // mu: recycled requests
+	// encoding counts the requests collect handed to the sender whose
+	// batches send has not encoded yet; with BorrowSlices, Close waits for
+	// it to reach 0 (encodedCh) before failing in-flight records, so no
+	// caller slice is read after its record is terminal.
+	encoding  int           // mu, sender
+	encodedCh chan struct{} // mu: made by a waiting Close, closed by send at encoding 0
 
 	inflight      map[int32]int               // mu: outstanding ProduceRequests per broker
 	totalInflight int                         // mu
@@ -239,6 +245,10 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	p.pools.runningCRC = s.Compression == wire.CompressionNone
 	p.pools.streams = streamPool{comp: comp, codec: s.Compression, on: wire.StreamSupported(s.Compression)}
 	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
+	p.pools.borrow = s.BorrowSlices
+	if s.BorrowSlices {
+		p.pools.refs = slicePool[recRef]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(recRef{}))}
+	}
 	return p, nil
 }
 
@@ -337,7 +347,11 @@ func (p *Producer) openBatchLocked(part *partState, size int, now time.Time) *ba
 	wantStream := p.cfg.BatchMaxBytes + batchOverhead + 2*recordOverhead
 	wantRecs := min(p.cfg.BatchMaxRecords, p.cfg.BatchMaxBytes/max(size, 1)+1)
 	b.recs = p.pools.recs.getUpTo(part.lastRecs, wantRecs)
-	if streamWorthIt(part, size) && b.startStream(&p.pools, part, wantStream) {
+	if p.pools.borrow {
+		// References until the batch is sent (reserve takes its stream then);
+		// no lz4 streaming: encoding when sent already reads warm bytes.
+		b.refs = p.pools.refs.getUpTo(part.lastRecs, wantRecs)
+	} else if streamWorthIt(part, size) && b.startStream(&p.pools, part, wantStream) {
 		// The stream holds the chunk being filled and the record that
 		// completes it.
 		b.stream = p.pools.bytes.get(batchOverhead + wire.StreamChunk + size + 32)

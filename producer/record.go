@@ -9,7 +9,8 @@ import (
 
 // Record is a record offered to the producer. The producer copies Key,
 // Value and Headers at admission; the caller may reuse them once TrySend or
-// Send returns. Its zero value (with a Topic) is a null-key, null-value
+// Send returns. With Config.BorrowSlices it keeps them instead, and the
+// caller must leave them unchanged until the record is terminal. Its zero value (with a Topic) is a null-key, null-value
 // record the partitioner places.
 type Record struct {
 	// Topic is the destination topic. Required.

@@ -142,6 +142,7 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			r.deadline = b.deadline
 		}
 	}
+	p.encoding += len(out) - start
 	for _, r := range out[start:] {
 		p.inflight[r.broker]++
 		p.totalInflight++
@@ -451,7 +452,9 @@ func (p *Producer) send(r *inflightReq) {
 	p.mu.Lock()
 	for _, b := range r.batches {
 		b.releaseStream(&p.pools)
+		b.releaseRefs(&p.pools)
 	}
+	p.encodedLocked()
 	p.m.Requests++
 	p.m.Batches += uint64(len(r.batches))
 	p.m.Records += uint64(records)
@@ -466,6 +469,15 @@ func (p *Producer) send(r *inflightReq) {
 	}
 	p.mu.Unlock()
 	q <- r // never blocks: at most MaxInFlightPerBroker requests per broker exist
+}
+
+// encodedLocked counts a request collect took as encoded, waking a Close
+// waiting for the last one (waitEncodedLocked).
+func (p *Producer) encodedLocked() {
+	if p.encoding--; p.encoding == 0 && p.encodedCh != nil {
+		close(p.encodedCh)
+		p.encodedCh = nil
+	}
 }
 
 // enqueueLoop hands one broker's requests to the client in order (so
@@ -489,13 +501,18 @@ func (p *Producer) enqueueLoop(q <-chan *inflightReq, rq chan<- *inflightReq) {
 
 // encode finishes b's record batch once per sequence assignment into b.out
 // (retries resend the same bytes): in place in the stream when
-// uncompressed, else compressed into b.encoded. Sender goroutine only.
+// uncompressed, else compressed into b.encoded. A borrowing batch's records
+// are first encoded into its stream (build), on its first send only.
+// Sender goroutine only.
 func (p *Producer) encode(b *batch) error {
 	if b.encodedOK {
 		return nil
 	}
 	if b.zsErr != nil {
 		return b.zsErr
+	}
+	if len(b.refs) > 0 {
+		b.build(&p.pools) // BorrowSlices: the records are encoded now, once
 	}
 	h := wire.BatchHeader{
 		Compression:   p.cfg.Compression,

@@ -83,9 +83,10 @@ func (p *Producer) assignSequenceLocked(part *partState, b *batch) {
 	b.pid, b.epoch, b.baseSeq = part.pid, part.epoch, part.nextSeq
 	b.ackedEnd = part.ackedEnd
 	b.compact(&p.pools)
+	b.reserve(&p.pools)
 	b.numSeq = int32(b.live)
 	b.sequence()
-	if need := encodedRoom(part, len(b.stream)); p.cfg.Compression != wire.CompressionNone && b.zs == nil && !b.streamed && cap(b.encoded) < need {
+	if need := encodedRoom(part, len(b.stream)+b.borrowed); p.cfg.Compression != wire.CompressionNone && b.zs == nil && !b.streamed && cap(b.encoded) < need {
 		p.pools.bytes.put(b.encoded)
 		b.encoded = p.pools.bytes.get(need)
 	}

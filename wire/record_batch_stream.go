@@ -20,12 +20,7 @@ const BatchHeaderLen = batchHeaderLen
 // batch's BaseTimestamp, key and value (nil is null, distinct from empty) and
 // headers (a nil header value is null).
 func AppendRecord(dst []byte, offsetDelta int32, timestampDelta int64, key, value []byte, headers []Header) []byte {
-	size := 1 + varlongLen(timestampDelta) + varlongLen(int64(offsetDelta)) +
-		nullableVarBytesLen(key) + nullableVarBytesLen(value) + varlongLen(int64(len(headers)))
-	for j := range headers {
-		hd := &headers[j]
-		size += varlongLen(int64(len(hd.Key))) + len(hd.Key) + nullableVarBytesLen(hd.Value)
-	}
+	size := recordBodyLen(offsetDelta, timestampDelta, key, value, headers)
 	dst = AppendVarint(dst, int32(size))
 	dst = append(dst, 0) // record attributes (unused)
 	dst = AppendVarlong(dst, timestampDelta)
@@ -40,6 +35,25 @@ func AppendRecord(dst []byte, offsetDelta int32, timestampDelta int64, key, valu
 		dst = appendNullableVarBytes(dst, hd.Value)
 	}
 	return dst
+}
+
+// RecordLen is the number of bytes AppendRecord appends for the same
+// arguments: the record's length prefix and body. A producer that keeps
+// references to records and encodes them later sizes the batch with it.
+func RecordLen(offsetDelta int32, timestampDelta int64, key, value []byte, headers []Header) int {
+	size := recordBodyLen(offsetDelta, timestampDelta, key, value, headers)
+	return varlongLen(int64(size)) + size
+}
+
+// recordBodyLen is the size of a v2 record after its length prefix.
+func recordBodyLen(offsetDelta int32, timestampDelta int64, key, value []byte, headers []Header) int {
+	size := 1 + varlongLen(timestampDelta) + varlongLen(int64(offsetDelta)) +
+		nullableVarBytesLen(key) + nullableVarBytesLen(value) + varlongLen(int64(len(headers)))
+	for j := range headers {
+		hd := &headers[j]
+		size += varlongLen(int64(len(hd.Key))) + len(hd.Key) + nullableVarBytesLen(hd.Value)
+	}
+	return size
 }
 
 // FinishBatch completes a magic v2 record batch from buf, which holds

@@ -101,3 +101,33 @@ func TestFinishBatchCRC(t *testing.T) {
 		t.Fatal("a batch finished with a wrong running CRC decoded without error")
 	}
 }
+
+// TestRecordLen: RecordLen is exactly what AppendRecord appends, across
+// varint length boundaries of every field (nil and empty distinct, negative
+// timestamp deltas, headers with null values).
+func TestRecordLen(t *testing.T) {
+	sizes := []int{-1, 0, 1, 63, 64, 8191, 8192, 70000}
+	blob := func(n int) []byte {
+		if n < 0 {
+			return nil
+		}
+		return bytes.Repeat([]byte("b"), n)
+	}
+	headerSets := [][]Header{nil, {}, {{Key: "k", Value: nil}}, {{Key: "", Value: []byte{}}, {Key: string(blob(200)), Value: blob(64)}}}
+	for _, off := range []int32{0, 63, 64, 8191, 8192, 1 << 20} {
+		for _, ts := range []int64{0, -1, 63, -65, 1 << 40, -(1 << 40)} {
+			for _, k := range sizes {
+				for _, v := range sizes {
+					for _, hs := range headerSets {
+						key, value := blob(k), blob(v)
+						got := RecordLen(off, ts, key, value, hs)
+						want := len(AppendRecord(nil, off, ts, key, value, hs))
+						if got != want {
+							t.Fatalf("RecordLen(off %d, ts %d, key %d, value %d, %d headers) = %d, AppendRecord appends %d", off, ts, k, v, len(hs), got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
