@@ -100,8 +100,9 @@ func (p *Producer) roomLocked(size int) error {
 	return nil
 }
 
-// admitLocked copies m into its partition's open batch (or its topic's unassigned
-// batch) and returns its Delivery. Room checked.
+// admitLocked adds m to its partition's open batch (or its topic's unassigned
+// batch): a copy, or references with BorrowSlices (see (*batch).add). It
+// returns m's Delivery. Room checked.
 func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 	d := p.slab.get()
 	now, ts := p.clk.nowLocked()
