@@ -55,6 +55,11 @@ func (c *cutConn) Write(b []byte) (int, error) {
 			c.Conn.Close()
 			return written + n, errCut
 		}
+		// Armed before the frame's last bytes go out: the broker may answer
+		// (and the reader see it) before this Write returns.
+		if len(chunk) == c.left && c.produce && c.mode.Load() == cutAfterWrite {
+			c.awaiting.Store(true)
+		}
 		n, err := c.Conn.Write(chunk)
 		written += n
 		if err != nil {
@@ -62,9 +67,6 @@ func (c *cutConn) Write(b []byte) (int, error) {
 		}
 		c.left -= n
 		b = b[n:]
-		if c.left == 0 && c.produce && c.mode.Load() == cutAfterWrite {
-			c.awaiting.Store(true)
-		}
 	}
 	return written, nil
 }
