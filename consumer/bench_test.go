@@ -112,7 +112,7 @@ func BenchmarkDeliverRecycle(b *testing.B) {
 			c.parts[tp], c.order = st, []gregor.TopicPartition{tp}
 			var scratch batchScratch
 			round := func() int {
-				blk := c.blocks.get(countRecords(part.Records), firstBatchCompressed(part.Records), len(part.Records))
+				blk := c.blocks.get(countRecords(part.Records), firstBatchCompressed(part.Records), len(part.Records), math.MaxInt64)
 				ch, err := c.decodePartition(part, 0, math.MaxInt64, true, blk, &scratch)
 				if err != nil {
 					b.Fatal(err)

@@ -47,7 +47,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			raw += len(p.Records)
 			compressed = compressed || firstBatchCompressed(p.Records)
 		}
-		c.blocks.fit(blk, n, compressed, raw)
+		c.blocks.fit(blk, n, compressed, raw, int64(req.maxBytes))
 		budget := int64(req.maxBytes)
 		progress := false
 		inflated := 0 // decompressed bytes charged
@@ -67,7 +67,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			if ch.next > sp.FetchOffset || len(ch.records) > 0 {
 				progress = true
 			}
-			budget -= ch.bytes
+			budget -= ch.charge()
 			inflated += int(ch.bytes) - len(p.Records)
 			res.chunks[p.TopicPartition] = ch
 			if c.hooks.Fetch() && len(ch.records) > 0 {
@@ -87,8 +87,8 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 }
 
 // decodePartition decodes and filters one partition's records, accepting
-// batches while the bytes charged (the records field plus decompressed
-// records) stay within budget, or the first batch when atLeastOne. The
+// batches while the bytes charged (the records field, decompressed
+// records and recordSize per Record value) stay within budget, or the first batch when atLeastOne. The
 // records are appended to blk.recs (decompressed bytes to blk.arena); the
 // chunk's records are that part of blk.recs, with blk.recs' capacity
 // beyond them (Receive caps what it delivers).
@@ -101,18 +101,21 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	}
 	lo := len(blk.recs)
 	charged := int64(len(p.Records))
+	slots := int64(0) // recordSize per record appended
 	accepted := false
 	arenaLen := len(blk.arena)
 	var err error
 	blk.arena, err = decodeBatches(p.Records, c.dec, scratch, blk.arena, func(b *wire.RecordBatch, br *wire.BatchReader, extra int64) bool {
 		grew := len(br.Arena()) - arenaLen
 		arenaLen += grew
-		if charged+extra > budget && !(atLeastOne && !accepted) {
+		if charged+slots+extra+int64(max(b.NumRecords, 0))*recordSize > budget && !(atLeastOne && !accepted) {
 			return false
 		}
 		accepted = true
 		charged += extra
+		n := len(blk.recs)
 		blk.recs = f.add(br, b, blk.recs)
+		slots += int64(len(blk.recs)-n) * recordSize
 		// Records pointing outside the block's own memory (a batch
 		// that did not fit the arena, a frame the block does not own,
 		// header slabs) make the pool clear the block (recBlock.foreign).
@@ -122,11 +125,15 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 			// The batch did not fit the arena (a consumer's first
 			// responses guess the ratio): the rest of the partition
 			// decompresses into a new arena sized at this batch's
-			// ratio, not into one buffer per batch.
+			// ratio, not into one buffer per batch, and no larger
+			// than the budget left (decoding stops there).
 			blk.foreign = true
 			if rest := br.Remaining(); rest > 0 && b.BatchLength > 0 {
-				want := int(float64(rest)*float64(extra)/float64(b.BatchLength)*1.1) + 64<<10
-				br.SetArena(make([]byte, 0, want))
+				want := float64(rest) * float64(extra) / float64(b.BatchLength) * 1.1
+				if left := budget - charged - slots; want > float64(left) {
+					want = float64(max(left, 0))
+				}
+				br.SetArena(make([]byte, 0, int(want)+64<<10))
 				arenaLen = 0
 			}
 		}
@@ -134,7 +141,7 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	})
 	blk.foreign = blk.foreign || f.headers
 	ch := blk.newChunk()
-	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged}
+	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged, slots: slots}
 	if len(ch.records) > 0 {
 		ch.blk = blk
 		blk.refs++

@@ -112,7 +112,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 			// a seek moves past it.
 			if ch := r.chunks[p.TopicPartition]; ch != nil && len(ch.records) > 0 {
 				st.buffer(ch)
-				c.buffered += ch.bytes
+				c.buffered += ch.charge()
 				c.countFetchedLocked(st, ch)
 			}
 			st.stop(&PartitionError{p.TopicPartition, r.errs[p.TopicPartition]})
@@ -132,7 +132,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 				continue
 			}
 			st.buffer(ch)
-			c.buffered += ch.bytes
+			c.buffered += ch.charge()
 			c.countFetchedLocked(st, ch)
 			signal = true
 		}
