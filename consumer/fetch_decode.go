@@ -28,6 +28,12 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	req.blk = blk
 	res.resp, res.err = c.tr.fetch(c.ctx, req)
 	if res.err != nil {
+		// The connection may still read an abandoned response into
+		// blk.frame, and the call keeps a pointer into blk for that
+		// (as long as the client keeps the call, e.g. the session
+		// closing requests' contexts at Close): the block's other memory
+		// (a pooled block's records slice and arena) is let go now.
+		blk.recs, blk.arena, blk.chunks = nil, nil, nil
 		results <- res
 		return
 	}

@@ -23,6 +23,10 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	if r.spare != nil {
 		defer c.blocks.put(r.spare) // after the chunks cut from its slab are read
 	}
+	// The leader's reused request must not keep this response's blocks
+	// reachable (through their chunks) after they are delivered and
+	// recycled, until its next Fetch.
+	defer clear(r.chunks)
 
 	topErr := r.err
 	if topErr == nil {
