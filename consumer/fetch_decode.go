@@ -57,13 +57,15 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 		budget := int64(req.maxBytes)
 		progress := false
 		inflated := 0 // decompressed bytes charged
+		later := raw
 		for i := range res.resp.Parts {
 			p := &res.resp.Parts[i]
+			later -= len(p.Records)
 			sp, ok := req.want[p.TopicPartition]
 			if !ok || p.Err != nil || p.Diverging != nil {
 				continue
 			}
-			ch, err := c.decodePartition(p, sp.FetchOffset, budget, !progress, blk, &req.scratch)
+			ch, err := c.decodePartition(p, sp.FetchOffset, budget, later, !progress, blk, &req.scratch)
 			if err != nil {
 				if res.errs == nil {
 					res.errs = map[gregor.TopicPartition]error{}
@@ -99,8 +101,11 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 // chunk's records are that part of blk.recs, with blk.recs' capacity
 // beyond them (Receive caps what it delivers).
 //
+// later is the records-field bytes of the response's partitions decoded
+// after this one into the same block (they share an overflow arena).
+//
 // scratch (nil: one is made) is the reader decodeBatches uses.
-func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, atLeastOne bool, blk *recBlock, scratch *batchScratch) (*chunk, error) {
+func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, later int, atLeastOne bool, blk *recBlock, scratch *batchScratch) (*chunk, error) {
 	f := newDeliveryFilter(p.TopicPartition, c.cfg.Isolation == ReadCommitted, fetchOffset, p.Aborted)
 	if blk == nil {
 		blk = &recBlock{recs: make([]Record, 0, countRecords(p.Records))}
@@ -129,15 +134,18 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 			blk.foreign = blk.foreign || !blk.ownFrame
 		} else if int64(grew) < extra {
 			// The batch did not fit the arena (a consumer's first
-			// responses guess the ratio): the rest of the partition
+			// responses guess the ratio): the rest of the response
 			// decompresses into a new arena sized at this batch's
 			// ratio, not into one buffer per batch, and no larger
 			// than the budget left (decoding stops there).
 			blk.foreign = true
-			if rest := br.Remaining(); rest > 0 && b.BatchLength > 0 {
+			if rest := br.Remaining() + later; rest > 0 && b.BatchLength > 0 {
 				want := float64(rest) * float64(extra) / float64(b.BatchLength) * 1.1
-				if left := budget - charged - slots; want > float64(left) {
-					want = float64(max(left, 0))
+				// The budget left also pays recordSize per record: at
+				// this batch's mix, extra of every extra+slots bytes.
+				per := float64(extra) / float64(extra+int64(max(b.NumRecords, 1))*recordSize)
+				if left := float64(max(budget-charged-slots, 0)) * per * 1.1; want > left {
+					want = left
 				}
 				br.SetArena(make([]byte, 0, int(want)+64<<10))
 				arenaLen = 0
