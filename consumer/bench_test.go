@@ -69,7 +69,7 @@ func BenchmarkFetchDecodeDeliver(b *testing.B) {
 				if err != nil || len(resp.Parts) != 1 {
 					b.Fatal(err)
 				}
-				ch, err := c.decodePartition(&resp.Parts[0], 0, math.MaxInt64, true, nil, nil)
+				ch, err := c.decodePartition(&resp.Parts[0], 0, math.MaxInt64, 0, true, nil, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -112,8 +112,8 @@ func BenchmarkDeliverRecycle(b *testing.B) {
 			c.parts[tp], c.order = st, []gregor.TopicPartition{tp}
 			var scratch batchScratch
 			round := func() int {
-				blk := c.blocks.get(countRecords(part.Records), firstBatchCompressed(part.Records), len(part.Records))
-				ch, err := c.decodePartition(part, 0, math.MaxInt64, true, blk, &scratch)
+				blk := c.blocks.get(countRecords(part.Records), firstBatchCompressed(part.Records), len(part.Records), math.MaxInt64)
+				ch, err := c.decodePartition(part, 0, math.MaxInt64, 0, true, blk, &scratch)
 				if err != nil {
 					b.Fatal(err)
 				}

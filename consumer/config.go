@@ -65,7 +65,7 @@ const (
 	DefaultMinBytes          = 1                      // fetch.min.bytes
 	DefaultMaxBytes          = 50 << 20               // fetch.max.bytes (52428800)
 	DefaultPartitionMaxBytes = 1 << 20                // max.partition.fetch.bytes
-	DefaultMaxBufferedBytes  = 64 << 20               // gregor's bound on buffered fetched bytes
+	DefaultMaxBufferedBytes  = 64 << 20               // gregor's bound on buffered record memory
 )
 
 // Config configures a Consumer. Zero values take the documented defaults.
@@ -88,11 +88,14 @@ type Config struct {
 	// (max.partition.fetch.bytes); as with MaxBytes, one oversized batch is
 	// still returned. Default 1 MiB.
 	PartitionMaxBytes int32
-	// MaxBufferedBytes bounds the fetched bytes (after decompression) held
-	// for delivery. While it is reached no Fetch is sent; a Fetch in flight
-	// asks for at most the remaining room (at least one batch, KIP-74), so
-	// the buffer can exceed the bound by at most one batch per broker.
-	// Default 64 MiB.
+	// MaxBufferedBytes bounds the memory of fetched records held for
+	// delivery, in bytes: the records field of each response, the
+	// decompressed bytes of its compressed batches and 112 bytes per
+	// Record value (Metrics.BufferedBytes). While it is reached no Fetch is
+	// sent; a Fetch in flight asks for at most the remaining room (at least
+	// one batch, KIP-74) and decodes no more than that room, so the buffer
+	// can exceed the bound by at most one batch per broker. Recycled
+	// memory kept for reuse is bounded by it separately. Default 64 MiB.
 	MaxBufferedBytes int64
 	// OffsetReset is the out-of-range policy (auto.offset.reset). Default
 	// ResetEarliest.

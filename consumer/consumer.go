@@ -133,9 +133,11 @@ func (c *Consumer) Close(ctx context.Context) error {
 	close(c.closedCh)
 	c.parts, c.order = map[gregor.TopicPartition]*partState{}, nil
 	c.buffered = 0
+	c.pins = pinRing{}
 	c.mu.Unlock()
 	c.cancel()
 	c.wg.Wait()
+	c.blocks.drop()
 	if c.unregister != nil {
 		c.unregister()
 	}
@@ -348,7 +350,7 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	// A Fetch in flight for the old position is now stale (its result is
 	// dropped by gen); the partition may be listed again at once.
 	if ch := st.reposition(c.gen, offset); ch != nil {
-		c.buffered -= ch.bytes
+		c.buffered -= ch.charge()
 	}
 	c.progressedLocked()
 }
@@ -360,7 +362,7 @@ func (c *Consumer) dropLocked(tp gregor.TopicPartition) {
 		return
 	}
 	if st.buf != nil {
-		c.buffered -= st.buf.bytes
+		c.buffered -= st.buf.charge()
 	}
 	delete(c.parts, tp)
 	for i, o := range c.order {

@@ -27,6 +27,6 @@ func DecodeFetchPartition(tp gregor.TopicPartition, isolation IsolationLevel, fe
 		fp.Aborted = append(fp.Aborted, abortedTxn{a.ProducerID, a.FirstOffset})
 	}
 	c := Consumer{dec: dec, cfg: Config{Isolation: isolation}}
-	ch, err := c.decodePartition(&fp, fetchOffset, math.MaxInt64, true, nil, nil)
+	ch, err := c.decodePartition(&fp, fetchOffset, math.MaxInt64, 0, true, nil, nil)
 	return ch.records[:len(ch.records):len(ch.records)], ch.next, err
 }

@@ -50,11 +50,26 @@
 //
 // # Memory
 //
-// Buffered bytes count the fetched records field plus decompressed
-// records. A broker bounds max_bytes in compressed bytes, so decoding
+// Config.MaxBufferedBytes (default 64 MiB) bounds, in bytes, the memory of
+// records fetched and not yet delivered: each response's records field,
+// the decompressed bytes of its compressed batches and 112 bytes per
+// Record value. A broker bounds max_bytes in compressed bytes, so decoding
 // stops at the buffer's room (after at least one batch per response) and
 // the rest is fetched again later: the buffer exceeds MaxBufferedBytes by
-// at most one batch per leader.
+// at most one batch per leader, and the memory reserved for a response
+// (its records slice and decompression buffer) is sized to what that room
+// admits, however well the data compresses (a consumer's first compressed
+// response, before any ratio is known, may reserve up to twice the room).
+// Memory handed back with Recycle is kept for reuse within
+// MaxBufferedBytes more (at most 8 blocks); Close releases it.
+//
+// Delivered records are the application's: the records of one response
+// share its records slice and decompression buffer, so a delivered slice
+// (or any record, key or value of it still referenced) keeps the whole
+// response's memory, up to the room it was decoded into, until it is
+// recycled or garbage collected. Hand slices back with Recycle, or copy
+// what must outlive the next few Receive calls, to keep what a consumer
+// holds within about twice MaxBufferedBytes (buffered and recycled).
 //
 // # Delivery
 //
@@ -71,7 +86,7 @@
 // fetches, and a steady consumer allocates almost nothing per record
 // (none for every codec in the offline benchmark). Without
 // Recycle the garbage collector reclaims them. The consumer keeps at most
-// 8 recycled blocks, within MaxBufferedBytes.
+// 8 recycled blocks, within MaxBufferedBytes (see Memory).
 //
 // # End of partition and lag
 //

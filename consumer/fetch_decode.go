@@ -28,6 +28,12 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	req.blk = blk
 	res.resp, res.err = c.tr.fetch(c.ctx, req)
 	if res.err != nil {
+		// The connection may still read an abandoned response into
+		// blk.frame, and the call keeps a pointer into blk for that
+		// (as long as the client keeps the call, e.g. the session
+		// closing requests' contexts at Close): the block's other memory
+		// (a pooled block's records slice and arena) is let go now.
+		blk.recs, blk.arena, blk.chunks = nil, nil, nil
 		results <- res
 		return
 	}
@@ -47,17 +53,19 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			raw += len(p.Records)
 			compressed = compressed || firstBatchCompressed(p.Records)
 		}
-		c.blocks.fit(blk, n, compressed, raw)
+		c.blocks.fit(blk, n, compressed, raw, int64(req.maxBytes))
 		budget := int64(req.maxBytes)
 		progress := false
 		inflated := 0 // decompressed bytes charged
+		later := raw
 		for i := range res.resp.Parts {
 			p := &res.resp.Parts[i]
+			later -= len(p.Records)
 			sp, ok := req.want[p.TopicPartition]
 			if !ok || p.Err != nil || p.Diverging != nil {
 				continue
 			}
-			ch, err := c.decodePartition(p, sp.FetchOffset, budget, !progress, blk, &req.scratch)
+			ch, err := c.decodePartition(p, sp.FetchOffset, budget, later, !progress, blk, &req.scratch)
 			if err != nil {
 				if res.errs == nil {
 					res.errs = map[gregor.TopicPartition]error{}
@@ -67,7 +75,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			if ch.next > sp.FetchOffset || len(ch.records) > 0 {
 				progress = true
 			}
-			budget -= ch.bytes
+			budget -= ch.charge()
 			inflated += int(ch.bytes) - len(p.Records)
 			res.chunks[p.TopicPartition] = ch
 			if c.hooks.Fetch() && len(ch.records) > 0 {
@@ -87,32 +95,38 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 }
 
 // decodePartition decodes and filters one partition's records, accepting
-// batches while the bytes charged (the records field plus decompressed
-// records) stay within budget, or the first batch when atLeastOne. The
+// batches while the bytes charged (the records field, decompressed
+// records and recordSize per Record value) stay within budget, or the first batch when atLeastOne. The
 // records are appended to blk.recs (decompressed bytes to blk.arena); the
 // chunk's records are that part of blk.recs, with blk.recs' capacity
 // beyond them (Receive caps what it delivers).
 //
+// later is the records-field bytes of the response's partitions decoded
+// after this one into the same block (they share an overflow arena).
+//
 // scratch (nil: one is made) is the reader decodeBatches uses.
-func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, atLeastOne bool, blk *recBlock, scratch *batchScratch) (*chunk, error) {
+func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, later int, atLeastOne bool, blk *recBlock, scratch *batchScratch) (*chunk, error) {
 	f := newDeliveryFilter(p.TopicPartition, c.cfg.Isolation == ReadCommitted, fetchOffset, p.Aborted)
 	if blk == nil {
 		blk = &recBlock{recs: make([]Record, 0, countRecords(p.Records))}
 	}
 	lo := len(blk.recs)
 	charged := int64(len(p.Records))
+	slots := int64(0) // recordSize per record appended
 	accepted := false
 	arenaLen := len(blk.arena)
 	var err error
 	blk.arena, err = decodeBatches(p.Records, c.dec, scratch, blk.arena, func(b *wire.RecordBatch, br *wire.BatchReader, extra int64) bool {
 		grew := len(br.Arena()) - arenaLen
 		arenaLen += grew
-		if charged+extra > budget && !(atLeastOne && !accepted) {
+		if charged+slots+extra+int64(max(b.NumRecords, 0))*recordSize > budget && !(atLeastOne && !accepted) {
 			return false
 		}
 		accepted = true
 		charged += extra
+		n := len(blk.recs)
 		blk.recs = f.add(br, b, blk.recs)
+		slots += int64(len(blk.recs)-n) * recordSize
 		// Records pointing outside the block's own memory (a batch
 		// that did not fit the arena, a frame the block does not own,
 		// header slabs) make the pool clear the block (recBlock.foreign).
@@ -120,13 +134,20 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 			blk.foreign = blk.foreign || !blk.ownFrame
 		} else if int64(grew) < extra {
 			// The batch did not fit the arena (a consumer's first
-			// responses guess the ratio): the rest of the partition
+			// responses guess the ratio): the rest of the response
 			// decompresses into a new arena sized at this batch's
-			// ratio, not into one buffer per batch.
+			// ratio, not into one buffer per batch, and no larger
+			// than the budget left (decoding stops there).
 			blk.foreign = true
-			if rest := br.Remaining(); rest > 0 && b.BatchLength > 0 {
-				want := int(float64(rest)*float64(extra)/float64(b.BatchLength)*1.1) + 64<<10
-				br.SetArena(make([]byte, 0, want))
+			if rest := br.Remaining() + later; rest > 0 && b.BatchLength > 0 {
+				want := float64(rest) * float64(extra) / float64(b.BatchLength) * 1.1
+				// The budget left also pays recordSize per record: at
+				// this batch's mix, extra of every extra+slots bytes.
+				per := float64(extra) / float64(extra+int64(max(b.NumRecords, 1))*recordSize)
+				if left := float64(max(budget-charged-slots, 0)) * per * 1.1; want > left {
+					want = left
+				}
+				br.SetArena(make([]byte, 0, int(want)+64<<10))
 				arenaLen = 0
 			}
 		}
@@ -134,7 +155,7 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	})
 	blk.foreign = blk.foreign || f.headers
 	ch := blk.newChunk()
-	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged}
+	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged, slots: slots}
 	if len(ch.records) > 0 {
 		ch.blk = blk
 		blk.refs++

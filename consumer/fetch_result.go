@@ -23,6 +23,10 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	if r.spare != nil {
 		defer c.blocks.put(r.spare) // after the chunks cut from its slab are read
 	}
+	// The leader's reused request must not keep this response's blocks
+	// reachable (through their chunks) after they are delivered and
+	// recycled, until its next Fetch.
+	defer clear(r.chunks)
 
 	topErr := r.err
 	if topErr == nil {
@@ -112,7 +116,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 			// a seek moves past it.
 			if ch := r.chunks[p.TopicPartition]; ch != nil && len(ch.records) > 0 {
 				st.buffer(ch)
-				c.buffered += ch.bytes
+				c.buffered += ch.charge()
 				c.countFetchedLocked(st, ch)
 			}
 			st.stop(&PartitionError{p.TopicPartition, r.errs[p.TopicPartition]})
@@ -132,7 +136,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 				continue
 			}
 			st.buffer(ch)
-			c.buffered += ch.bytes
+			c.buffered += ch.charge()
 			c.countFetchedLocked(st, ch)
 			signal = true
 		}

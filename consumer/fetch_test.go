@@ -273,7 +273,7 @@ func TestBufferBoundCountsDecompressedBytes(t *testing.T) {
 	}
 	waitFor(t, "data buffered", func() bool { return c.Metrics().BufferedRecords > 0 })
 	m := c.Metrics()
-	if m.BufferedRecords != 100 || m.BufferedBytes > bound+110_000 {
+	if m.BufferedRecords != 100 || m.BufferedBytes > bound+110_000+100*recordSize {
 		t.Fatalf("buffered %d records, %d bytes; want one batch of 100", m.BufferedRecords, m.BufferedBytes)
 	}
 	rs := receiveN(t, c, 1000)
@@ -353,4 +353,61 @@ func TestPausedPartitionNotFetched(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantOffsets(t, receiveN(t, c, 1), tp0, 1, 2)
+}
+
+// TestBufferBoundCountsRecordMemory: the bound holds for the memory a
+// buffered response really takes, not only for its bytes: the Record
+// values (recordSize each) are charged, and the block's records slice and
+// decompression arena are sized to what the bound admits, however well the
+// data compresses (here ~200:1, so the broker's max_bytes lets a response
+// carry ~20 MiB decompressed). (Before, the first block reserved 23 MB
+// for a 2 MiB bound.)
+func TestBufferBoundCountsRecordMemory(t *testing.T) {
+	f := newFakeBroker(t)
+	zeros := make([]byte, 1000)
+	const batches, per = 40, 500
+	for i := range batches {
+		bt := tBatch{base: int64(i * per), lastDelta: per - 1, pid: -1, codec: wire.CompressionLZ4}
+		for j := range per {
+			bt.recs = append(bt.recs, tRec{delta: int32(j), value: zeros})
+		}
+		f.append(tp0, bt)
+	}
+	const bound = 2 << 20
+	// One batch: its decompressed bytes and its Record values.
+	const batchMem = per*(1000+20) + per*recordSize
+	c := newTestConsumer(t, f, Config{MaxBufferedBytes: bound})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	for got := 0; got < batches*per; {
+		waitFor(t, "data buffered", func() bool { return c.Metrics().BufferedRecords > 0 })
+		c.mu.Lock()
+		ch := c.parts[tp0].buf
+		var mem, slots int64
+		if ch != nil && ch.blk != nil {
+			mem = int64(cap(ch.blk.recs))*recordSize + int64(cap(ch.blk.arena))
+			slots = ch.slots
+		}
+		c.mu.Unlock()
+		if m := c.Metrics(); m.BufferedBytes > bound+batchMem || slots != int64(m.BufferedRecords)*recordSize {
+			t.Fatalf("buffered %d bytes (%d of Record values) for %d records; want at most %d, recordSize each", m.BufferedBytes, slots, m.BufferedRecords, bound+batchMem)
+		}
+		// The first response is sized before any ratio is known: its
+		// records slice for the worst case (bound/recordSize records).
+		limit := int64(bound + batchMem + 64<<10)
+		if got == 0 {
+			limit += bound
+		}
+		if mem > limit {
+			t.Fatalf("the buffered block reserves %d bytes (records slice and arena), bound %d", mem, bound)
+		}
+		rs, err := c.Receive(bg())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOffsets(t, rs, tp0, int64(got), int64(got+len(rs)))
+		got += len(rs)
+		c.Recycle(rs)
+	}
 }

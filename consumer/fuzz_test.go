@@ -28,7 +28,7 @@ func FuzzDecodePartition(f *testing.F) {
 			c.cfg.Isolation = ReadCommitted
 		}
 		p := &fetchRespPart{TopicPartition: testTP, Records: raw, Aborted: []abortedTxn{{abortedPID, abortedFirst}}}
-		ch, err := c.decodePartition(p, fetchOffset, 1<<16, true, nil, nil)
+		ch, err := c.decodePartition(p, fetchOffset, 1<<16, 0, true, nil, nil)
 		if err != nil {
 			return
 		}

@@ -162,7 +162,7 @@ func (c *Consumer) partitionMetrics(dst []client.PartitionMetrics) []client.Part
 		m := client.PartitionMetrics{Topic: tp.Topic, Partition: tp.Partition, HighWatermark: st.hwm, LastStableOffset: st.lso,
 			Position: p.Position, Lag: p.Lag, BufferedRecords: p.BufferedRecords}
 		if st.buf != nil {
-			m.BufferedBytes = st.buf.bytes
+			m.BufferedBytes = st.buf.charge()
 		}
 		if pc := c.counts[tp]; pc != nil {
 			m.FetchedRecords, m.FetchedBytes = pc.records, pc.bytes

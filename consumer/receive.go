@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -123,13 +124,13 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 	if first, ok := contiguous(take); ok {
 		out = first.records[:total:total]
 	} else {
-		p.merged = c.blocks.get(total, false, 0)
+		p.merged = c.blocks.get(total, false, 0, math.MaxInt64)
 		out = p.merged.recs[:0:total]
 	}
 	for i, st := range take {
 		b := st.delivered()
 		take[i] = nil
-		c.buffered -= b.bytes
+		c.buffered -= b.charge()
 		c.m.RecordsDelivered += uint64(len(b.records))
 		c.m.BytesDelivered += uint64(b.bytes)
 		st.offset = b.next

@@ -68,9 +68,9 @@ const (
 )
 
 // get returns an empty block sized by fit.
-func (bp *blockPool) get(n int, compressed bool, raw int) *recBlock {
+func (bp *blockPool) get(n int, compressed bool, raw int, budget int64) *recBlock {
 	b := bp.take()
-	bp.fit(b, n, compressed, raw)
+	bp.fit(b, n, compressed, raw, budget)
 	return b
 }
 
@@ -90,11 +90,16 @@ func (bp *blockPool) take() *recBlock {
 	return &recBlock{}
 }
 
-// fit makes b's records slice hold n records and, when compressed, its
-// arena room for raw compressed bytes at the decompression ratio the last
-// compressed response had (2 before any), plus a tenth and 64 KiB.
-func (bp *blockPool) fit(b *recBlock, n int, compressed bool, raw int) {
-	want := 0
+// fit makes b hold a response of n records in raw records-field bytes: its
+// records slice n records and, when compressed, its arena room for raw
+// bytes at the decompression ratio the last compressed response had (2
+// before any), plus a tenth and 64 KiB. When the response would charge
+// more than budget (raw bytes, recordSize per record, decompressed bytes:
+// what decodePartition charges), both are scaled down to the share of it
+// that fits, since decoding stops there: a block never reserves much more
+// memory than the bound lets it fill.
+func (bp *blockPool) fit(b *recBlock, n int, compressed bool, raw int, budget int64) {
+	inflated := 0.0
 	if compressed {
 		bp.mu.Lock()
 		ratio := bp.ratio
@@ -102,7 +107,17 @@ func (bp *blockPool) fit(b *recBlock, n int, compressed bool, raw int) {
 		if ratio == 0 {
 			ratio = 2
 		}
-		want = int(float64(raw)*ratio*1.1) + 64<<10
+		inflated = float64(raw) * ratio
+	}
+	if need := float64(raw) + float64(n)*recordSize + inflated; need > float64(budget) {
+		scale := max(float64(budget), 0) / need
+		n = min(n, int(float64(n)*scale*1.1)+64)
+		inflated *= scale
+	}
+	n = int(min(int64(n), budget/recordSize+64)) // each record costs recordSize at least
+	want := 0
+	if compressed {
+		want = int(inflated*1.1) + 64<<10
 	}
 	if cap(b.recs) < n {
 		b.recs = make([]Record, 0, n)
@@ -110,6 +125,16 @@ func (bp *blockPool) fit(b *recBlock, n int, compressed bool, raw int) {
 	if cap(b.arena) < want {
 		b.arena = make([]byte, 0, want)
 	}
+}
+
+// drop forgets the pooled blocks (Close), so a closed consumer that is
+// still referenced for a while (its session-closing requests) holds no
+// record memory.
+func (bp *blockPool) drop() {
+	bp.mu.Lock()
+	clear(bp.free)
+	bp.free, bp.bytes = bp.free[:0], 0
+	bp.mu.Unlock()
 }
 
 // put pools a block no chunk was cut from (a response with nothing to

@@ -51,10 +51,10 @@ func (r *recycleRig) fetch(codec wire.Compression, tag string, n int) *recBlock 
 		compressed = compressed || firstBatchCompressed(p.Records)
 		parts = append(parts, p)
 	}
-	blk := r.c.blocks.get(total, compressed, raw)
+	blk := r.c.blocks.get(total, compressed, raw, math.MaxInt64)
 	for i := range parts {
 		st := r.c.parts[parts[i].TopicPartition]
-		ch, err := r.c.decodePartition(&parts[i], 0, math.MaxInt64, true, blk, nil)
+		ch, err := r.c.decodePartition(&parts[i], 0, math.MaxInt64, 0, true, blk, nil)
 		if err != nil {
 			r.t.Fatal(err)
 		}

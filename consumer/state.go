@@ -162,12 +162,16 @@ type leaderHint struct {
 	Leader, Epoch int32
 }
 
+// charge is what the chunk counts against MaxBufferedBytes.
+func (ch *chunk) charge() int64 { return ch.bytes + ch.slots }
+
 // chunk is the deliverable result of one partition of one Fetch response.
 type chunk struct {
 	records   []Record
 	next      int64 // position after delivery (past the last batch header)
 	lastEpoch int32 // leader epoch of the last batch, -1 none
-	bytes     int64 // bytes charged against MaxBufferedBytes
+	bytes     int64 // records field plus decompressed bytes (metrics)
+	slots     int64 // memory of the Record values: recordSize per record
 	// blk is the block records were cut from (nil when empty); records
 	// keeps the block's capacity beyond it, which tells Receive whether
 	// the next chunk follows in memory.
