@@ -47,7 +47,7 @@ trap 'rm -f "$BIN"' EXIT
 pattern() {
 	local suite=$1 client=$2 top
 	case $suite in
-	produce) top=Produce ;;
+	produce) top='Produce$' ;;
 	consume) top='Consume$' ;;
 	latency) top='(ProduceLatencyAtRate|EndToEndLatency)$' ;;
 	group) top='GroupConsume$' ;;
