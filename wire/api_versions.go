@@ -1,7 +1,5 @@
 package wire
 
-import "fmt"
-
 // ApiVersionsRequest asks a broker which API versions it supports (API key
 // 18, versions 0-5, flexible from v3). Source: ApiVersionsRequest.json;
 // KIP-511 (client software name/version), KIP-1242 (ClusterID/NodeID, v5).
@@ -238,12 +236,7 @@ var knownFeatures = [...]string{
 // returning the knownFeatures entry when it is one (every connection
 // decodes the same dozen names; this spares a string each), else a copy.
 func readFeatureName(r *Reader) string {
-	n := r.length(true, false, 1)
-	if n < 0 {
-		r.Fail(fmt.Errorf("%w: null for a non-nullable string", ErrInvalidLength))
-		return ""
-	}
-	b := r.take(n)
+	b := r.stringBytes(true)
 	for _, s := range knownFeatures {
 		if string(b) == s {
 			return s

@@ -213,12 +213,18 @@ func (r *Reader) length(compact, wide bool, minElem int) int {
 
 // String reads a STRING or COMPACT_STRING. Null fails with ErrInvalidLength.
 func (r *Reader) String(compact bool) string {
+	return string(r.stringBytes(compact))
+}
+
+// stringBytes reads a STRING or COMPACT_STRING and returns its bytes in the
+// frame (nil when it fails: null, or past the end).
+func (r *Reader) stringBytes(compact bool) []byte {
 	n := r.length(compact, false, 1)
 	if n < 0 {
 		r.Fail(fmt.Errorf("%w: null for a non-nullable string", ErrInvalidLength))
-		return ""
+		return nil
 	}
-	return string(r.take(n))
+	return r.take(n)
 }
 
 // NullableString reads a NULLABLE_STRING or COMPACT_NULLABLE_STRING; null is nil.
