@@ -6,6 +6,7 @@
 //	send-receive   create a topic, send records and wait for each, read them back
 //	backpressure   TrySend as fast as the producer admits, waiting when it is full
 //	exactly-once   copy a topic with a group consumer and a transactional producer (KIP-447)
+//	quickstart     the README's quick start: produce, read with a group, copy in a transaction
 //
 // Run one against make kafka-up's cluster:
 //
