@@ -62,6 +62,7 @@ type seenBatch struct {
 	epoch     int16
 	seq       int32
 	n         int
+	req       int // the ProduceRequest it came in (1 for the first)
 }
 
 // fault is what the script does to one batch.
@@ -258,7 +259,7 @@ func (f *fakeCluster) apply(broker int32, topic string, partition int32, records
 	if br.Next(&wire.RecordBatch{}) {
 		f.t.Errorf("more than one batch for %s/%d", topic, partition)
 	}
-	f.seen = append(f.seen, seenBatch{broker, topic, partition, b.ProducerID, b.ProducerEpoch, b.BaseSequence, len(b.Records)})
+	f.seen = append(f.seen, seenBatch{broker, topic, partition, b.ProducerID, b.ProducerEpoch, b.BaseSequence, len(b.Records), f.requests})
 	var flt fault
 	if f.script != nil {
 		flt = f.script(broker, topic, partition, &b)

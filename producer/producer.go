@@ -79,6 +79,13 @@ type Producer struct {
 	encoding  int           // mu, sender
 	encodedCh chan struct{} // mu: made by a waiting Close, closed by send at encoding 0
 
+	// cands and ready are collect's scratch (reused): the sendable batches
+	// and the brokers with a due one; drainFrom is where each broker's next
+	// request starts in parts (after one stopped at RequestMaxBytes).
+	cands     []candidate   // mu, sender
+	ready     []int32       // mu, sender
+	drainFrom map[int32]int // mu, sender
+
 	inflight      map[int32]int               // mu: outstanding ProduceRequests per broker
 	totalInflight int                         // mu
 	brokerQ       map[int32]chan *inflightReq // mu: each broker's enqueueLoop input (created by send)
@@ -223,15 +230,16 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	p := &Producer{
-		cfg:      s,
-		cl:       c,
-		enc:      wire.NewBatchEncoder(comp),
-		wake:     make(chan struct{}, 1),
-		quit:     make(chan struct{}),
-		done:     make(chan struct{}),
-		topics:   make(map[string]*topicState),
-		inflight: make(map[int32]int),
-		brokerQ:  make(map[int32]chan *inflightReq),
+		cfg:       s,
+		cl:        c,
+		enc:       wire.NewBatchEncoder(comp),
+		wake:      make(chan struct{}, 1),
+		quit:      make(chan struct{}),
+		done:      make(chan struct{}),
+		topics:    make(map[string]*topicState),
+		inflight:  make(map[int32]int),
+		drainFrom: make(map[int32]int),
+		brokerQ:   make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.clk.init(nil, nil, nil)

@@ -3,6 +3,7 @@ package producer
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -79,6 +80,13 @@ func (p *Producer) closeBrokerQueues() {
 // collect expires, resets and selects batches to send now, building at most
 // one request per broker. It returns whether a producer ID is needed first
 // and when to look again.
+//
+// It drains as the Java client's RecordAccumulator does: a broker is ready
+// when a partition it leads has a due batch (full, lingered, flushed,
+// closing, or sealed for a resend), and then the request takes the next
+// sendable batch of every partition of that broker, open ones sealed, up
+// to RequestMaxBytes, starting where its last full request stopped
+// (drainFrom) so that no partition starves.
 func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []*inflightReq, next time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -87,14 +95,45 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		return false, out, p.next
 	}
 	p.syncMetadataLocked(now)
+	needID = p.candidatesLocked(now)
 	start := len(out)
-	for _, part := range p.parts {
-		b := p.sendableLocked(part, now)
+	for _, broker := range p.ready {
+		if r := p.drainLocked(broker, now); r != nil {
+			out = append(out, r)
+		}
+	}
+	clear(p.cands)
+	p.cands, p.ready = p.cands[:0], p.ready[:0]
+	p.encoding += len(out) - start
+	for _, r := range out[start:] {
+		p.inflight[r.broker]++
+		p.totalInflight++
+		p.m.PeakInFlight = max(p.m.PeakInFlight, p.totalInflight)
+		p.m.PeakInFlightPerBroker = max(p.m.PeakInFlightPerBroker, p.inflight[r.broker])
+	}
+	return needID, out, p.next
+}
+
+// candidate is a partition's next sendable batch, found by candidatesLocked;
+// at is the partition's index in Producer.parts.
+type candidate struct {
+	part *partState
+	b    *batch
+	at   int
+}
+
+// candidatesLocked fills p.cands with every partition's next sendable batch
+// whose leader may take a request now, in p.parts order, and p.ready with
+// the brokers among them that lead a due batch. It reports whether a due
+// batch waits for a producer ID.
+func (p *Producer) candidatesLocked(now time.Time) (needID bool) {
+	for i, part := range p.parts {
+		b, due := p.sendableLocked(part, now)
 		if b == nil {
 			continue
 		}
 		if !p.ident.have {
-			if p.txn != nil {
+			if !due || p.txn != nil {
 				continue // package txn sets the identity (SetIdentity)
 			}
 			if now.Before(p.ident.backoff) {
@@ -108,48 +147,67 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 			continue
 		}
 		if part.leader < 0 {
-			p.needMetadataLocked(now)
+			if due {
+				p.needMetadataLocked(now)
+			}
 			continue
 		}
 		if p.inflight[part.leader] >= p.cfg.MaxInFlightPerBroker {
 			continue // a response will wake the sender
 		}
-		var r *inflightReq
-		for _, x := range out[start:] {
-			if x.broker == part.leader {
-				r = x
-			}
+		p.cands = append(p.cands, candidate{part: part, b: b, at: i})
+		if due && !slices.Contains(p.ready, part.leader) {
+			p.ready = append(p.ready, part.leader)
 		}
-		size := b.est + batchOverhead + 64
+	}
+	return needID
+}
+
+// drainLocked builds broker's request from p.cands: every candidate the
+// broker leads, in p.parts order from p.drainFrom[broker] round, until the
+// next would exceed RequestMaxBytes (where the broker's next request starts).
+// It returns nil when no candidate may be sent (txn MaySend).
+func (p *Producer) drainLocked(broker int32, now time.Time) *inflightReq {
+	from := p.drainFrom[broker]
+	first, _ := slices.BinarySearchFunc(p.cands, from, func(c candidate, at int) int { return c.at - at })
+	var r *inflightReq
+	for k := range p.cands {
+		c := &p.cands[(first+k)%len(p.cands)]
+		if c.part.leader != broker {
+			continue
+		}
+		size := c.b.est + batchOverhead + 64
 		if r != nil && r.bytes+size > p.cfg.RequestMaxBytes {
-			continue // next pass
+			p.drainFrom[broker] = c.at
+			break
 		}
-		if p.txn != nil && !p.txn.MaySend(part.topic.name, part.partition) {
+		if p.txn != nil && !p.txn.MaySend(c.part.topic.name, c.part.partition) {
 			continue // txn calls Wake when the partition may be sent
 		}
 		if r == nil {
-			r = p.newRequestLocked(part.leader, now.Add(p.cfg.RequestTimeout))
-			out = append(out, r)
+			r = p.newRequestLocked(broker, now.Add(p.cfg.RequestTimeout))
 		}
-		p.assignSequenceLocked(part, b)
-		b.topicID = part.topic.id
-		b.sentTo = part.leader
-		b.send()
-		part.inflight++
-		r.batches = append(r.batches, b)
-		r.bytes += size
-		if b.deadline.Before(r.deadline) {
-			r.deadline = b.deadline
-		}
+		p.addBatchLocked(r, c.part, c.b, size)
 	}
-	p.encoding += len(out) - start
-	for _, r := range out[start:] {
-		p.inflight[r.broker]++
-		p.totalInflight++
-		p.m.PeakInFlight = max(p.m.PeakInFlight, p.totalInflight)
-		p.m.PeakInFlightPerBroker = max(p.m.PeakInFlightPerBroker, p.inflight[r.broker])
+	return r
+}
+
+// addBatchLocked seals b (if open), gives it its sequence numbers and puts
+// it in r.
+func (p *Producer) addBatchLocked(r *inflightReq, part *partState, b *batch, size int) {
+	if b.phase == batchOpen {
+		b.seal()
 	}
-	return needID, out, p.next
+	p.assignSequenceLocked(part, b)
+	b.topicID = part.topic.id
+	b.sentTo = part.leader
+	b.send()
+	part.inflight++
+	r.batches = append(r.batches, b)
+	r.bytes += size
+	if b.deadline.Before(r.deadline) {
+		r.deadline = b.deadline
+	}
 }
 
 // newRequestLocked returns a recycled (or new) request for broker.
@@ -205,10 +263,12 @@ func (p *Producer) soonLocked(t time.Time) {
 	}
 }
 
-// sendableLocked returns the partition's next batch to send, or nil. On the way
-// it drops emptied batches, expires batches past their delivery deadline
-// and performs a pending sequence reset (KIP-360).
-func (p *Producer) sendableLocked(part *partState, now time.Time) *batch {
+// sendableLocked returns the partition's next batch to send, or nil, and
+// whether it is due: sealed, or open and full, past its linger, flushed or
+// closing. An open batch is returned unsealed (drainLocked seals it if it
+// goes). On the way it drops emptied batches, expires batches past their
+// delivery deadline and performs a pending sequence reset (KIP-360).
+func (p *Producer) sendableLocked(part *partState, now time.Time) (*batch, bool) {
 	for i := 0; i < len(part.batches); i++ {
 		b := part.batches[i]
 		if b.inFlight() {
@@ -253,35 +313,34 @@ func (p *Producer) sendableLocked(part *partState, now time.Time) *batch {
 	}
 	if part.retry {
 		if part.inflight > 0 {
-			return nil
+			return nil, false
 		}
 		part.retry = false
 	}
 	if now.Before(part.backoffUntil) {
 		p.soonLocked(part.backoffUntil)
-		return nil
+		return nil, false
 	}
 	if !part.confirmed && part.inflight > 0 {
-		return nil
+		return nil, false
 	}
 	for _, b := range part.batches {
 		if b.inFlight() {
 			continue
 		}
 		if part.gap && !(b.sequenced() && b.baseSeq < part.gapSeq) {
-			return nil
+			return nil, false
 		}
 		if b.phase == batchOpen {
 			due := b.created.Add(p.cfg.linger)
 			if !p.fullLocked(b) && now.Before(due) && p.flushing == 0 && !p.closing {
 				p.soonLocked(due)
-				return nil
+				return b, false
 			}
-			b.seal()
 		}
-		return b
+		return b, true
 	}
-	return nil
+	return nil, false
 }
 
 // endBatchLocked fails part's batch b with err and the certainty its attempts
