@@ -64,7 +64,7 @@ const (
 	DefaultMaxWait           = 500 * time.Millisecond // fetch.max.wait.ms
 	DefaultMinBytes          = 1                      // fetch.min.bytes
 	DefaultMaxBytes          = 50 << 20               // fetch.max.bytes (52428800)
-	DefaultPartitionMaxBytes = 1 << 20                // max.partition.fetch.bytes
+	DefaultPartitionMaxBytes = 8 << 20                // max.partition.fetch.bytes
 	DefaultMaxBufferedBytes  = 64 << 20               // gregor's bound on buffered record memory
 )
 

@@ -28,7 +28,8 @@ type fetchReq struct {
 	want      map[gregor.TopicPartition]sessionPart
 	gens      map[gregor.TopicPartition]uint64 // partition generations when planned
 	order     []gregor.TopicPartition          // want's partitions in planning order
-	maxBytes  int32
+	maxBytes  int32                            // the decode budget: buffer room reserved (charged bytes)
+	askBytes  int32                            // max_bytes: maxBytes in records-field bytes (chargePerByte)
 	isolation IsolationLevel
 	maxWait   time.Duration
 	minBytes  int32
@@ -100,6 +101,10 @@ type fetchState struct {
 	fatal    []candidate
 	fatalErr []error
 	leaders  []int32
+	// chargePerByte is the charge against MaxBufferedBytes per byte of
+	// records field of the last response with records (1 before one, more
+	// with small records: recordSize per Record value).
+	chargePerByte float64
 }
 
 func newFetchState() *fetchState {
@@ -177,6 +182,7 @@ func (c *Consumer) fetchLoop() {
 		case <-c.wake:
 		case <-timerC:
 		case r := <-fs.results:
+			fs.noteCharge(r)
 			c.handleResult(fs, r)
 		}
 		if timer != nil && !timer.Stop() {
@@ -229,7 +235,8 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			}
 			continue
 		}
-		cands = append(cands, candidate{tp: tp, offset: st.offset, lastEpoch: st.lastEpoch, gen: st.gen, hint: st.hint})
+		offset, lastEpoch := st.fetchPos()
+		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint})
 		if !slices.Contains(topics, tp.Topic) {
 			topics = append(topics, tp.Topic)
 		}
@@ -357,11 +364,9 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 		c.mu.Unlock()
 		return false
 	}
-	maxBytes := int64(c.cfg.MaxBytes)
-	if room < maxBytes {
-		maxBytes = room
-	}
+	maxBytes := min(room, int64(c.cfg.MaxBytes), max(c.cfg.MaxBufferedBytes/2, 1))
 	req.maxBytes = int32(maxBytes)
+	req.askBytes = int32(max(float64(maxBytes)/max(fs.chargePerByte, 1), 1))
 	req.isolation, req.maxWait, req.minBytes, req.partMax = c.cfg.Isolation, c.cfg.MaxWait, c.cfg.MinBytes, c.cfg.PartitionMaxBytes
 	clear(req.want)
 	clear(req.gens)
@@ -375,6 +380,11 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 			continue // changed since the snapshot
 		}
 		if cd.epoch > st.leaderEpoch {
+			if st.buf != nil {
+				// A new leader: no fetch ahead; the position is
+				// validated once the buffered records are delivered.
+				continue
+			}
 			changed := st.leaderEpoch >= 0
 			st.leaderEpoch = cd.epoch
 			if changed && st.lastEpoch >= 0 {
@@ -418,6 +428,19 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 	}
 	c.send(fs, req)
 	return true
+}
+
+// noteCharge updates chargePerByte from a finished Fetch's chunks.
+func (fs *fetchState) noteCharge(r *fetchResult) {
+	var charge, bytes int64
+	for _, ch := range r.chunks {
+		if len(ch.records) > 0 {
+			charge, bytes = charge+ch.charge(), bytes+ch.bytes
+		}
+	}
+	if bytes > 0 {
+		fs.chargePerByte = float64(charge) / float64(bytes)
+	}
 }
 
 // leaderOf returns the leader and leader epoch to use for a partition:
