@@ -163,25 +163,20 @@ func (c *Consumer) fetchLoop() {
 		}
 		select {
 		case <-c.ctx.Done():
-			// Fetches end with c.ctx; drain them, then stop the workers.
-			c.mu.Lock()
-			n := len(c.inflight)
-			c.mu.Unlock()
-			for range n {
-				<-fs.results
-			}
-			for _, w := range fs.workers {
-				close(w)
-			}
-			c.mu.Lock()
-			clear(c.inflight)
-			c.reserved = 0
-			c.mu.Unlock()
-			c.closeSessions(fs.sessions)
+			c.stopFetching(fs)
 			return
 		case <-c.wake:
 		case <-timerC:
 		case r := <-fs.results:
+			if c.ctx.Err() != nil {
+				// Closing: a Fetch that Close cancelled fails, which must
+				// not end its session before closeSessions does.
+				c.mu.Lock()
+				delete(c.inflight, r.req.node)
+				c.mu.Unlock()
+				c.stopFetching(fs)
+				return
+			}
 			fs.noteCharge(r)
 			c.handleResult(fs, r)
 		}
@@ -192,6 +187,25 @@ func (c *Consumer) fetchLoop() {
 			}
 		}
 	}
+}
+
+// stopFetching ends the fetch loop once c.ctx ended: Fetches end with
+// c.ctx; it drains them, stops the workers and closes the fetch sessions.
+func (c *Consumer) stopFetching(fs *fetchState) {
+	c.mu.Lock()
+	n := len(c.inflight)
+	c.mu.Unlock()
+	for range n {
+		<-fs.results
+	}
+	for _, w := range fs.workers {
+		close(w)
+	}
+	c.mu.Lock()
+	clear(c.inflight)
+	c.reserved = 0
+	c.mu.Unlock()
+	c.closeSessions(fs.sessions)
 }
 
 // candidate is a partition the planner may fetch.

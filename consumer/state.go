@@ -223,8 +223,10 @@ type chunk struct {
 	lastEpoch int32 // leader epoch of the last batch, -1 none
 	bytes     int64 // records field plus decompressed bytes (metrics)
 	slots     int64 // memory of the Record values: recordSize per record
-	// blk is the block records were cut from (nil when empty); records
-	// keeps the block's capacity beyond it, which tells Receive whether
-	// the next chunk follows in memory.
+	// blk is the block records were cut from (nil when empty), at the
+	// index in blk.recs where they start; records keeps the block's
+	// capacity beyond it, so that chunks next to each other in the block
+	// are delivered as one slice (Receive, contiguous).
 	blk *recBlock
+	at  int
 }
