@@ -92,9 +92,9 @@ type Config struct {
 	// MaxBytes bounds the data of one Fetch response (fetch.max.bytes). The
 	// broker still returns the first batch of the first non-empty partition
 	// when it is larger (KIP-74). Default 50 MiB, as the Java client. A
-	// Fetch asks for less when the buffer has less room: at most half of
-	// MaxBufferedBytes (so one response is delivered while the next is
-	// fetched) in buffer charge, converted to records-field bytes at the
+	// Fetch asks for less when the buffer has less room: at most a quarter of
+	// MaxBufferedBytes (so one response is processed while another waits
+	// and the next is fetched) in buffer charge, converted to records-field bytes at the
 	// last response's charge per byte, so what the broker sends is decoded
 	// rather than fetched twice.
 	MaxBytes int32
@@ -118,9 +118,9 @@ type Config struct {
 	// fetched one response ahead of delivery (the prefetch depth: one
 	// response buffered and the next in flight, or two buffered), within
 	// this bound. Recycled memory kept for reuse is bounded by it
-	// separately. Default 64 MiB: two responses of 32 MiB charge (about
-	// 16 MiB of 100-byte records each), enough to keep a 20 ms round trip
-	// busy.
+	// separately. Default 64 MiB: Fetches of up to 16 MiB charge (about
+	// 8 MiB of 100-byte records, 70,000 records: more than one consumer
+	// decodes in a 20 ms round trip), several of them buffered.
 	MaxBufferedBytes int64
 	// OffsetReset is the out-of-range policy (auto.offset.reset). Default
 	// ResetEarliest.

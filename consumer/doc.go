@@ -27,8 +27,8 @@
 // fetched responses undelivered waits for Receive (and is forgotten from
 // the session meanwhile). A partition is not fetched while it is paused or
 // the buffered bytes reach Config.MaxBufferedBytes, and one Fetch asks
-// for at most half of MaxBufferedBytes, so that one response can be
-// delivered while the next arrives. The defaults (Config) need no tuning
+// for at most a quarter of MaxBufferedBytes, so that one response can be
+// processed while another waits and the next arrives. The defaults (Config) need no tuning
 // for one partition or thousands, on loopback or across a 20 ms round
 // trip. When NOT_LEADER_OR_FOLLOWER or
 // FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
