@@ -349,9 +349,7 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	c.gen++
 	// A Fetch in flight for the old position is now stale (its result is
 	// dropped by gen); the partition may be listed again at once.
-	if ch := st.reposition(c.gen, offset); ch != nil {
-		c.buffered -= ch.charge()
-	}
+	c.buffered -= st.reposition(c.gen, offset)
 	c.progressedLocked()
 }
 
@@ -361,9 +359,7 @@ func (c *Consumer) dropLocked(tp gregor.TopicPartition) {
 	if !ok {
 		return
 	}
-	if st.buf != nil {
-		c.buffered -= st.buf.charge()
-	}
+	c.buffered -= st.bufferedCharge()
 	delete(c.parts, tp)
 	for i, o := range c.order {
 		if o == tp {

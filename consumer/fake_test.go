@@ -263,7 +263,7 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 // a leader's fetchReq (its maps and slices) for the next Fetch.
 func snapshotReq(req *fetchReq) fetchReq {
 	return fetchReq{node: req.node, want: maps.Clone(req.want), gens: maps.Clone(req.gens), order: slices.Clone(req.order),
-		maxBytes: req.maxBytes, isolation: req.isolation, maxWait: req.maxWait, minBytes: req.minBytes, partMax: req.partMax,
+		maxBytes: req.maxBytes, askBytes: req.askBytes, isolation: req.isolation, maxWait: req.maxWait, minBytes: req.minBytes, partMax: req.partMax,
 		plan: fetchPlan{SessionID: req.plan.SessionID, SessionEpoch: req.plan.SessionEpoch, Full: req.plan.Full,
 			Parts: slices.Clone(req.plan.Parts), Forgotten: slices.Clone(req.plan.Forgotten), ForgottenIDs: slices.Clone(req.plan.ForgottenIDs)}}
 }

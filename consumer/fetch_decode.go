@@ -155,7 +155,7 @@ func (c *Consumer) decodePartition(p *fetchRespPart, fetchOffset, budget int64, 
 	})
 	blk.foreign = blk.foreign || f.headers
 	ch := blk.newChunk()
-	*ch = chunk{records: blk.recs[lo:], next: f.next, lastEpoch: f.lastEpoch, bytes: charged, slots: slots}
+	*ch = chunk{records: blk.recs[lo:], at: lo, next: f.next, lastEpoch: f.lastEpoch, bytes: charged, slots: slots}
 	if len(ch.records) > 0 {
 		ch.blk = blk
 		blk.refs++

@@ -68,11 +68,14 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 		p := &r.resp.Parts[i]
 		gen, ok := req.gens[p.TopicPartition]
 		st := c.parts[p.TopicPartition]
-		if !ok || st == nil || st.gen != gen || st.offset != req.want[p.TopicPartition].FetchOffset {
+		if !ok || st == nil || st.gen != gen || !st.fetchedAt(req.want[p.TopicPartition].FetchOffset) {
 			continue // unassigned, repositioned or not asked for: stale
 		}
 		if p.Err == nil {
 			st.hwm, st.lso = p.HighWatermark, p.LastStableOffset
+		}
+		if st.buf != nil && c.aheadOnly(st, p, r) {
+			continue
 		}
 		switch {
 		case p.Err != nil:
@@ -190,6 +193,29 @@ func isSessionErr(err error) bool {
 	return errors.Is(err, wire.ErrFetchSessionIDNotFound) ||
 		errors.Is(err, wire.ErrInvalidFetchSessionEpoch) ||
 		errors.Is(err, wire.ErrFetchSessionTopicIDError)
+}
+
+// aheadOnly handles the answer for a partition fetched ahead (records
+// still buffered, st.buf) and reports whether it did: records with nothing
+// deliverable advance the buffered chunk's end; any other answer than
+// records (an error, a diverging epoch, corrupt data) holds the fetch
+// ahead, so that the partition is fetched again from its delivered
+// position and the answer handled there. Records are left to the caller.
+func (c *Consumer) aheadOnly(st *partState, p *fetchRespPart, r *fetchResult) bool {
+	ch := r.chunks[p.TopicPartition]
+	switch {
+	case p.Err != nil || p.Diverging != nil || r.errs[p.TopicPartition] != nil:
+		st.noAhead = true
+	case ch == nil:
+	case len(ch.records) == 0:
+		st.buf.next = ch.next
+		if ch.lastEpoch >= 0 {
+			st.buf.lastEpoch = ch.lastEpoch
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // countFetchedLocked adds a fetched chunk to its partition's counters.

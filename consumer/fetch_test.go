@@ -387,7 +387,11 @@ func TestBufferBoundCountsRecordMemory(t *testing.T) {
 		var mem, slots int64
 		if ch != nil && ch.blk != nil {
 			mem = int64(cap(ch.blk.recs))*recordSize + int64(cap(ch.blk.arena))
-			slots = ch.slots
+		}
+		for _, b := range [2]*chunk{ch, c.parts[tp0].ahead} { // and the one fetched ahead
+			if b != nil {
+				slots += b.slots
+			}
 		}
 		c.mu.Unlock()
 		if m := c.Metrics(); m.BufferedBytes > bound+batchMem || slots != int64(m.BufferedRecords)*recordSize {

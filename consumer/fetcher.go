@@ -17,6 +17,13 @@ import (
 // metadata is refreshed meanwhile.
 const retryBackoff = 100 * time.Millisecond
 
+// fetchShare: one Fetch reserves (and asks for) at most 1/fetchShare of
+// MaxBufferedBytes, so that while the application processes one response
+// and another waits, the next is in flight, with room left for other
+// leaders; and a consumer's blocks stay small enough to be reused rather
+// than freshly allocated (page faults) for every response.
+const fetchShare = 4
+
 // fetchReq is one planned FetchRequest to a leader, and the memory a
 // Fetch reuses from one request to that leader to the next: the fetch loop
 // keeps one per leader (fetchState.reqs) and plans the next Fetch into it
@@ -28,7 +35,8 @@ type fetchReq struct {
 	want      map[gregor.TopicPartition]sessionPart
 	gens      map[gregor.TopicPartition]uint64 // partition generations when planned
 	order     []gregor.TopicPartition          // want's partitions in planning order
-	maxBytes  int32
+	maxBytes  int32                            // the decode budget: buffer room reserved (charged bytes)
+	askBytes  int32                            // max_bytes: maxBytes in records-field bytes (chargePerByte)
 	isolation IsolationLevel
 	maxWait   time.Duration
 	minBytes  int32
@@ -100,6 +108,10 @@ type fetchState struct {
 	fatal    []candidate
 	fatalErr []error
 	leaders  []int32
+	// chargePerByte is the charge against MaxBufferedBytes per byte of
+	// records field of the last response with records (1 before one, more
+	// with small records: recordSize per Record value).
+	chargePerByte float64
 }
 
 func newFetchState() *fetchState {
@@ -158,25 +170,21 @@ func (c *Consumer) fetchLoop() {
 		}
 		select {
 		case <-c.ctx.Done():
-			// Fetches end with c.ctx; drain them, then stop the workers.
-			c.mu.Lock()
-			n := len(c.inflight)
-			c.mu.Unlock()
-			for range n {
-				<-fs.results
-			}
-			for _, w := range fs.workers {
-				close(w)
-			}
-			c.mu.Lock()
-			clear(c.inflight)
-			c.reserved = 0
-			c.mu.Unlock()
-			c.closeSessions(fs.sessions)
+			c.stopFetching(fs)
 			return
 		case <-c.wake:
 		case <-timerC:
 		case r := <-fs.results:
+			if c.ctx.Err() != nil {
+				// Closing: a Fetch that Close cancelled fails, which must
+				// not end its session before closeSessions does.
+				c.mu.Lock()
+				delete(c.inflight, r.req.node)
+				c.mu.Unlock()
+				c.stopFetching(fs)
+				return
+			}
+			fs.noteCharge(r)
 			c.handleResult(fs, r)
 		}
 		if timer != nil && !timer.Stop() {
@@ -186,6 +194,25 @@ func (c *Consumer) fetchLoop() {
 			}
 		}
 	}
+}
+
+// stopFetching ends the fetch loop once c.ctx ended: Fetches end with
+// c.ctx; it drains them, stops the workers and closes the fetch sessions.
+func (c *Consumer) stopFetching(fs *fetchState) {
+	c.mu.Lock()
+	n := len(c.inflight)
+	c.mu.Unlock()
+	for range n {
+		<-fs.results
+	}
+	for _, w := range fs.workers {
+		close(w)
+	}
+	c.mu.Lock()
+	clear(c.inflight)
+	c.reserved = 0
+	c.mu.Unlock()
+	c.closeSessions(fs.sessions)
 }
 
 // candidate is a partition the planner may fetch.
@@ -229,7 +256,8 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			}
 			continue
 		}
-		cands = append(cands, candidate{tp: tp, offset: st.offset, lastEpoch: st.lastEpoch, gen: st.gen, hint: st.hint})
+		offset, lastEpoch := st.fetchPos()
+		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint})
 		if !slices.Contains(topics, tp.Topic) {
 			topics = append(topics, tp.Topic)
 		}
@@ -357,11 +385,9 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 		c.mu.Unlock()
 		return false
 	}
-	maxBytes := int64(c.cfg.MaxBytes)
-	if room < maxBytes {
-		maxBytes = room
-	}
+	maxBytes := min(room, int64(c.cfg.MaxBytes), max(c.cfg.MaxBufferedBytes/fetchShare, 1))
 	req.maxBytes = int32(maxBytes)
+	req.askBytes = int32(max(float64(maxBytes)/max(fs.chargePerByte, 1), 1))
 	req.isolation, req.maxWait, req.minBytes, req.partMax = c.cfg.Isolation, c.cfg.MaxWait, c.cfg.MinBytes, c.cfg.PartitionMaxBytes
 	clear(req.want)
 	clear(req.gens)
@@ -375,6 +401,11 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 			continue // changed since the snapshot
 		}
 		if cd.epoch > st.leaderEpoch {
+			if st.buf != nil {
+				// A new leader: no fetch ahead; the position is
+				// validated once the buffered records are delivered.
+				continue
+			}
 			changed := st.leaderEpoch >= 0
 			st.leaderEpoch = cd.epoch
 			if changed && st.lastEpoch >= 0 {
@@ -418,6 +449,19 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 	}
 	c.send(fs, req)
 	return true
+}
+
+// noteCharge updates chargePerByte from a finished Fetch's chunks.
+func (fs *fetchState) noteCharge(r *fetchResult) {
+	var charge, bytes int64
+	for _, ch := range r.chunks {
+		if len(ch.records) > 0 {
+			charge, bytes = charge+ch.charge(), bytes+ch.bytes
+		}
+	}
+	if bytes > 0 {
+		fs.chargePerByte = float64(charge) / float64(bytes)
+	}
 }
 
 // leaderOf returns the leader and leader epoch to use for a partition:

@@ -33,9 +33,7 @@ func (c *Consumer) Metrics() Metrics {
 		if st.paused {
 			m.PausedPartitions++
 		}
-		if st.buf != nil {
-			m.BufferedRecords += len(st.buf.records)
-		}
+		m.BufferedRecords += st.bufferedRecords()
 	}
 	return m
 }

@@ -61,9 +61,7 @@ func (c *Consumer) progressLocked(st *partState) Progress {
 	if p.End >= 0 {
 		p.Lag = max(p.End-p.Position, 0)
 	}
-	if st.buf != nil {
-		p.BufferedRecords = len(st.buf.records)
-	}
+	p.BufferedRecords = st.bufferedRecords()
 	return p
 }
 
@@ -161,9 +159,7 @@ func (c *Consumer) partitionMetrics(dst []client.PartitionMetrics) []client.Part
 		p := c.progressLocked(st)
 		m := client.PartitionMetrics{Topic: tp.Topic, Partition: tp.Partition, HighWatermark: st.hwm, LastStableOffset: st.lso,
 			Position: p.Position, Lag: p.Lag, BufferedRecords: p.BufferedRecords}
-		if st.buf != nil {
-			m.BufferedBytes = st.buf.charge()
-		}
+		m.BufferedBytes = st.bufferedCharge()
 		if pc := c.counts[tp]; pc != nil {
 			m.FetchedRecords, m.FetchedBytes = pc.records, pc.bytes
 		}

@@ -8,9 +8,10 @@ import (
 	"github.com/gregor-kafka/gregor/client"
 )
 
-// Receive waits for the next records and returns every record buffered for
-// unpaused partitions at that moment, partition by partition in offset
-// order (records that arrived in one Fetch response keep the response's
+// Receive waits for the next records and returns the records buffered for
+// unpaused partitions at that moment (of each partition, those of its
+// oldest undelivered Fetch response; records fetched ahead behind them
+// come with the next call), partition by partition in offset order (records that arrived in one Fetch response keep the response's
 // partition order; otherwise partitions rotate between calls for
 // fairness). Delivered records advance each partition's position past the
 // batches they came from. The application owns the returned slice and the
@@ -151,59 +152,27 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 }
 
 // contiguous reports whether the chunks of take lie one after the other in
-// one run of memory (in some order), and returns the first of them.
+// one run of memory (in some order), and returns the first of them. Chunks
+// cut from one block never overlap (each is its own part of blk.recs, at
+// chunk.at), so they form one run exactly when the span from the lowest
+// start to the highest end holds no more than their records; O(len(take)).
 func contiguous(take []*partState) (*chunk, bool) {
+	first := take[0].buf
 	if len(take) == 1 {
-		return take[0].buf, true
+		return first, true
 	}
-	blk := take[0].buf.blk
-	// Find the chunk no other chunk ends at, then follow the run.
-	var first *chunk
-	for _, a := range take {
-		if a.buf.blk != blk {
+	blk := first.blk
+	total, end := 0, 0
+	for _, st := range take {
+		ch := st.buf
+		if ch.blk != blk || blk == nil {
 			return nil, false
 		}
-		if precededBy(a.buf, take) == nil {
-			if first != nil {
-				return nil, false
-			}
-			first = a.buf
+		total += len(ch.records)
+		if ch.at < first.at {
+			first = ch
 		}
+		end = max(end, ch.at+len(ch.records))
 	}
-	if first == nil {
-		return nil, false
-	}
-	cur, seen := first, 1
-	for seen < len(take) {
-		next := followedBy(cur, take)
-		if next == nil {
-			return nil, false
-		}
-		cur, seen = next, seen+1
-	}
-	return first, true
-}
-
-// follows reports whether b starts where a ends in memory.
-func follows(a, b *chunk) bool {
-	l := len(a.records)
-	return cap(a.records) > l && &a.records[:l+1][l] == &b.records[0]
-}
-
-func precededBy(b *chunk, take []*partState) *chunk {
-	for _, st := range take {
-		if a := st.buf; a != b && follows(a, b) {
-			return a
-		}
-	}
-	return nil
-}
-
-func followedBy(a *chunk, take []*partState) *chunk {
-	for _, st := range take {
-		if b := st.buf; b != a && follows(a, b) {
-			return b
-		}
-	}
-	return nil
+	return first, end-first.at == total
 }

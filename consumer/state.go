@@ -39,10 +39,18 @@ type partState struct {
 	// err is the stopped partition's error, reported once by Receive.
 	err error
 
-	// buf is the fetched, filtered records waiting for delivery: set in
-	// phaseBuffered, and possibly in phaseStopped (the records before a
-	// corrupt batch); nil in every other phase.
-	buf *chunk
+	// buf is the oldest fetched, filtered records waiting for delivery,
+	// ahead the next ones (fetched from buf.next while buf waited, the
+	// fetch ahead); nil for none. Buffering is orthogonal to the phase: a
+	// partition with buf and no ahead may be fetched again from buf.next
+	// (fetchPos), so the next Fetch goes out while buf is delivered and
+	// processed. A stopped partition may keep buf (the records before a
+	// corrupt batch). noAhead holds the fetch ahead after a response that
+	// was not plain records (an error, a diverging epoch, corrupt data):
+	// the partition is fetched again only from its delivered position,
+	// where the answer is handled as without buffered records.
+	buf, ahead *chunk
+	noAhead    bool
 
 	// hwm and lso are the high watermark and last stable offset the
 	// latest Fetch response listing the partition reported; -1 before.
@@ -60,8 +68,6 @@ const (
 	phaseFetchable phase = iota
 	// phaseInFlight: listed in a Fetch in flight.
 	phaseInFlight
-	// phaseBuffered: a fetched chunk (buf) waits for Receive.
-	phaseBuffered
 	// phaseValidating: after a leader change the position is validated
 	// with OffsetForLeaderEpoch (KIP-320) before fetching on.
 	phaseValidating
@@ -75,9 +81,25 @@ const (
 	phaseStopped
 )
 
-// fetchable reports whether the fetch loop may list the partition now.
+// fetchable reports whether the fetch loop may list the partition now: at
+// most one Fetch is in flight for it and at most two chunks are buffered
+// (buf, and ahead from a fetch ahead).
 func (p *partState) fetchable(now time.Time) bool {
-	return !p.paused && p.phase == phaseFetchable && !now.Before(p.backoff)
+	return !p.paused && p.phase == phaseFetchable && !now.Before(p.backoff) &&
+		(p.buf == nil || (p.ahead == nil && !p.noAhead))
+}
+
+// fetchPos is where the next Fetch of the partition starts, with the
+// leader epoch of the last batch fetched (LastFetchedEpoch, KIP-320): past
+// the buffered records, or the position when none are buffered.
+func (p *partState) fetchPos() (offset int64, lastEpoch int32) {
+	if p.buf == nil {
+		return p.offset, p.lastEpoch
+	}
+	if p.buf.lastEpoch >= 0 {
+		return p.buf.next, p.buf.lastEpoch
+	}
+	return p.buf.next, p.lastEpoch
 }
 
 // backingOff reports whether the partition is unpaused and waits only for
@@ -102,21 +124,50 @@ func (p *partState) answered() {
 	}
 }
 
-// buffer: fetchable → buffered with ch (records to deliver).
-func (p *partState) buffer(ch *chunk) {
-	p.buf = ch
-	p.phase = phaseBuffered
+// fetchedAt reports whether a Fetch from offset continues the partition
+// (fetchPos); an answer for another offset is stale.
+func (p *partState) fetchedAt(offset int64) bool {
+	pos, _ := p.fetchPos()
+	return pos == offset
 }
 
-// delivered takes the buffered chunk for Receive: buffered → fetchable; a
-// stopped partition stays stopped.
+// buffer queues ch (records to deliver) behind what is buffered.
+func (p *partState) buffer(ch *chunk) {
+	if p.buf == nil {
+		p.buf = ch
+	} else {
+		p.ahead = ch
+	}
+}
+
+// delivered takes the oldest buffered chunk for Receive; the fetched-ahead
+// one, if any, moves up, and the partition may be fetched ahead again.
 func (p *partState) delivered() *chunk {
 	ch := p.buf
-	p.buf = nil
-	if p.phase == phaseBuffered {
-		p.phase = phaseFetchable
-	}
+	p.buf, p.ahead, p.noAhead = p.ahead, nil, false
 	return ch
+}
+
+// bufferedCharge and bufferedRecords are the buffered chunks' charge
+// against MaxBufferedBytes and their record count.
+func (p *partState) bufferedCharge() int64 {
+	var n int64
+	for _, ch := range [2]*chunk{p.buf, p.ahead} {
+		if ch != nil {
+			n += ch.charge()
+		}
+	}
+	return n
+}
+
+func (p *partState) bufferedRecords() int {
+	n := 0
+	for _, ch := range [2]*chunk{p.buf, p.ahead} {
+		if ch != nil {
+			n += len(ch.records)
+		}
+	}
+	return n
 }
 
 // startValidation: fetchable → validating (leader change, KIP-320).
@@ -145,15 +196,15 @@ func (p *partState) stop(err error) {
 }
 
 // reposition: any phase → fetchable at a position set from outside the
-// fetch path (a Fetch in flight for the old position is stale: its result
-// is dropped by gen). It returns the dropped chunk, if any, for the
-// caller's accounting.
-func (p *partState) reposition(gen uint64, offset int64) *chunk {
-	ch := p.buf
+// fetch path (a Fetch in flight for the old position is stale: its result is
+// dropped by gen). It drops the buffered chunks and returns their charge,
+// for the caller's accounting.
+func (p *partState) reposition(gen uint64, offset int64) int64 {
+	dropped := p.bufferedCharge()
 	p.gen, p.offset, p.lastEpoch = gen, offset, -1
-	p.phase, p.err, p.buf = phaseFetchable, nil, nil
+	p.phase, p.err, p.buf, p.ahead, p.noAhead = phaseFetchable, nil, nil, nil, false
 	p.backoff = time.Time{}
-	return ch
+	return dropped
 }
 
 // leaderHint is a partition's leader and leader epoch as a broker reported
@@ -172,8 +223,10 @@ type chunk struct {
 	lastEpoch int32 // leader epoch of the last batch, -1 none
 	bytes     int64 // records field plus decompressed bytes (metrics)
 	slots     int64 // memory of the Record values: recordSize per record
-	// blk is the block records were cut from (nil when empty); records
-	// keeps the block's capacity beyond it, which tells Receive whether
-	// the next chunk follows in memory.
+	// blk is the block records were cut from (nil when empty), at the
+	// index in blk.recs where they start; records keeps the block's
+	// capacity beyond it, so that chunks next to each other in the block
+	// are delivered as one slice (Receive, contiguous).
 	blk *recBlock
+	at  int
 }

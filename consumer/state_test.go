@@ -25,9 +25,26 @@ func TestPartitionPhases(t *testing.T) {
 	want("send", phaseInFlight, false)
 	st.answered()
 	want("answered", phaseFetchable, true)
-	st.buffer(&chunk{})
-	want("buffer", phaseBuffered, false)
-	if st.delivered() == nil || st.buf != nil {
+	st.buffer(&chunk{next: 10, lastEpoch: -1})
+	want("buffer", phaseFetchable, true) // fetched ahead from buf.next
+	st.send()
+	want("send ahead", phaseInFlight, false)
+	st.answered()
+	st.buffer(&chunk{next: 20, lastEpoch: 3})
+	want("buffered ahead", phaseFetchable, false) // two chunks: no more
+	if off, _ := st.fetchPos(); off != 20 && st.ahead == nil {
+		t.Fatalf("fetchPos %d with ahead", off)
+	}
+	if ch := st.delivered(); ch == nil || ch.next != 10 || st.buf == nil || st.buf.next != 20 || st.ahead != nil {
+		t.Fatal("delivered did not hand over the oldest chunk and move the next up")
+	}
+	if off, ep := st.fetchPos(); off != 20 || ep != 3 {
+		t.Fatalf("fetchPos %d %d, want 20 3 (past the buffered chunk)", off, ep)
+	}
+	want("one buffered", phaseFetchable, true)
+	st.noAhead = true
+	want("ahead held", phaseFetchable, false)
+	if st.delivered() == nil || st.buf != nil || st.noAhead {
 		t.Fatal("delivered did not hand over the chunk")
 	}
 	want("delivered", phaseFetchable, true)
@@ -58,7 +75,7 @@ func TestPartitionPhases(t *testing.T) {
 	st.answered() // a stale answer does not revive it
 	want("stale answer", phaseStopped, false)
 	st.buffer(&chunk{})
-	if ch := st.reposition(7, 100); ch == nil || st.buf != nil || st.err != nil || st.gen != 7 || st.offset != 100 || st.lastEpoch != -1 {
+	if ch := st.reposition(7, 100); ch != 0 || st.buf != nil || st.err != nil || st.gen != 7 || st.offset != 100 || st.lastEpoch != -1 {
 		t.Fatalf("reposition: chunk %v, state %+v", ch, st)
 	}
 	want("reposition", phaseFetchable, true)

@@ -54,7 +54,7 @@ func buildFetchRequest(m *wire.FetchRequest, req *fetchReq) {
 		ReplicaState:   wire.FetchReplicaState{ReplicaID: -1, ReplicaEpoch: -1},
 		MaxWaitMs:      int32(req.maxWait / time.Millisecond),
 		MinBytes:       req.minBytes,
-		MaxBytes:       req.maxBytes,
+		MaxBytes:       req.askBytes,
 		IsolationLevel: int8(req.isolation),
 		SessionID:      req.plan.SessionID,
 		SessionEpoch:   req.plan.SessionEpoch,

@@ -28,7 +28,7 @@ func TestGoldenFetchResponse(t *testing.T) {
 			b: {TopicID: id, FetchOffset: 1, CurrentLeaderEpoch: 3, LastFetchedEpoch: 2, MaxBytes: 1 << 20},
 			c: {TopicID: id, FetchOffset: 11, CurrentLeaderEpoch: 3, LastFetchedEpoch: 2, MaxBytes: 1 << 20},
 		},
-		maxBytes: 1000, isolation: ReadCommitted, maxWait: 250e6, minBytes: 1,
+		maxBytes: 1000, askBytes: 1000, isolation: ReadCommitted, maxWait: 250e6, minBytes: 1,
 	}
 	var wAborted []wire.FetchAbortedTransaction
 	for _, x := range aborted {

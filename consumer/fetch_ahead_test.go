@@ -1,0 +1,93 @@
+package consumer
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// fetchedFrom reports whether a Fetch listed tp at offset.
+func (f *fakeBroker) fetchedFrom(tp gregor.TopicPartition, offset int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, req := range f.fetches {
+		if sp, ok := req.want[tp]; ok && sp.FetchOffset == offset {
+			return true
+		}
+	}
+	return false
+}
+
+// aheadState returns whether tp has a chunk buffered, one fetched ahead
+// behind it, and a held fetch ahead.
+func aheadState(c *Consumer, tp gregor.TopicPartition) (buf, ahead, held bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.parts[tp]
+	return st.buf != nil, st.ahead != nil, st.noAhead
+}
+
+// TestFetchAheadWhileBuffered: the next Fetch for a partition goes out from
+// the end of its buffered records while they are still undelivered (one
+// fetch ahead, so the round trip overlaps delivery); its answer waits
+// behind them, Receive hands the chunks out oldest first, and with two
+// chunks buffered the partition is not fetched until one is delivered.
+func TestFetchAheadWhileBuffered(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 10))
+	c := newTestConsumer(t, f, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a Fetch from offset 10 with records 0-9 undelivered", func() bool { return f.fetchedFrom(tp0, 10) })
+	f.append(tp0, dataBatch(10, 10))
+	waitFor(t, "two chunks buffered", func() bool { buf, ahead, _ := aheadState(c, tp0); return buf && ahead })
+	c.mu.Lock()
+	fetchable := c.parts[tp0].fetchable(time.Now())
+	buffered := c.buffered
+	c.mu.Unlock()
+	if fetchable {
+		t.Fatal("fetchable with two chunks buffered")
+	}
+	if m := c.Metrics(); m.BufferedRecords != 20 || m.BufferedBytes != buffered || m.RecordsDelivered != 0 {
+		t.Fatalf("metrics %+v, want 20 records buffered (%d bytes), none delivered", m, buffered)
+	}
+	wantOffsets(t, receiveN(t, c, 10), tp0, 0, 10)
+	if got := c.Assignment()[0].Position; got != AtOffset(10) {
+		t.Fatalf("position %v after the first chunk, want 10", got)
+	}
+	wantOffsets(t, receiveN(t, c, 10), tp0, 10, 20)
+	waitFor(t, "a Fetch from offset 20", func() bool { return f.fetchedFrom(tp0, 20) })
+	if m := c.Metrics(); m.BufferedBytes != 0 {
+		t.Fatalf("%d bytes buffered after delivering everything", m.BufferedBytes)
+	}
+}
+
+// TestFetchAheadErrorWaitsForDelivery: an error answering a fetch ahead is
+// not acted on while records are buffered: the fetch ahead is held, and
+// after delivery the partition is fetched from its delivered position,
+// where the error (here gone) is handled as without buffered records.
+func TestFetchAheadErrorWaitsForDelivery(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 10))
+	c := newTestConsumer(t, f, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "records buffered", func() bool { buf, _, _ := aheadState(c, tp0); return buf })
+	f.mu.Lock()
+	f.partErr[tp0] = []error{wire.ErrOffsetOutOfRange}
+	f.mu.Unlock()
+	waitFor(t, "the fetch ahead held", func() bool { _, _, held := aheadState(c, tp0); return held })
+	if m := c.Metrics(); m.OffsetResets != 0 {
+		t.Fatalf("%d offset resets while records were buffered", m.OffsetResets)
+	}
+	wantOffsets(t, receiveN(t, c, 10), tp0, 0, 10)
+	f.append(tp0, dataBatch(10, 5))
+	wantOffsets(t, receiveN(t, c, 5), tp0, 10, 15)
+	if m := c.Metrics(); m.OffsetResets != 0 {
+		t.Fatalf("%d offset resets", m.OffsetResets)
+	}
+}
