@@ -94,8 +94,10 @@ func (c *Client) reaper() {
 // (PossiblySent for written ones) and closes every connection. Later calls
 // fail with ErrClosed, NotSent. Safe to call more than once; it returns nil.
 // It does not wait on the network, so it never waits for ctx (which it
-// takes for the Close shape every gregor type shares); close producers and
-// consumers first, they leave the client open.
+// takes for the Close shape every gregor type shares). Close producers and
+// consumers first, they leave the client open; closed first, the client
+// makes every object built on it fail its pending and later calls with
+// errors matching ErrClosed (see Closed).
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
@@ -109,6 +111,12 @@ func (c *Client) Close(ctx context.Context) error {
 	})
 	return nil
 }
+
+// Closed returns a channel that is closed when Close begins. Producers and
+// consumers built on the client watch it: closed before them, they fail
+// what is pending with an error matching ErrClosed (with its true
+// certainty) at once instead of retrying until their deadlines.
+func (c *Client) Closed() <-chan struct{} { return c.stop }
 
 // Ready connects to a bootstrap broker, negotiates versions, authenticates,
 // loads metadata (brokers, controller, cluster ID) and checks ExpectedClusterID, all within ctx.

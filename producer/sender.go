@@ -40,12 +40,16 @@ func (p *Producer) run() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var reqs []*inflightReq
+	clientDone := p.clientDone
 	for {
 		select {
 		case <-p.quit:
 			return
 		case <-p.wake:
 		case <-timer.C:
+		case <-clientDone:
+			clientDone = nil
+			p.clientClosed()
 		}
 		for {
 			var needID bool
@@ -84,6 +88,10 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 	defer p.mu.Unlock()
 	p.next = now.Add(time.Hour)
 	if p.closed {
+		return false, out, p.next
+	}
+	if p.gone {
+		p.failUnsentLocked(errClientClosed) // e.g. a batch put back for a retry after the client closed
 		return false, out, p.next
 	}
 	p.syncMetadataLocked(now)
