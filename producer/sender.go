@@ -341,8 +341,7 @@ func (p *Producer) fatalForLocked(b *batch, now time.Time) error {
 	}
 	if n := t.unknown - b.unknownBase; p.cfg.UnknownTopicRetries >= 0 && n > p.cfg.UnknownTopicRetries &&
 		errors.Is(t.metaErr, wire.ErrUnknownTopicOrPartition) && !b.lastAdmit.After(t.metaErrAt) {
-		return fmt.Errorf("topic %q not present in %d metadata refreshes in a row (UnknownTopicRetries %d): %w",
-			t.name, n, p.cfg.UnknownTopicRetries, wire.ErrUnknownTopicOrPartition)
+		return &unknownTopicError{topic: t.name, refreshes: n, retries: p.cfg.UnknownTopicRetries}
 	}
 	if part := b.part; part != nil && part.leader < 0 && t.numParts > 0 && part.partition >= t.numParts &&
 		p.meta.fetchedAfter(b.created) {
@@ -390,6 +389,22 @@ func (p *Producer) timeoutErrLocked(b *batch) error {
 	}
 	return &timeoutError{last: last}
 }
+
+// unknownTopicError is the terminal of a record whose topic stayed unknown
+// for more than UnknownTopicRetries metadata refreshes in a row. It wraps
+// wire.ErrUnknownTopicOrPartition, but the producer already retried, so it
+// is not retriable (gregor.IsRetriable).
+type unknownTopicError struct {
+	topic              string
+	refreshes, retries int
+}
+
+func (e *unknownTopicError) Error() string {
+	return fmt.Sprintf("topic %q still unknown after UnknownTopicRetries (%d) retries (%d metadata refreshes in a row): %v",
+		e.topic, e.retries, e.refreshes, wire.ErrUnknownTopicOrPartition)
+}
+func (e *unknownTopicError) Unwrap() error   { return wire.ErrUnknownTopicOrPartition }
+func (e *unknownTopicError) Retriable() bool { return false }
 
 // metadataError is the metadata condition that kept a record from being sent:
 // what was missing and the last metadata error for its topic.
