@@ -227,8 +227,9 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 	ob := opBound{parent: ctx, deadline: c.effectiveDeadline(ctx, admitted)}
 	defer ob.release()
 	var (
-		worst = NotSent // certainty never improves across tries
-		prev  error     // the last failure other than the deadline
+		worst   = NotSent // certainty never improves across tries
+		prev    error     // the last failure other than the deadline
+		refused int       // tries in a row every bootstrap address refused
 	)
 	for try := 0; ; try++ {
 		p, err := c.attempt(&ob, broker, req, pinned, admitted, pooled)
@@ -248,6 +249,15 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 		ctxFail := errors.Is(err, ErrTimeout) || errors.Is(err, ErrCancelled)
 		if !ctxFail {
 			prev = err
+		}
+		if errors.As(err, new(refusedEverywhere)) {
+			if refused++; refused > bootstrapRefusedRetries {
+				err = reqErr(broker, apiName(req.Key()), worst, fmt.Errorf("%w (every bootstrap address refused the connection, %d tries)", unwrapReq(err), refused))
+				c.m.terminal(err, admitted)
+				return nil, err
+			}
+		} else {
+			refused = 0
 		}
 		if !ctxFail && c.retriable(err, req.Key()) {
 			c.logRetry(apiName(req.Key()), broker, try, err)
