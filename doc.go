@@ -11,7 +11,8 @@
 //     ErrTopicAlreadyExists, ...): the same pointers as wire's, so errors.Is
 //     matches either (errors_kafka.go is generated from wire/error_codes.go:
 //     go generate .).
-//   - IsRetriable(err): a Kafka error in err's chain that a retry can cure.
+//   - IsRetriable(err): a Kafka error in err's chain that a retry can cure;
+//     false on a terminal error (every failed record's).
 //   - MayHaveBeenWritten(err): whether a failed record may have been written
 //     anyway (false for nil; the error's own answer when it carries one,
 //     such as *producer.RecordError; else true unless a Kafka error proves

@@ -43,14 +43,26 @@ const (
 // package are one per code; errors.Is matches on the code.
 type KafkaError = wire.KafkaError
 
-// IsRetriable reports whether err's chain holds a Kafka error that a retry
-// can cure (Java's RetriableException: NOT_LEADER_OR_FOLLOWER,
-// REQUEST_TIMED_OUT, COORDINATOR_LOAD_IN_PROGRESS, ...). It is false for
-// nil and for errors carrying no Kafka error: client-side failures
-// (timeouts, transport errors, backpressure) are retried by gregor itself
-// within its deadlines, and whether to try again after it gave up is the
-// caller's choice.
+// IsRetriable reports whether a retry of the failed operation can cure
+// err: err's chain holds a Kafka error of a retriable code (Java's
+// RetriableException: NOT_LEADER_OR_FOLLOWER, REQUEST_TIMED_OUT,
+// COORDINATOR_LOAD_IN_PROGRESS, ...) and no terminal error. A terminal
+// error, one that has a Retriable() bool method answering false, ends the
+// question however retriable its cause: every failed record's error
+// (producer.RecordError, from Produce, Delivery.Wait or Result), reached
+// after the producer's own retries, e.g. UNKNOWN_TOPIC_OR_PARTITION after
+// UnknownTopicRetries. It is false for nil and for errors carrying no
+// Kafka error: client-side failures (timeouts, transport errors,
+// backpressure) are retried by gregor itself within its deadlines, and
+// whether to try again after it gave up is the caller's choice.
 func IsRetriable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var r interface{ Retriable() bool }
+	if errors.As(err, &r) && !r.Retriable() {
+		return false
+	}
 	return wire.Classify(err).Has(wire.ClassRetriable)
 }
 

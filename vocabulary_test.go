@@ -69,6 +69,16 @@ type written bool
 func (w written) Error() string            { return "record failed" }
 func (w written) MayHaveBeenWritten() bool { return bool(w) }
 
+// terminal is an error that declares whether a retry can cure it.
+type terminal struct {
+	retriable bool
+	cause     error
+}
+
+func (e terminal) Error() string   { return "gave up: " + e.cause.Error() }
+func (e terminal) Unwrap() error   { return e.cause }
+func (e terminal) Retriable() bool { return e.retriable }
+
 func TestQuestions(t *testing.T) {
 	cases := []struct {
 		err              error
@@ -82,6 +92,8 @@ func TestQuestions(t *testing.T) {
 		{fmt.Errorf("x: %w", written(false)), false, false},
 		{fmt.Errorf("x: %w", written(true)), false, true},
 		{fmt.Errorf("%w: %w", written(false), ErrRequestTimedOut), true, false},
+		{fmt.Errorf("x: %w", terminal{false, ErrUnknownTopicOrPartition}), false, false}, // issue 36
+		{terminal{true, ErrNotLeaderOrFollower}, true, false},
 	}
 	for _, c := range cases {
 		if got := IsRetriable(c.err); got != c.retriable {

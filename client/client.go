@@ -94,8 +94,10 @@ func (c *Client) reaper() {
 // (PossiblySent for written ones) and closes every connection. Later calls
 // fail with ErrClosed, NotSent. Safe to call more than once; it returns nil.
 // It does not wait on the network, so it never waits for ctx (which it
-// takes for the Close shape every gregor type shares); close producers and
-// consumers first, they leave the client open.
+// takes for the Close shape every gregor type shares). Close producers and
+// consumers first, they leave the client open; closed first, the client
+// makes every object built on it fail its pending and later calls with
+// errors matching ErrClosed (see Closed).
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
@@ -109,6 +111,12 @@ func (c *Client) Close(ctx context.Context) error {
 	})
 	return nil
 }
+
+// Closed returns a channel that is closed when Close begins. Producers and
+// consumers built on the client watch it: closed before them, they fail
+// what is pending with an error matching ErrClosed (with its true
+// certainty) at once instead of retrying until their deadlines.
+func (c *Client) Closed() <-chan struct{} { return c.stop }
 
 // Ready connects to a bootstrap broker, negotiates versions, authenticates,
 // loads metadata (brokers, controller, cluster ID) and checks ExpectedClusterID, all within ctx.
@@ -219,8 +227,9 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 	ob := opBound{parent: ctx, deadline: c.effectiveDeadline(ctx, admitted)}
 	defer ob.release()
 	var (
-		worst = NotSent // certainty never improves across tries
-		prev  error     // the last failure other than the deadline
+		worst   = NotSent // certainty never improves across tries
+		prev    error     // the last failure other than the deadline
+		refused int       // tries in a row every bootstrap address refused
 	)
 	for try := 0; ; try++ {
 		p, err := c.attempt(&ob, broker, req, pinned, admitted, pooled)
@@ -240,6 +249,15 @@ func (c *Client) do(ctx context.Context, broker int32, req wire.Request, pinned 
 		ctxFail := errors.Is(err, ErrTimeout) || errors.Is(err, ErrCancelled)
 		if !ctxFail {
 			prev = err
+		}
+		if errors.As(err, new(refusedEverywhere)) {
+			if refused++; refused > bootstrapRefusedRetries {
+				err = reqErr(broker, apiName(req.Key()), worst, fmt.Errorf("%w (every bootstrap address refused the connection, %d tries)", unwrapReq(err), refused))
+				c.m.terminal(err, admitted)
+				return nil, err
+			}
+		} else {
+			refused = 0
 		}
 		if !ctxFail && c.retriable(err, req.Key()) {
 			c.logRetry(apiName(req.Key()), broker, try, err)

@@ -47,6 +47,10 @@ type metaFetch struct {
 // created automatically. A cluster ID other than ExpectedClusterID fails
 // with ErrClusterIdentity.
 func (c *Client) Metadata(ctx context.Context, topics []string) (*Metadata, error) {
+	if c.closed.Load() {
+		c.m.closedRejections.Add(1)
+		return nil, reqErr(AnyBroker, "Metadata", NotSent, ErrClosed)
+	}
 	if md := c.meta.fresh(topics); md != nil {
 		return md, nil // the common case: no context to derive
 	}

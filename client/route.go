@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"syscall"
 )
 
 // route returns a live, negotiated connection in lane (shared, or dedicated
@@ -92,12 +93,30 @@ func (c *Client) routeAny(ctx context.Context, lane Lane, name string) (*conn, e
 			cands = append(cands, dialCand{a, -1})
 		}
 	}
-	cn, err := c.dialFirst(ctx, lane, name, cands)
+	cn, refused, err := c.dialFirst(ctx, lane, name, cands)
 	if err != nil && knownOnly && ctx.Err() == nil && (errors.Is(err, ErrTransport) || errors.Is(err, ErrDNS)) {
 		c.knownUnreachable()
 	}
+	if err != nil && refused && md == nil {
+		err = refusedEverywhere{err}
+	}
 	return cn, err
 }
+
+// refusedEverywhere marks a route failure before any metadata was loaded
+// in which every bootstrap address refused the connection: nothing listens
+// there, so do retries it only bootstrapRefusedRetries times.
+type refusedEverywhere struct{ error }
+
+func (e refusedEverywhere) Unwrap() error { return e.error }
+
+// bootstrapRefusedRetries is how many times in a row a request is retried
+// when every bootstrap address refuses the connection before the client
+// has reached any broker (a few backoffs, about 0.7s with the default
+// RetryBackoff: a broker restarting on that port has that long to come
+// back). Once the client has metadata, refused connections are retried
+// within the deadline as any transport failure.
+const bootstrapRefusedRetries = 3
 
 // dialCand is an address to dial and the node ID it is for (-1 for a
 // bootstrap address).
@@ -107,26 +126,29 @@ type dialCand struct {
 }
 
 // dialFirst returns a connection in lane and name to the first of cands
-// that connects.
-func (c *Client) dialFirst(ctx context.Context, lane Lane, name string, cands []dialCand) (*conn, error) {
+// that connects; refused reports that every one refused the connection
+// (ECONNREFUSED).
+func (c *Client) dialFirst(ctx context.Context, lane Lane, name string, cands []dialCand) (_ *conn, refused bool, _ error) {
 	var firstErr error
+	refused = len(cands) > 0
 	for _, cd := range cands {
 		cn, err := c.pool.get(ctx, cd.addr, cd.id, lane, name)
 		if err == nil {
-			return cn, nil
+			return cn, false, nil
 		}
 		if firstErr == nil {
 			firstErr = err
 		}
+		refused = refused && errors.Is(err, syscall.ECONNREFUSED)
 		// Only a failure to reach this one broker is worth trying another
 		// for; deadlines, closing, authentication and version or identity
 		// mismatches would fail the same way everywhere.
 		if ctx.Err() != nil || (!errors.Is(err, ErrTransport) && !errors.Is(err, ErrDNS)) {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if firstErr == nil {
 		firstErr = fmt.Errorf("%w: no broker address known", ErrUnknownBroker)
 	}
-	return nil, firstErr
+	return nil, refused, firstErr
 }

@@ -68,6 +68,9 @@ type Consumer struct {
 	// unregister removes the consumer's partition metrics from the
 	// client's snapshot (nil with a test cluster).
 	unregister func()
+	// clientDone is the client's Closed channel (nil with a test
+	// cluster): Receive ends at once when the client is closed first.
+	clientDone <-chan struct{}
 }
 
 // New returns a Consumer reading through c with cfg (zero fields take their
@@ -101,6 +104,9 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 	c.blocks.limit = cfg.MaxBufferedBytes
 	if hc, ok := cl.(interface{ Hooks() *client.Hooks }); ok {
 		c.hooks = hc.Hooks()
+	}
+	if cc, ok := cl.(interface{ Closed() <-chan struct{} }); ok {
+		c.clientDone = cc.Closed()
 	}
 	if lc, ok := cl.(interface{ Logger() *slog.Logger }); ok {
 		c.log = lc.Logger()

@@ -22,12 +22,13 @@ import (
 // *LogTruncationError under ResetNone, *PartitionError) is reported once,
 // before any records; when ctx ends first, an error wrapping
 // client.ErrTimeout (deadline) or client.ErrCancelled together with the
-// context's error; client.ErrClosed when the consumer is or becomes closed.
+// context's error; client.ErrClosed when the consumer or its client is or
+// becomes closed.
 // Receive never returns an empty batch with a nil error.
 func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 	for {
 		c.mu.Lock()
-		if c.closed {
+		if c.closed || c.clientClosed() {
 			c.mu.Unlock()
 			return nil, client.ErrClosed
 		}
@@ -46,6 +47,8 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 		case <-w:
 		case <-c.closedCh:
 			done = client.ErrClosed
+		case <-c.clientDone:
+			done = client.ErrClosed
 		case <-ctx.Done():
 			done = ctxError(ctx.Err())
 		}
@@ -55,6 +58,16 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 		if done != nil {
 			return nil, done
 		}
+	}
+}
+
+// clientClosed reports whether the client was closed.
+func (c *Consumer) clientClosed() bool {
+	select {
+	case <-c.clientDone:
+		return true
+	default:
+		return false
 	}
 }
 

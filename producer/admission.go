@@ -8,7 +8,8 @@ import (
 // TrySend admits m at once or fails without waiting: with a backpressure
 // error (errors.Is(err, client.ErrBackpressure)) when a limit is reached or
 // earlier Send calls are waiting, ErrRecordTooLarge, ErrInvalidRecord or
-// ErrProducerClosed. A refused record is untouched and nothing is lost.
+// ErrProducerClosed (also when the client was closed first; the refusal's
+// certainty is NotSent). A refused record is untouched and nothing is lost.
 func (p *Producer) TrySend(m *Record) (*Delivery, error) {
 	size, err := p.check(m)
 	if err != nil {
@@ -16,8 +17,8 @@ func (p *Producer) TrySend(m *Record) (*Delivery, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closing {
-		return nil, ErrProducerClosed
+	if err := p.refusalLocked(); err != nil {
+		return nil, err
 	}
 	if p.waiting.queued() {
 		return nil, errWaiters
@@ -38,9 +39,9 @@ func (p *Producer) Send(ctx context.Context, m *Record) (*Delivery, error) {
 		return nil, err
 	}
 	p.mu.Lock()
-	if p.closing {
+	if err := p.refusalLocked(); err != nil {
 		p.mu.Unlock()
-		return nil, ErrProducerClosed
+		return nil, err
 	}
 	if !p.waiting.queued() && p.roomLocked(size) == nil {
 		d := p.admitLocked(m, size)

@@ -146,6 +146,12 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // gregor.MayHaveBeenWritten(err) asks.
 func (e *RecordError) MayHaveBeenWritten() bool { return e.Certainty != client.NotSent }
 
+// Retriable reports false: a record's failure is its terminal, reached
+// after the producer's own retries (within DeliveryTimeout,
+// UnknownTopicRetries), whatever broker error it carries; sending the
+// record again is the caller's choice. gregor.IsRetriable(err) asks it.
+func (e *RecordError) Retriable() bool { return false }
+
 // recordError returns the error of a failed Result, nil for a delivered one.
 func recordError(r *Result) error {
 	if r.Err == nil {

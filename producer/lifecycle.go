@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gregor-kafka/gregor/client"
 )
@@ -58,6 +59,9 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 // ctx ends (then it returns an error matching client.ErrTimeout or
 // client.ErrCancelled and ctx's error). Lingering batches are sent at once.
 // It never hangs on a dead broker beyond the records' DeliveryTimeout.
+// When the client is or becomes closed, the records fail at once (see
+// Close) and Flush returns an error matching ErrProducerClosed and
+// client.ErrClosed.
 func (p *Producer) Flush(ctx context.Context) error {
 	p.mu.Lock()
 	p.flushing++
@@ -93,6 +97,11 @@ func (p *Producer) Flush(ctx context.Context) error {
 			return ctxError(ctx)
 		}
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone {
+		return errClientClosed
+	}
 	return nil
 }
 
@@ -120,6 +129,13 @@ func ctxError(ctx context.Context) error {
 // (NotSent if no byte of it can have reached a broker, else PossiblySent),
 // and Close returns ctx's error wrapped as in Flush. A second Close returns nil.
 // The client is not closed.
+//
+// Closing the client first ends the producer's work at once: waiting Send
+// calls and every record not in a request fail with an error matching
+// ErrProducerClosed and client.ErrClosed (NotSent, or PossiblySent for a
+// record an earlier attempt may have written), records in a request fail
+// as the client completes it (PossiblySent), later Send calls are refused
+// (NotSent), and Flush and Close return an error matching both.
 func (p *Producer) Close(ctx context.Context) error {
 	p.mu.Lock()
 	if p.closing {
@@ -128,7 +144,7 @@ func (p *Producer) Close(ctx context.Context) error {
 		return nil
 	}
 	p.closing = true
-	p.waiting.failAll(ErrProducerClosed)
+	p.waiting.failAll(errRefusedClosed)
 	p.mu.Unlock()
 	err := p.Flush(ctx)
 	p.mu.Lock()
@@ -151,6 +167,72 @@ func (p *Producer) Close(ctx context.Context) error {
 		p.unregisterParts()
 	}
 	return err
+}
+
+var (
+	// errClientClosed is the terminal of the records the producer fails
+	// because its client was closed first (clientClosed), and Flush's and
+	// Close's error then.
+	errClientClosed = fmt.Errorf("%w: the client was closed first", ErrProducerClosed)
+	// errRefusedClosed and errRefusedClientClosed are Send's refusals once
+	// the producer is closing or its client closed: certainty NotSent.
+	errRefusedClosed       = &refusalError{ErrProducerClosed}
+	errRefusedClientClosed = &refusalError{errClientClosed}
+)
+
+// refusalError is a record Send refused: nothing of it was admitted, so
+// its certainty is NotSent whatever the cause says.
+type refusalError struct{ err error }
+
+func (e *refusalError) Error() string               { return e.err.Error() }
+func (e *refusalError) Unwrap() error               { return e.err }
+func (e *refusalError) Certainty() client.Certainty { return client.NotSent }
+func (e *refusalError) MayHaveBeenWritten() bool    { return false }
+
+// refusalLocked is Send's refusal once the producer is closing or its
+// client is closed, else nil.
+func (p *Producer) refusalLocked() error {
+	switch {
+	case p.gone:
+		return errRefusedClientClosed
+	case p.closing:
+		return errRefusedClosed
+	}
+	return nil
+}
+
+// clientClosed ends the producer's work when its client was closed first
+// (the client fails every request with client.ErrClosed from then on):
+// waiting Send calls and every record not in a request fail now; those in
+// a request fail as the client completes it. Sender goroutine only.
+func (p *Producer) clientClosed() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.gone = true
+	p.waiting.failAll(errRefusedClientClosed)
+	p.failUnsentLocked(errClientClosed)
+}
+
+// failUnsentLocked fails every record that is not in a request with err
+// and the certainty its batch's attempts leave.
+func (p *Producer) failUnsentLocked(err error) {
+	for _, part := range p.parts {
+		for _, b := range slices.Clone(part.batches) {
+			if !b.inFlight() {
+				p.endBatchLocked(part, b, err)
+			}
+		}
+	}
+	for _, t := range p.topics {
+		if u := t.unassigned; u != nil {
+			t.unassigned = nil
+			p.failBatchLocked(u, err, client.NotSent)
+			p.recycleLocked(u)
+		}
+	}
 }
 
 // waitEncodedLocked waits, with BorrowSlices, until the sender encoded

@@ -2,6 +2,7 @@ package producer
 
 import (
 	"errors"
+	"github.com/gregor-kafka/gregor"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,14 @@ func TestUnknownTopicFailsFast(t *testing.T) {
 		}
 		if !strings.Contains(r.Err.Error(), `"missing"`) {
 			t.Fatalf("error %q does not name the topic", r.Err)
+		}
+		// Terminal: not retriable, although UNKNOWN_TOPIC_OR_PARTITION is
+		// (issue 36); the message counts retries as UnknownTopicRetries does.
+		if gregor.IsRetriable(r.Err) || gregor.IsRetriable(recordError(&r)) {
+			t.Fatalf("IsRetriable(%v) = true on a record's terminal error", r.Err)
+		}
+		if want := "after UnknownTopicRetries (3) retries (4 metadata refreshes in a row)"; !strings.Contains(r.Err.Error(), want) {
+			t.Fatalf("error %q: want it to say %q", r.Err, want)
 		}
 	}
 }

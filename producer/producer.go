@@ -46,6 +46,9 @@ type Producer struct {
 	quit       chan struct{}      // set by New; closed by Close to stop the sender
 	done       chan struct{}      // set by New; closed when the sender goroutine exits
 	unregister func()             // set by New; called once by Close
+	// clientDone is the client's Closed channel (nil with a test client
+	// without one); the sender goroutine watches it (clientClosed).
+	clientDone <-chan struct{} // set by New
 
 	// unregisterParts removes partitionMetrics from the client's snapshot
 	// (nil when the client has no per-partition metrics, as a test fake).
@@ -66,7 +69,10 @@ type Producer struct {
 	waiting       waitQueue // mu: Send calls waiting for room (FIFO)
 
 	closing, closed bool // mu
-	flushing        int  // mu: Flush calls in progress (linger ignored)
+	// gone: the client was closed before the producer; every record left
+	// has failed or fails as its request completes (clientClosed).
+	gone     bool // mu
+	flushing int  // mu: Flush calls in progress (linger ignored)
 
 	ident    identity       // mu: producer ID and epoch (KIP-98, KIP-360); deadline: sender
 	meta     metaSync       // mu: metadata applied, set aside, being refreshed
@@ -199,6 +205,9 @@ func newProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	}
 	if lc, ok := c.(interface{ Logger() *slog.Logger }); ok {
 		p.log = lc.Logger()
+	}
+	if cc, ok := c.(interface{ Closed() <-chan struct{} }); ok {
+		p.clientDone = cc.Closed()
 	}
 	p.unregister = c.RegisterProducerMetrics(p.fillMetrics)
 	if rc, ok := c.(interface {

@@ -41,12 +41,16 @@ func (p *Producer) run() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var reqs []*inflightReq
+	clientDone := p.clientDone
 	for {
 		select {
 		case <-p.quit:
 			return
 		case <-p.wake:
 		case <-timer.C:
+		case <-clientDone:
+			clientDone = nil
+			p.clientClosed()
 		}
 		for {
 			var needID bool
@@ -92,6 +96,10 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 	defer p.mu.Unlock()
 	p.next = now.Add(time.Hour)
 	if p.closed {
+		return false, out, p.next
+	}
+	if p.gone {
+		p.failUnsentLocked(errClientClosed) // e.g. a batch put back for a retry after the client closed
 		return false, out, p.next
 	}
 	p.syncMetadataLocked(now)
@@ -392,8 +400,7 @@ func (p *Producer) fatalForLocked(b *batch, now time.Time) error {
 	}
 	if n := t.unknown - b.unknownBase; p.cfg.UnknownTopicRetries >= 0 && n > p.cfg.UnknownTopicRetries &&
 		errors.Is(t.metaErr, wire.ErrUnknownTopicOrPartition) && !b.lastAdmit.After(t.metaErrAt) {
-		return fmt.Errorf("topic %q not present in %d metadata refreshes in a row (UnknownTopicRetries %d): %w",
-			t.name, n, p.cfg.UnknownTopicRetries, wire.ErrUnknownTopicOrPartition)
+		return &unknownTopicError{topic: t.name, refreshes: n, retries: p.cfg.UnknownTopicRetries}
 	}
 	if part := b.part; part != nil && part.leader < 0 && t.numParts > 0 && part.partition >= t.numParts &&
 		p.meta.fetchedAfter(b.created) {
@@ -441,6 +448,22 @@ func (p *Producer) timeoutErrLocked(b *batch) error {
 	}
 	return &timeoutError{last: last}
 }
+
+// unknownTopicError is the terminal of a record whose topic stayed unknown
+// for more than UnknownTopicRetries metadata refreshes in a row. It wraps
+// wire.ErrUnknownTopicOrPartition, but the producer already retried, so it
+// is not retriable (gregor.IsRetriable).
+type unknownTopicError struct {
+	topic              string
+	refreshes, retries int
+}
+
+func (e *unknownTopicError) Error() string {
+	return fmt.Sprintf("topic %q still unknown after UnknownTopicRetries (%d) retries (%d metadata refreshes in a row): %v",
+		e.topic, e.retries, e.refreshes, wire.ErrUnknownTopicOrPartition)
+}
+func (e *unknownTopicError) Unwrap() error   { return wire.ErrUnknownTopicOrPartition }
+func (e *unknownTopicError) Retriable() bool { return false }
 
 // metadataError is the metadata condition that kept a record from being sent:
 // what was missing and the last metadata error for its topic.

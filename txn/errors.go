@@ -3,6 +3,7 @@ package txn
 import (
 	"errors"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -57,9 +58,16 @@ var (
 	// written, which the abort makes invisible) and it is never written into
 	// a later transaction.
 	ErrAborted = errors.New("gregor/txn: record not sent: its transaction aborted")
-	// ErrClosed: the producer is closed.
-	ErrClosed = errors.New("gregor/txn: producer closed")
+	// ErrClosed: the producer is closed. errors.Is(ErrClosed,
+	// client.ErrClosed) holds.
+	ErrClosed error = closedError("gregor/txn: producer closed")
 )
+
+// closedError is ErrClosed's type: it also matches client.ErrClosed.
+type closedError string
+
+func (e closedError) Error() string        { return string(e) }
+func (e closedError) Is(target error) bool { return target == client.ErrClosed }
 
 var errFatal = errors.New("gregor/txn: producer-fatal error")
 

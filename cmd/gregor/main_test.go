@@ -144,6 +144,20 @@ func TestUnreachableBroker(t *testing.T) {
 	wantOneLineFailure(t, errOut, code, "gregor topic list: cannot connect to 127.0.0.1:1:")
 }
 
+// TestRefusedBootstrapFailsFast (issue 36): with the default 30s timeout,
+// bootstrap addresses that all refuse connections fail the command after a
+// few quick retries (not at the deadline), on one line that says so.
+func TestRefusedBootstrapFailsFast(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // below the command's 30s
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"topic", "list", "-b", "127.0.0.1:1,127.0.0.1:2"}, strings.NewReader(""), &out, &errb, func(string) string { return "" })
+	if ctx.Err() != nil {
+		t.Fatalf("still retrying when the test's 20s ran out: %q", errb.String())
+	}
+	wantOneLineFailure(t, errb.String(), code, "every bootstrap address refused the connection")
+}
+
 func TestParseInterleavedFlags(t *testing.T) {
 	_, errOut, code := gregor(t, "", nil, "topic", "create", "a", "--partitions", "0", "b", "-b", "127.0.0.1:1", "--timeout", "1s")
 	// The flags after the names were parsed: --partitions 0 is refused before connecting.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/gregor-kafka/gregor"
@@ -13,8 +14,20 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// ErrClosed: the Consumer was closed.
-var ErrClosed = errors.New("share: consumer closed")
+// ErrClosed: the Consumer was closed. errors.Is(ErrClosed,
+// client.ErrClosed) holds.
+var ErrClosed error = closedError("share: consumer closed")
+
+// errClientClosed: Receive found the client closed before the Consumer; it
+// matches ErrClosed and client.ErrClosed.
+var errClientClosed = fmt.Errorf("%w: the client was closed first", ErrClosed)
+
+// closedError is a closed error of this package that also matches
+// client.ErrClosed.
+type closedError string
+
+func (e closedError) Error() string        { return string(e) }
+func (e closedError) Is(target error) bool { return target == client.ErrClosed }
 
 // ErrNotDelivered: Acknowledge named a record this consumer does not hold
 // as delivered (never delivered, already acknowledged, or delivered again
@@ -72,6 +85,9 @@ type Consumer struct {
 
 	hbCancel context.CancelFunc
 	hbDone   chan struct{}
+	// clientDone is the client's Closed channel (nil with a test
+	// transport): Receive ends at once when the client is closed first.
+	clientDone <-chan struct{}
 	// unresolved is the last assignment with a topic ID metadata could
 	// not name (heartbeat goroutine only).
 	unresolved *wire.ShareGroupHeartbeatAssignment
@@ -142,6 +158,7 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 	}
 	if w, ok := t.(wireTransport); ok {
 		c.hooks = w.cl.Hooks()
+		c.clientDone = w.cl.Closed()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.hbCancel = cancel

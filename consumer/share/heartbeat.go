@@ -184,7 +184,9 @@ func (c *Consumer) leave(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if kerr := wire.ErrorForCode(resp.ErrorCode); kerr != nil && !errors.Is(kerr, wire.ErrUnknownMemberID) {
+	// UNKNOWN_MEMBER_ID and GROUP_ID_NOT_FOUND (a member closed before its
+	// first heartbeat created the group): there is nothing to leave.
+	if kerr := wire.ErrorForCode(resp.ErrorCode); kerr != nil && !errors.Is(kerr, wire.ErrUnknownMemberID) && !errors.Is(kerr, wire.ErrGroupIDNotFound) {
 		return kerr
 	}
 	return nil

@@ -46,6 +46,11 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 		if err := ctxErr(ctx); err != nil {
 			return nil, err
 		}
+		select {
+		case <-c.clientDone:
+			return nil, errClientClosed
+		default:
+		}
 		plans, err := c.planLocked(ctx)
 		if err != nil {
 			if cerr := ctxErr(ctx); cerr != nil {
@@ -60,6 +65,7 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 			select {
 			case <-ctx.Done():
 			case <-changed:
+			case <-c.clientDone:
 			case <-tm.C:
 			}
 			tm.Stop()
