@@ -239,6 +239,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		p.txn = h
 		h.SetIdentity = p.setIdentity
 		h.Wake = p.wakeup
+		h.FailHeld = p.failHeld
 		h.Drain = p.drain
 	}
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}

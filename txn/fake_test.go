@@ -285,7 +285,9 @@ func (b *fakeBroker) apply(r fakeReq) wire.ResponseEncoder {
 	case *wire.EndTxnRequest:
 		resp := &wire.EndTxnResponse{ProducerID: -1, ProducerEpoch: -1}
 		if r.hdr.Version >= 5 {
-			b.epoch++
+			if req.ProducerEpoch == b.epoch {
+				b.epoch++ // else a retry (the epoch before the bump): answered with the current one
+			}
 			resp.ProducerID, resp.ProducerEpoch = b.pid, b.epoch
 		}
 		return resp

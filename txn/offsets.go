@@ -40,6 +40,9 @@ type Offset struct {
 func (t *Producer) SendOffsets(ctx context.Context, offsets []Offset, gm consumer.GroupMetadata) error {
 	t.op.Lock()
 	defer t.op.Unlock()
+	if err := t.awaitEnd(ctx); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	if err := t.usableLocked(); err != nil {
 		t.mu.Unlock()
