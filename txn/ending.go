@@ -80,13 +80,13 @@ func (t *Producer) runEnding(e *ending, rest func(context.Context, *ending) erro
 	e.err = err
 	t.end = nil
 	t.mu.Unlock()
-	close(e.done)
-	t.hooks.Wake()
 	failure := e.failure
 	if failure == nil {
 		failure = err
 	}
-	t.outcome(e.commit, e.pid, e.epoch, failure)
+	t.outcome(e.commit, e.pid, e.epoch, failure) // before the waiting call returns
+	close(e.done)
+	t.hooks.Wake()
 }
 
 // awaitEnd waits until the previous transaction's end (if one runs) is over;

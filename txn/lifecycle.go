@@ -17,7 +17,8 @@ const transactionVersionFeature = "transaction.version"
 // completing or aborting the transaction it left open; it retries
 // CONCURRENT_TRANSACTIONS and coordinator moves until ctx ends. It decides
 // the transaction protocol first (Config.TransactionVersion). Call it once
-// before the first Begin, and again after an error matching ErrNeedsInit.
+// before the first Begin, and again after an error matching ErrNeedsInit
+// (it first waits for a transaction's end still running in the background).
 // Errors: ErrFenced/ErrFatal (e.g. TRANSACTIONAL_ID_AUTHORIZATION_FAILED),
 // ErrUnsupported, or a retriable timeout (call again).
 func (t *Producer) InitTransactions(ctx context.Context) error {
@@ -129,9 +130,11 @@ func (t *Producer) setFatal(err error) {
 	t.mu.Unlock()
 }
 
-// Begin opens a transaction. It does no I/O. Errors: ErrState (a
-// transaction is open, or ErrNeedsInit before InitTransactions), ErrFatal,
-// ErrClosed.
+// Begin opens a transaction. It does no I/O; it may be called while the
+// previous transaction's end still runs in the background (after an Abort
+// or Commit whose ctx ended): the new transaction's records wait for it.
+// Errors: ErrState (a transaction is open, or ErrNeedsInit before
+// InitTransactions), ErrFatal, ErrClosed.
 func (t *Producer) Begin() error {
 	t.op.Lock()
 	defer t.op.Unlock()
