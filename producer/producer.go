@@ -84,8 +84,10 @@ type Producer struct {
 	brokerQ       map[int32]chan *inflightReq // mu: each broker's enqueueLoop input (created by send)
 
 	// Transactional mode (Config.Transactional): txn is the hooks (nil for
-	// the idempotent producer); draining is set while Drain fails records
-	// (their failures are not reported through txn.Failed); idle is closed
+	// the idempotent producer); draining is set while FailHeld or Drain
+	// fails records (failures of batches handed to a request before, the
+	// aborted transaction's, are then not reported through txn.Failed);
+	// idle is closed
 	// and cleared when the last outstanding ProduceRequest completes.
 	txn      *txnhook.Hooks // set by New
 	draining bool           // mu
