@@ -388,3 +388,43 @@ func TestCommitAppliedThenTimedOutNoInvalidTxnState(t *testing.T) {
 		}
 	}
 }
+
+// TestNextTransactionFailureDuringAbortDrain: a record of the transaction
+// begun while the previous abort still waits for an outstanding Produce
+// fails meanwhile (its topic does not exist); that failure still dooms its
+// own transaction (Commit: ErrAbortable), although the drain's failures of
+// the aborted transaction's batches are not reported.
+func TestNextTransactionFailureDuringAbortDrain(t *testing.T) {
+	b := newFakeBroker(t, 2)
+	release := make(chan struct{})
+	first := true
+	b.script = func(r fakeReq) (wire.ResponseEncoder, bool) {
+		pr, ok := r.req.(*wire.ProduceRequest)
+		if !ok || !first {
+			return nil, false
+		}
+		first = false
+		<-release
+		return produceAnswer(pr, wire.ErrNotEnoughReplicas.Code), false
+	}
+	p := fakeProducer(t, b, 2, producer.Config{Linger: -1, UnknownTopicRetries: 1})
+	ctx := testCtx(t)
+	must(t, p.Begin())
+	_, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("aborted")})
+	must(t, err)
+	waitUntil(t, func() bool { return len(b.requests(wire.KeyProduce)) == 1 })
+	if err := p.Abort(cancelledCtx()); !errors.Is(err, client.ErrCancelled) {
+		t.Fatalf("Abort: %v, want a retriable cancellation", err)
+	}
+	must(t, p.Begin())
+	d, err := p.Send(ctx, &producer.Record{Topic: "missing", Value: []byte("lost")})
+	must(t, err)
+	if r, _ := d.Wait(ctx); !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) {
+		t.Fatalf("record to a missing topic: %v", r.Err)
+	}
+	close(release)
+	if err := p.Commit(ctx); !errors.Is(err, ErrAbortable) {
+		t.Fatalf("Commit after one of its records failed during the previous abort: %v, want ErrAbortable", err)
+	}
+	must(t, p.Abort(ctx))
+}
