@@ -24,12 +24,6 @@ const transactionVersionFeature = "transaction.version"
 func (t *Producer) InitTransactions(ctx context.Context) error {
 	t.op.Lock()
 	defer t.op.Unlock()
-	t.mu.Lock()
-	if err := t.usableLocked(); err != nil {
-		t.mu.Unlock()
-		return err
-	}
-	t.mu.Unlock()
 	if err := t.awaitEnd(ctx); err != nil {
 		return err
 	}

@@ -109,7 +109,9 @@ func New(c *client.Client, cfg Config) (*Producer, error) {
 // Send does (same admission, backpressure, cancellation and certainty
 // rules; see producer.Producer.Send), and returns its Delivery. A record
 // is written only inside its transaction: when the transaction aborts
-// before the record was sent, its terminal error is ErrAborted (NotSent).
+// before the record was written, its terminal error is ErrAborted (NotSent,
+// or PossiblySent after an attempt that may have been written, see
+// ErrAborted).
 // A delivered record is visible to read_committed consumers only once
 // Commit succeeds. Send fails with ErrState outside a transaction, with
 // the transaction's ErrAbortable error once it cannot commit, and with
