@@ -185,16 +185,19 @@ type TxnEvent struct {
 	Committed bool
 	// Err is nil when the outcome took effect; otherwise the failure that
 	// ended the attempt: for a commit, an error of txn's classes
-	// (ErrAbortable: abort next; ErrFenced/ErrFatal; ErrCommitOutcomeUnknown:
-	// it may or may not have committed), for an abort, a fatal one.
+	// (ErrAbortable: abort next; ErrFenced/ErrFatal; for a commit whose
+	// EndTxn was retried in the background after Commit returned
+	// ErrCommitOutcomeUnknown, the reason it did not commit), for an abort,
+	// a fatal one or one matching ErrNeedsInit (its end could not complete).
 	Err error
 }
 
 // TxnOutcomeHook is called by package txn once per Commit or Abort (Close
 // aborting an open transaction included) that reached an outcome: the
 // transaction ended, or failed in a way retrying the same call cannot
-// cure. A call that fails only because its context ended (the transaction
-// stays open or aborting) is not reported.
+// cure. A call that fails only because its context ended is not reported
+// then: a transaction still open is not, and an abort or commit that goes
+// on in the background is reported when it ends.
 type TxnOutcomeHook interface {
 	OnTxnOutcome(TxnEvent)
 }

@@ -282,7 +282,7 @@ func (p *Producer) failBatchLocked(b *batch, err error, cert client.Certainty) {
 			err = &BatchError{Topic: topic, Partition: partition, Attempts: b.attempts, Err: err}
 		}
 	}
-	if p.txn != nil && !p.draining && b.live > 0 {
+	if p.txn != nil && !(p.draining && b.handed) && b.live > 0 { // a drain fails the aborted transaction's batches; others still count
 		p.txn.Failed(err)
 	}
 	o := &outcome{topic: topic, partition: partition, err: err, cert: cert}

@@ -97,8 +97,10 @@ type Producer struct {
 	brokerQ       map[int32]chan *inflightReq // mu: each broker's enqueueLoop input (created by send)
 
 	// Transactional mode (Config.Transactional): txn is the hooks (nil for
-	// the idempotent producer); draining is set while Drain fails records
-	// (their failures are not reported through txn.Failed); idle is closed
+	// the idempotent producer); draining is set while FailHeld or Drain
+	// fails records (failures of batches handed to a request before, the
+	// aborted transaction's, are then not reported through txn.Failed);
+	// idle is closed
 	// and cleared when the last outstanding ProduceRequest completes.
 	txn      *txnhook.Hooks // set by New
 	draining bool           // mu
@@ -256,6 +258,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		p.txn = h
 		h.SetIdentity = p.setIdentity
 		h.Wake = p.wakeup
+		h.FailHeld = p.failHeld
 		h.Drain = p.drain
 	}
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}

@@ -18,18 +18,29 @@ func (p *Producer) setIdentity(pid int64, epoch int16) {
 	p.wakeup()
 }
 
-// drain implements txnhook.Hooks.Drain: records not in a ProduceRequest fail
-// with err, and again after each outstanding request completes (a batch it
-// returns for a retry would otherwise be written into the next
-// transaction), until no request is outstanding; then every partition
-// restarts its sequence under the identity set next.
+// failHeld implements txnhook.Hooks.FailHeld: every record not in a
+// ProduceRequest fails with err, now.
+func (p *Producer) failHeld(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draining = true
+	p.failHeldLocked(err, false)
+	p.draining = false
+}
+
+// drain implements txnhook.Hooks.Drain: it waits until no ProduceRequest is
+// outstanding, failing with err every batch one returns for a retry (it
+// would otherwise be written into the next transaction); then every
+// partition restarts its sequence under the identity set next. Batches
+// never handed to a request (the next transaction's, which package txn
+// holds back until the abort ends) are left alone.
 func (p *Producer) drain(ctx context.Context, err error) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.draining = true
 	defer func() { p.draining = false }()
 	for {
-		p.failHeldLocked(err)
+		p.failHeldLocked(err, true)
 		if p.totalInflight == 0 {
 			for _, part := range p.parts {
 				part.hasID, part.confirmed = false, false
@@ -53,14 +64,15 @@ func (p *Producer) drain(ctx context.Context, err error) error {
 	}
 }
 
-// failHeldLocked fails every batch that is not in an outstanding ProduceRequest,
-// with the certainty its attempts leave, and the records still waiting for
-// their topic's partitions (NotSent).
-func (p *Producer) failHeldLocked(err error) {
+// failHeldLocked fails every batch that is not in an outstanding
+// ProduceRequest (only those handed to one before, when sentOnly), with the
+// certainty its attempts leave, and (unless sentOnly) the records still
+// waiting for their topic's partitions (NotSent).
+func (p *Producer) failHeldLocked(err error, sentOnly bool) {
 	for _, part := range p.parts {
 		for i := 0; i < len(part.batches); i++ {
 			b := part.batches[i]
-			if b.inFlight() {
+			if b.inFlight() || (sentOnly && !b.handed) {
 				continue
 			}
 			p.failBatchLocked(b, err, certaintyOf(b))
@@ -68,6 +80,9 @@ func (p *Producer) failHeldLocked(err error) {
 			p.recycleLocked(b)
 			i--
 		}
+	}
+	if sentOnly {
+		return
 	}
 	for _, t := range p.topics {
 		if t.unassigned != nil {

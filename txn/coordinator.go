@@ -20,6 +20,17 @@ import (
 // unknown).
 func (t *Producer) coordCall(ctx context.Context, kind client.CoordinatorType, key string, req wire.Request,
 	errOf func(wire.Response) error, idempotent bool) (wire.Response, error) {
+	return t.coordCallTracked(ctx, kind, key, req, errOf, idempotent, nil)
+}
+
+// coordCallTracked is coordCall that also sets *reached (when not nil) once
+// an attempt may have taken effect at the coordinator: its answer was lost
+// after it may have been sent, or the answer was NOT_COORDINATOR or
+// COORDINATOR_NOT_AVAILABLE, which a coordinator also gives when it lost
+// its partition, or failed to replicate, after appending the request's
+// transition to its log.
+func (t *Producer) coordCallTracked(ctx context.Context, kind client.CoordinatorType, key string, req wire.Request,
+	errOf func(wire.Response) error, idempotent bool, reached *bool) (wire.Response, error) {
 	var last error
 	for try := 0; ; try++ {
 		if try > 0 {
@@ -43,6 +54,9 @@ func (t *Producer) coordCall(ctx context.Context, kind client.CoordinatorType, k
 			if errors.Is(err, client.ErrUnsupportedVersion) {
 				return nil, join(ErrUnsupported, err)
 			}
+			if reached != nil && client.CertaintyOf(err) == client.PossiblySent {
+				*reached = true
+			}
 			if ctx.Err() != nil || (!idempotent && client.CertaintyOf(err) == client.PossiblySent) {
 				return nil, err
 			}
@@ -56,6 +70,9 @@ func (t *Producer) coordCall(ctx context.Context, kind client.CoordinatorType, k
 		}
 		if client.StaleCoordinator(kerr) {
 			t.cl.InvalidateCoordinator(kind, key)
+			if reached != nil {
+				*reached = true
+			}
 		}
 		var ke *wire.KafkaError
 		if errors.As(kerr, &ke) && ke.Retriable {

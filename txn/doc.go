@@ -34,18 +34,35 @@
 // Coordinator answers that retrying cures (CONCURRENT_TRANSACTIONS,
 // COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR, ...) are retried until the
 // call's ctx ends. Other failures come in classes (errors.Is):
-// ErrAbortable (abort, then go on), ErrFenced/ErrFatal (close), and
-// ErrCommitOutcomeUnknown: EndTxn's answer was lost, so the producer
-// re-initialised (which completes or aborts that transaction at the
-// coordinator) before reporting that it cannot know whether it committed.
-// A failure in none of these classes (ctx ended) leaves the state as it
-// was: the call may be repeated.
+// ErrAbortable (abort, then go on; a record's failure, INVALID_TXN_STATE
+// included, is abortable unless it is a fence or an authorisation failure),
+// ErrFenced/ErrFatal (close), and ErrCommitOutcomeUnknown. A failure in none
+// of these classes (ctx ended) leaves the state as it was: the call may be
+// repeated (an Abort whose ctx ended goes on in the background, see Abort).
+//
+// # Ending a transaction
+//
+// EndTxn is re-sent, the same request each time, until the coordinator
+// answers it: a lost answer (a request timeout during a broker restart) is
+// not a reason to re-initialise, and with transactions v2 the retry carries
+// the epoch of the first attempt, the answer the epoch the coordinator
+// bumped to. The producer re-initialises (InitProducerId with its ID and
+// epoch) only where the coordinator says so (INVALID_PRODUCER_EPOCH,
+// INVALID_PRODUCER_ID_MAPPING, UNKNOWN_PRODUCER_ID) or after a v1 abort.
+// When Commit's ctx ends after its EndTxn may have reached the coordinator,
+// Commit returns ErrCommitOutcomeUnknown and the retries go on in the
+// background; the outcome is reported to the TxnOutcomeHook when known.
 //
 // # Abort
 //
 // Abort first fails every record not yet in a ProduceRequest with
 // ErrAborted (certainty NotSent unless an earlier attempt of its batch may
-// have been written), waits for the outstanding requests (a batch they
-// return for a retry fails too), and only then ends the transaction: no
-// record buffered at abort is ever written into the next transaction.
+// have been written, then PossiblySent), waits for the outstanding
+// requests (a batch they return for a retry fails too), and only then ends
+// the transaction: no record of it is ever written afterwards, nor into the
+// next transaction. If Abort's ctx ends first (records stuck retrying, a
+// coordinator moving) it returns a retriable error at once and the abort
+// completes in the background within TransactionTimeout: Begin may open
+// the next transaction right away; that transaction's records wait for the
+// abort, and its Commit, SendOffsets and Abort wait for it first.
 package txn

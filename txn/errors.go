@@ -30,20 +30,28 @@ var (
 	// over.)
 	ErrFenced error = &classErr{msg: "gregor/txn: producer fenced by a newer instance of its transactional ID", is: errFatal}
 	// ErrFatal: the producer cannot continue (fenced, not authorised for
-	// its transactional ID, INVALID_TXN_STATE, unsupported broker). Only
-	// Close is allowed.
+	// its transactional ID or the cluster, a coordinator's INVALID_TXN_STATE
+	// for AddPartitionsToTxn or EndTxn, unsupported broker). Only Close is
+	// allowed. (A record's INVALID_TXN_STATE, from a partition's transaction
+	// verification, is ErrAbortable, as in the Java client.)
 	ErrFatal = errFatal
-	// ErrCommitOutcomeUnknown: Commit sent EndTxn but never learnt its
-	// answer; the transaction may have committed or aborted. Before
-	// returning it the producer re-initialised (InitProducerId with its
-	// current ID and epoch, which completes or aborts whatever the
-	// coordinator had), so nothing of that transaction is still open and
-	// the next Begin is a new transaction. If that re-initialisation failed
-	// too, the error also matches ErrNeedsInit.
+	// ErrCommitOutcomeUnknown: Commit's ctx ended after its EndTxn may have
+	// reached the coordinator, before the coordinator answered it; the
+	// transaction may have committed or aborted. The producer goes on
+	// re-sending that same EndTxn in the background (within
+	// TransactionTimeout; the coordinator answers a retry of an EndTxn it
+	// completed with that outcome, which the TxnOutcomeHook then reports).
+	// The transaction is no longer open: the next Begin opens a new one,
+	// whose records wait until the EndTxn is answered, and the next Commit,
+	// SendOffsets, Abort or InitTransactions waits for it first. If it stays
+	// unanswered the producer needs InitTransactions (ErrNeedsInit), which
+	// completes or aborts whatever the coordinator holds.
 	ErrCommitOutcomeUnknown = errors.New("gregor/txn: commit outcome unknown")
 	// ErrNeedsInit: the producer has no usable producer ID and epoch:
-	// InitTransactions was not called yet, or a re-initialisation failed.
-	// Call InitTransactions.
+	// InitTransactions was not called yet, or a re-initialisation failed, or
+	// a transaction's end that went on in the background (see Abort and
+	// ErrCommitOutcomeUnknown) could not complete. Call InitTransactions (after
+	// Abort if a transaction is open).
 	ErrNeedsInit = errors.New("gregor/txn: InitTransactions needed")
 	// ErrState: the call does not fit the producer's state (Begin inside a
 	// transaction, Send or Commit outside one, a call after Close).
@@ -52,11 +60,12 @@ var (
 	// protocol needs (e.g. TransactionVersion 2 on a cluster whose
 	// transaction.version is below 2). Fatal for InitTransactions.
 	ErrUnsupported = errors.New("gregor/txn: transaction protocol not supported by the cluster")
-	// ErrAborted is the terminal error of a record that was still buffered
-	// when its transaction aborted: it was not sent (certainty NotSent; or
-	// PossiblySent when an earlier attempt of its batch may have been
-	// written, which the abort makes invisible) and it is never written into
-	// a later transaction.
+	// ErrAborted is the terminal error of a record whose transaction
+	// aborted before the record was written: it was still buffered, or its
+	// batch came back from a request for a retry. Its certainty is NotSent,
+	// or PossiblySent when an earlier attempt of its batch may have been
+	// written (the abort makes such a write invisible to read_committed
+	// consumers); it is never written into a later transaction.
 	ErrAborted = errors.New("gregor/txn: record not sent: its transaction aborted")
 	// ErrClosed: the producer is closed. errors.Is(ErrClosed,
 	// client.ErrClosed) holds.

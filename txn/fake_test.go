@@ -18,7 +18,8 @@ import (
 // fakeBroker is a scripted one-node cluster speaking the Kafka protocol
 // over TCP, for what a real broker cannot be made to do on cue (answer
 // CONCURRENT_TRANSACTIONS n times, lose an EndTxn response). It is node 1,
-// leader of partitions 0 and 1 of every topic and coordinator of everything;
+// leader of partitions 0 and 1 of every topic but "missing" (unknown) and
+// coordinator of everything;
 // Produce appends (counting records per partition), the transaction APIs
 // succeed unless script says otherwise.
 type fakeBroker struct {
@@ -228,6 +229,10 @@ func (b *fakeBroker) apply(r fakeReq) wire.ResponseEncoder {
 			Brokers: []wire.MetadataResponseBroker{{NodeID: 1, Host: host, Port: int32(p)}}}
 		for _, t := range req.Topics {
 			name := *t.Name
+			if name == "missing" {
+				resp.Topics = append(resp.Topics, wire.MetadataResponseTopic{Name: &name, ErrorCode: wire.ErrUnknownTopicOrPartition.Code})
+				continue
+			}
 			resp.Topics = append(resp.Topics, wire.MetadataResponseTopic{Name: &name, TopicID: wire.UUID{1, byte(len(name))},
 				Partitions: []wire.MetadataResponsePartition{{PartitionIndex: 0, LeaderID: 1, ReplicaNodes: []int32{1}, IsrNodes: []int32{1}},
 					{PartitionIndex: 1, LeaderID: 1, ReplicaNodes: []int32{1}, IsrNodes: []int32{1}}}})
@@ -285,7 +290,9 @@ func (b *fakeBroker) apply(r fakeReq) wire.ResponseEncoder {
 	case *wire.EndTxnRequest:
 		resp := &wire.EndTxnResponse{ProducerID: -1, ProducerEpoch: -1}
 		if r.hdr.Version >= 5 {
-			b.epoch++
+			if req.ProducerEpoch == b.epoch {
+				b.epoch++ // else a retry (the epoch before the bump): answered with the current one
+			}
 			resp.ProducerID, resp.ProducerEpoch = b.pid, b.epoch
 		}
 		return resp

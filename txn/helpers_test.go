@@ -47,7 +47,35 @@ func (e *env) topic(prefix string, n int32) string {
 	if code := r.(*wire.CreateTopicsResponse).Topics[0].ErrorCode; code != 0 {
 		e.t.Fatalf("CreateTopics %s: %v", name, wire.ErrorForCode(code))
 	}
+	e.waitVisible(name, n)
 	return name
+}
+
+// waitVisible waits until a broker's metadata shows topic with n partitions
+// and their leaders: on a loaded machine a new topic can stay unknown to
+// the brokers' metadata for seconds, longer than the producer's
+// UnknownTopicRetries.
+func (e *env) waitVisible(topic string, n int32) {
+	e.t.Helper()
+	for {
+		r, err := e.cl.Request(e.ctx, client.AnyBroker, &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{{Name: &topic}}})
+		if err != nil {
+			e.t.Fatalf("Metadata %s: %v", topic, err)
+		}
+		if ts := r.(*wire.MetadataResponse).Topics; len(ts) == 1 && ts[0].ErrorCode == 0 && int32(len(ts[0].Partitions)) == n {
+			ok := true
+			for _, p := range ts[0].Partitions {
+				ok = ok && p.ErrorCode == 0 && p.LeaderID >= 0
+			}
+			if ok {
+				return
+			}
+		}
+		if e.ctx.Err() != nil {
+			e.t.Fatalf("topic %s not visible in metadata: %v", topic, e.ctx.Err())
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval of a condition wait
+	}
 }
 
 // txnProducer returns an initialised transactional producer.

@@ -148,3 +148,34 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestIntegrationAbortAfterDeadline (issue 36) on the real broker, v1 and
+// v2: Abort called with its ctx already ended (the adapter's abort after a
+// command's deadline) once the transaction wrote a record returns a
+// retriable error and completes in the background; Begin opens the next
+// transaction at once (99dfb6c: "Begin inside a transaction" or
+// "InitTransactions needed"), which commits; read_committed shows only its
+// record.
+func TestIntegrationAbortAfterDeadline(t *testing.T) {
+	versions(t, func(t *testing.T, version int) {
+		e := newEnv(t)
+		topic := e.topic("txn-abort-late", 1)
+		p := e.txnProducer(kafkatest.UniqueName(t, "tid"), version)
+		must(t, p.Begin())
+		e.send(p, topic, 0, "aborted")
+		ended, cancel := context.WithCancel(e.ctx)
+		cancel()
+		if err := p.Abort(ended); err != nil && (errors.Is(err, ErrFatal) || errors.Is(err, ErrAbortable) || errors.Is(err, ErrNeedsInit)) {
+			t.Fatalf("Abort with its ctx ended: %v, want nil or a retriable error", err)
+		}
+		must(t, p.Begin())
+		next := e.send(p, topic, 0, "next")
+		must(t, p.Commit(e.ctx))
+		if got := e.read(topic, 0, consumer.ReadCommitted, next.Offset+1); !slices.Equal(got, []string{"next"}) {
+			t.Fatalf("read_committed: %q, want only the next transaction's record", got)
+		}
+		if got := e.read(topic, 0, consumer.ReadUncommitted, next.Offset+1); !slices.Equal(got, []string{"aborted", "next"}) {
+			t.Fatalf("read_uncommitted: %q, want the aborted record, then the next", got)
+		}
+	})
+}

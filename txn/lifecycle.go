@@ -17,12 +17,16 @@ const transactionVersionFeature = "transaction.version"
 // completing or aborting the transaction it left open; it retries
 // CONCURRENT_TRANSACTIONS and coordinator moves until ctx ends. It decides
 // the transaction protocol first (Config.TransactionVersion). Call it once
-// before the first Begin, and again after an error matching ErrNeedsInit.
+// before the first Begin, and again after an error matching ErrNeedsInit
+// (it first waits for a transaction's end still running in the background).
 // Errors: ErrFenced/ErrFatal (e.g. TRANSACTIONAL_ID_AUTHORIZATION_FAILED),
 // ErrUnsupported, or a retriable timeout (call again).
 func (t *Producer) InitTransactions(ctx context.Context) error {
 	t.op.Lock()
 	defer t.op.Unlock()
+	if err := t.awaitEnd(ctx); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	if err := t.usableLocked(); err != nil {
 		t.mu.Unlock()
@@ -76,9 +80,10 @@ func (t *Producer) chooseVersion(ctx context.Context) error {
 }
 
 // initPID sends InitProducerId (with the current ID and epoch when there is
-// one, so the coordinator bumps it, KIP-360) and adopts the answer. On a
-// fatal answer the producer becomes unusable; on any other failure it needs
-// InitTransactions again.
+// one, so the coordinator bumps it, KIP-360) and adopts the answer; a
+// producer needing initialisation becomes ready (a transaction's end leaves
+// the state of the next one alone). On a fatal answer the producer becomes
+// unusable; after any other failure it has no usable ID (haveID false).
 func (t *Producer) initPID(ctx context.Context) error {
 	t.mu.Lock()
 	req := &wire.InitProducerIdRequest{TransactionalID: &t.cfg.TransactionalID,
@@ -87,7 +92,6 @@ func (t *Producer) initPID(ctx context.Context) error {
 		req.ProducerID, req.ProducerEpoch = t.pid, t.epoch
 	}
 	t.haveID = false
-	t.st = stNeedsInit
 	t.mu.Unlock()
 	resp, err := t.coordCall(ctx, client.CoordinatorTransaction, t.cfg.TransactionalID, req, initPIDErr, true)
 	if err != nil {
@@ -103,9 +107,8 @@ func (t *Producer) initPID(ctx context.Context) error {
 	t.hooks.SetIdentity(r.ProducerID, r.ProducerEpoch)
 	t.mu.Lock()
 	t.haveID, t.pid, t.epoch = true, r.ProducerID, r.ProducerEpoch
-	t.st = stReady
-	if t.txnCancel != nil {
-		t.txnCancel()
+	if t.st == stNeedsInit {
+		t.st = stReady
 	}
 	t.mu.Unlock()
 	return nil
@@ -121,9 +124,11 @@ func (t *Producer) setFatal(err error) {
 	t.mu.Unlock()
 }
 
-// Begin opens a transaction. It does no I/O. Errors: ErrState (a
-// transaction is open, or ErrNeedsInit before InitTransactions), ErrFatal,
-// ErrClosed.
+// Begin opens a transaction. It does no I/O; it may be called while the
+// previous transaction's end still runs in the background (after an Abort
+// or Commit whose ctx ended): the new transaction's records wait for it.
+// Errors: ErrState (a transaction is open, or ErrNeedsInit before
+// InitTransactions), ErrFatal, ErrClosed.
 func (t *Producer) Begin() error {
 	t.op.Lock()
 	defer t.op.Unlock()
@@ -140,6 +145,8 @@ func (t *Producer) Begin() error {
 		return stateErr("Begin inside a transaction")
 	}
 	t.st = stInTxn
+	t.gen++
+	t.reg = nil // an ended transaction's registration goroutine is its end's to wait for
 	t.started, t.abortErr, t.bump = false, nil, false
 	clear(t.registered)
 	clear(t.pending)
@@ -150,30 +157,33 @@ func (t *Producer) Begin() error {
 
 // Commit flushes the transaction's records and commits it with the offsets
 // given to SendOffsets (EndTxn; with transactions v2 the coordinator bumps
-// the epoch). It returns nil once the transaction is committed. Errors:
+// the epoch). It first waits for the previous transaction's end if that
+// still runs. EndTxn is retried, the same request each time, until the
+// coordinator answers it (the coordinator answers a retry of an EndTxn it
+// completed with that outcome) or ctx ends. It returns nil once the
+// transaction is committed. Errors:
 //   - ErrAbortable: a record or the offsets failed, or the coordinator
 //     answered TRANSACTION_ABORTABLE: call Abort.
-//   - ErrCommitOutcomeUnknown: EndTxn was sent but its answer was lost; the
-//     producer re-initialised before returning (see ErrCommitOutcomeUnknown).
+//   - ErrCommitOutcomeUnknown: ctx ended after EndTxn may have reached the
+//     coordinator; the producer goes on retrying it in the background (see
+//     ErrCommitOutcomeUnknown). The transaction is no longer open.
 //   - ErrFenced/ErrFatal: only Close is left.
-//   - a retriable error (ctx ended while flushing or before EndTxn could be
-//     sent): the transaction is still open; call Commit or Abort again.
+//   - a retriable error (ctx ended while flushing, or before any EndTxn could
+//     take effect): the transaction is still open; call Commit or Abort
+//     again.
 func (t *Producer) Commit(ctx context.Context) error {
 	t.op.Lock()
 	defer t.op.Unlock()
-	t.mu.Lock()
-	if err := t.usableLocked(); err != nil {
-		t.mu.Unlock()
+	if err := t.openFor("Commit"); err != nil {
 		return err
 	}
-	if t.st != stInTxn {
-		t.mu.Unlock()
-		return stateErr("Commit outside a transaction")
+	if err := t.awaitEnd(ctx); err != nil {
+		return err
 	}
-	if t.abortErr != nil {
-		t.mu.Unlock()
-		return t.abortErr
+	if err := t.openFor("Commit"); err != nil {
+		return err
 	}
+	t.mu.Lock()
 	t.st = stCommitting
 	t.mu.Unlock()
 	if err := t.waitSends(ctx); err != nil {
@@ -193,19 +203,20 @@ func (t *Producer) Commit(ctx context.Context) error {
 		return t.reopen(err)
 	}
 	if !started {
-		t.finish(-1, -1)
+		t.closeTxn()
 		t.outcome(true, pid, epoch, nil)
 		return nil
 	}
-	resp, err := t.endTxn(ctx, true, v2)
+	e := t.newEnding(true, pid, epoch, v2)
+	resp, err := t.endTxnRetry(ctx, e)
 	switch {
 	case err == nil:
-		r := resp.(*wire.EndTxnResponse)
-		t.finish(r.ProducerID, r.ProducerEpoch)
+		t.adopt(resp)
+		t.closeTxn()
 		t.outcome(true, pid, epoch, nil)
 		return nil
 	case isBrokerFatal(err):
-		err = t.classify(err)
+		err = t.classifyEnd(err)
 		t.outcome(true, pid, epoch, err)
 		if errors.Is(err, ErrFatal) {
 			t.setFatal(err)
@@ -215,22 +226,33 @@ func (t *Producer) Commit(ctx context.Context) error {
 		t.failLocked(err)
 		t.mu.Unlock()
 		return t.reopen(err)
-	case client.CertaintyOf(err) == client.PossiblySent:
-		// EndTxn may have reached the coordinator: the outcome is unknown.
-		// Re-initialise (completing or aborting whatever the coordinator
-		// has) before reporting it (Jepsen, KIP-1050).
-		unknown := join(ErrCommitOutcomeUnknown, err)
-		t.outcome(true, pid, epoch, unknown)
-		if rerr := t.initPID(ctx); rerr != nil {
-			if errors.Is(rerr, ErrFatal) {
-				return errors.Join(unknown, rerr)
-			}
-			return errors.Join(unknown, ErrNeedsInit, rerr)
-		}
-		return unknown
-	default:
+	case !e.reached:
+		// No attempt can have taken effect: the transaction is still open.
 		return t.reopen(err)
 	}
+	// EndTxn may have reached the coordinator: the outcome is unknown until
+	// it answers. Retrying it goes on in the background (Java's client keeps
+	// re-sending the same EndTxn, KIP-1050); the transaction is over for
+	// the caller.
+	t.mu.Lock()
+	t.closeTxnLocked()
+	t.mu.Unlock()
+	t.startEnding(e, t.commitRest)
+	return join(ErrCommitOutcomeUnknown, err)
+}
+
+// openFor returns the error of a call (what) that needs an open transaction
+// that can still commit, if it has none.
+func (t *Producer) openFor(what string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.usableLocked(); err != nil {
+		return err
+	}
+	if t.st != stInTxn {
+		return stateErr(what + " outside a transaction")
+	}
+	return t.abortErr
 }
 
 // flush waits until every record of the transaction is terminal, or ctx
@@ -270,122 +292,19 @@ func (t *Producer) reopen(err error) error {
 	return err
 }
 
-// finish closes the transaction: a v2 EndTxn's new ID and epoch (>= 0)
-// become the producer's.
-func (t *Producer) finish(pid int64, epoch int16) {
-	if pid >= 0 && epoch >= 0 {
-		t.hooks.SetIdentity(pid, epoch)
-	}
+// closeTxn ends the current transaction locally: the producer is ready for
+// the next Begin and blocked Sends give up.
+func (t *Producer) closeTxn() {
 	t.mu.Lock()
-	if pid >= 0 && epoch >= 0 {
-		t.pid, t.epoch = pid, epoch
-	}
-	t.st = stReady
-	t.txnCancel()
+	t.closeTxnLocked()
 	t.mu.Unlock()
 }
 
-// endTxn sends EndTxn (v5 for transactions v2, at most v4 for v1). A
-// failure after it may have been sent is returned, not retried.
-func (t *Producer) endTxn(ctx context.Context, commit, v2 bool) (wire.Response, error) {
-	t.mu.Lock()
-	req := &wire.EndTxnRequest{TransactionalID: t.cfg.TransactionalID, ProducerID: t.pid, ProducerEpoch: t.epoch, Committed: commit}
-	t.mu.Unlock()
-	if !v2 {
-		req.VersionCap = 4
-	}
-	return t.coordCall(ctx, client.CoordinatorTransaction, t.cfg.TransactionalID, req, endTxnErr, false)
-}
-
-// Abort aborts the open transaction: records not yet sent fail with
-// ErrAborted (NotSent) and are never written; records already written are
-// aborted by the coordinator (EndTxn), and read_committed consumers never
-// see them. With transactions v1 the producer then bumps its epoch
-// (InitProducerId), so the next transaction's sequences start afresh.
-// Abort after an ErrAbortable error is the normal path; after a fatal error
-// it only fails the buffered records and returns the fatal error. A
-// retriable error (ctx ended) leaves the transaction aborting: call Abort
-// again.
-func (t *Producer) Abort(ctx context.Context) error {
-	t.op.Lock()
-	defer t.op.Unlock()
-	t.mu.Lock()
-	if t.st == stClosed {
-		t.mu.Unlock()
-		return ErrClosed
-	}
-	if t.st != stInTxn && t.st != stAborting && t.fatalErr == nil {
-		t.mu.Unlock()
-		return stateErr("Abort outside a transaction")
-	}
-	t.mu.Unlock()
-	return t.abortReported(ctx)
-}
-
-// abortLocked is Abort with t.op held.
-func (t *Producer) abortLocked(ctx context.Context) error {
-	t.mu.Lock()
-	if t.st != stFatal {
-		t.st = stAborting
+func (t *Producer) closeTxnLocked() {
+	if t.st != stFatal && t.st != stClosed {
+		t.st = stReady
 	}
 	if t.txnCancel != nil {
 		t.txnCancel()
 	}
-	t.mu.Unlock()
-	if err := t.waitSends(ctx); err != nil {
-		return err
-	}
-	if err := t.hooks.Drain(ctx, ErrAborted); err != nil {
-		return err
-	}
-	if err := t.waitRegistration(ctx); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	fatalErr, started, v2, bump := t.fatalErr, t.started, t.v2, t.bump
-	t.mu.Unlock()
-	if fatalErr != nil {
-		return fatalErr
-	}
-	if bump {
-		// EndTxn would be refused: re-initialising with the current ID and
-		// epoch aborts the transaction and bumps the epoch (KIP-588), or
-		// reports PRODUCER_FENCED when a newer producer took over.
-		return t.initPID(ctx)
-	}
-	if started {
-		resp, err := t.endTxn(ctx, false, v2)
-		if errors.Is(err, wire.ErrInvalidTxnState) && !v2 {
-			// v1: the coordinator has no transaction to abort (a request
-			// that may have opened one did not); the re-initialisation
-			// below aborts anything it does have.
-			err, resp = nil, nil
-		}
-		switch {
-		case err == nil && resp == nil:
-		case err == nil:
-			if r := resp.(*wire.EndTxnResponse); v2 {
-				t.finish(r.ProducerID, r.ProducerEpoch)
-				return nil
-			}
-		case isBrokerFatal(err):
-			err = t.classify(err)
-			if errors.Is(err, ErrFatal) {
-				t.setFatal(err)
-			}
-			return err
-		case client.CertaintyOf(err) == client.PossiblySent:
-			// Re-initialising aborts the transaction if EndTxn did not.
-			return t.initPID(ctx)
-		default:
-			return err
-		}
-	}
-	if v2 {
-		t.finish(-1, -1)
-		return nil
-	}
-	// v1: the drained partitions restart their sequences; they need a new
-	// epoch (KIP-360).
-	return t.initPID(ctx)
 }

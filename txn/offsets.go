@@ -31,7 +31,8 @@ type Offset struct {
 // coordinator; with v2 TxnOffsetCommit (v5) adds the group itself. The
 // TxnOffsetCommit goes to the group coordinator with gm's generation (or
 // member epoch), member ID and instance ID; a group without members takes
-// generation -1 and an empty member ID. Retriable answers are retried until
+// generation -1 and an empty member ID. It first waits for the previous
+// transaction's end if that still runs. Retriable answers are retried until
 // ctx ends. Errors: ErrAbortable (e.g. ILLEGAL_GENERATION,
 // UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID: the consumer lost its partitions;
 // the transaction must abort), ErrFenced/ErrFatal, ErrState, or a
@@ -40,6 +41,9 @@ type Offset struct {
 func (t *Producer) SendOffsets(ctx context.Context, offsets []Offset, gm consumer.GroupMetadata) error {
 	t.op.Lock()
 	defer t.op.Unlock()
+	if err := t.awaitEnd(ctx); err != nil {
+		return err
+	}
 	t.mu.Lock()
 	if err := t.usableLocked(); err != nil {
 		t.mu.Unlock()

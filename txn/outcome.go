@@ -2,7 +2,6 @@ package txn
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -37,16 +36,4 @@ func (t *Producer) outcome(committed bool, pid int64, epoch int16, err error) {
 	if log.Enabled(context.Background(), slog.LevelDebug) {
 		log.Debug("gregor: transaction "+what, "transactional_id", t.cfg.TransactionalID, "producer_id", pid, "epoch", epoch)
 	}
-}
-
-// abortReported is abortLocked followed by its outcome report: an abort
-// that took effect (nil), or one ended by a fatal error; a retriable
-// failure (ctx ended) leaves the transaction aborting and reports nothing.
-func (t *Producer) abortReported(ctx context.Context) error {
-	pid, epoch := t.identity()
-	err := t.abortLocked(ctx)
-	if err == nil || errors.Is(err, ErrFatal) {
-		t.outcome(false, pid, epoch, err)
-	}
-	return err
 }

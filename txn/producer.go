@@ -68,13 +68,18 @@ type Producer struct {
 	// AddPartitionsToTxn added, and those waiting for it (v1).
 	registered map[tp]struct{}
 	pending    map[tp]struct{}
-	regDone    chan struct{} // non-nil while a registration goroutine runs; closed when it ends
-	sending    int           // Send calls in progress
-	sendsIdle  chan struct{} // closed when sending drops to 0 (made by a waiter)
-	txnCtx     context.Context
-	txnCancel  context.CancelFunc // ends blocked Sends when the transaction ends
-	doomCtx    context.Context
-	doom       context.CancelFunc // called when the transaction can no longer commit (ends Commit's flush)
+	reg        *registration // the current transaction's registration goroutine (v1), nil when none runs
+	// gen numbers the transactions (Begin increments it).
+	gen uint64
+	// end is the previous transaction's end while it still runs
+	// (ending.go); nil when none runs.
+	end       *ending
+	sending   int           // Send calls in progress
+	sendsIdle chan struct{} // closed when sending drops to 0 (made by a waiter)
+	txnCtx    context.Context
+	txnCancel context.CancelFunc // ends blocked Sends when the transaction ends
+	doomCtx   context.Context
+	doom      context.CancelFunc // called when the transaction can no longer commit (ends Commit's flush)
 }
 
 // New returns a transactional producer sending through c. It validates cfg
@@ -104,7 +109,9 @@ func New(c *client.Client, cfg Config) (*Producer, error) {
 // Send does (same admission, backpressure, cancellation and certainty
 // rules; see producer.Producer.Send), and returns its Delivery. A record
 // is written only inside its transaction: when the transaction aborts
-// before the record was sent, its terminal error is ErrAborted (NotSent).
+// before the record was written, its terminal error is ErrAborted (NotSent,
+// or PossiblySent after an attempt that may have been written, see
+// ErrAborted).
 // A delivered record is visible to read_committed consumers only once
 // Commit succeeds. Send fails with ErrState outside a transaction, with
 // the transaction's ErrAbortable error once it cannot commit, and with
@@ -232,10 +239,11 @@ func (t *Producer) Close(ctx context.Context) error {
 	t.mu.Unlock()
 	var abortErr error
 	if st == stInTxn || st == stCommitting || st == stAborting {
-		abortErr = t.abortReported(ctx)
+		abortErr = t.abortLocked(ctx)
 	} else {
+		abortErr = t.awaitEnd(ctx) // the previous transaction's end, within ctx
 		// A fatal error may have left records held (never sent).
-		abortErr = t.hooks.Drain(ctx, ErrAborted)
+		t.hooks.FailHeld(ErrAborted)
 	}
 	err := t.p.Close(ctx)
 	t.mu.Lock()
@@ -243,8 +251,12 @@ func (t *Producer) Close(ctx context.Context) error {
 	if t.txnCancel != nil {
 		t.txnCancel()
 	}
+	e := t.end
 	t.mu.Unlock()
 	t.stop()
+	if e != nil {
+		<-e.done // stopped by t.stop: it ends at once
+	}
 	if err != nil {
 		return err
 	}

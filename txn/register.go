@@ -17,8 +17,8 @@ import (
 func (t *Producer) maySend(topic string, partition int32) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if (t.st != stInTxn && t.st != stCommitting) || t.abortErr != nil || t.fatalErr != nil {
-		return false
+	if (t.st != stInTxn && t.st != stCommitting) || t.abortErr != nil || t.fatalErr != nil || t.end != nil || !t.haveID {
+		return false // the previous transaction's end still runs (it wakes the producer)
 	}
 	if t.v2 {
 		t.started = true
@@ -30,27 +30,37 @@ func (t *Producer) maySend(topic string, partition int32) bool {
 	}
 	if _, ok := t.pending[k]; !ok {
 		t.pending[k] = struct{}{}
-		if t.regDone == nil {
-			t.regDone = make(chan struct{})
-			go t.register(t.regDone)
+		if t.reg == nil {
+			t.reg = &registration{done: make(chan struct{})}
+			go t.register(t.reg, t.gen)
 		}
 	}
 	return false
 }
 
-// register adds the pending partitions to the transaction (AddPartitionsToTxn
-// v3 or lower, retried on CONCURRENT_TRANSACTIONS and coordinator moves)
-// until none is pending or the transaction can no longer use them, then
-// closes done. A failure makes the transaction abortable (or the producer
-// fatal). It is never cancelled by Abort, which waits for it: an
-// AddPartitionsToTxn still on its way after EndTxn would open a new
-// transaction.
-func (t *Producer) register(done chan struct{}) {
-	defer close(done)
+// registration is one run of the registration goroutine of transaction
+// number gen (Producer.gen).
+type registration struct {
+	done  chan struct{} // closed when the goroutine ends
+	added bool          // a partition was added to the transaction (t.mu)
+}
+
+// register adds the pending partitions of transaction number gen to it
+// (AddPartitionsToTxn v3 or lower, retried on CONCURRENT_TRANSACTIONS and
+// coordinator moves) until none is pending or the transaction can no longer
+// use them, then closes r.done. A failure makes the transaction abortable
+// (or the producer fatal). It is never cancelled by Abort, whose end waits
+// for it: an AddPartitionsToTxn still on its way after EndTxn would open a
+// new transaction. Once a later transaction began it only records in r
+// whether it added a partition (for the earlier transaction's end).
+func (t *Producer) register(r *registration, gen uint64) {
+	defer close(r.done)
 	for {
 		t.mu.Lock()
-		if len(t.pending) == 0 || (t.st != stInTxn && t.st != stCommitting) || t.abortErr != nil || t.fatalErr != nil {
-			t.regDone = nil
+		if t.gen != gen || len(t.pending) == 0 || (t.st != stInTxn && t.st != stCommitting) || t.abortErr != nil || t.fatalErr != nil {
+			if t.reg == r {
+				t.reg = nil
+			}
 			t.mu.Unlock()
 			return
 		}
@@ -65,18 +75,28 @@ func (t *Producer) register(done chan struct{}) {
 		_, err := t.coordCall(ctx, client.CoordinatorTransaction, t.cfg.TransactionalID, req, addPartitionsErr, true)
 		cancel()
 		t.mu.Lock()
-		if err != nil {
+		current := t.gen == gen
+		switch {
+		case err != nil && current:
 			t.failLocked(classifyAny(err))
-			t.regDone = nil
+		case err == nil:
+			r.added = true
+			if current {
+				for _, k := range batch {
+					delete(t.pending, k)
+					t.registered[k] = struct{}{}
+				}
+				t.started = true
+			}
+		}
+		if err != nil || !current {
+			if t.reg == r {
+				t.reg = nil
+			}
 			t.mu.Unlock()
 			t.hooks.Wake()
 			return
 		}
-		for _, k := range batch {
-			delete(t.pending, k)
-			t.registered[k] = struct{}{}
-		}
-		t.started = true
 		t.mu.Unlock()
 		t.hooks.Wake()
 	}
@@ -101,16 +121,13 @@ func groupTopics(ps []tp) []wire.AddPartitionsToTxnTopic {
 	return out
 }
 
-// waitRegistration waits until no registration goroutine runs.
-func (t *Producer) waitRegistration(ctx context.Context) error {
-	t.mu.Lock()
-	done := t.regDone
-	t.mu.Unlock()
-	if done == nil {
+// waitRegistration waits until r (nil: none) ended.
+func waitRegistration(ctx context.Context, r *registration) error {
+	if r == nil {
 		return nil
 	}
 	select {
-	case <-done:
+	case <-r.done:
 		return nil
 	case <-ctx.Done():
 		return ctxErr(ctx)
@@ -123,7 +140,7 @@ func (t *Producer) onFailed(err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.st == stInTxn || t.st == stCommitting {
-		t.failLocked(classifyAny(err))
+		t.failLocked(classifyRecord(err))
 	}
 }
 
@@ -140,12 +157,39 @@ func (t *Producer) failLocked(err error) {
 		t.st = stFatal
 		return
 	}
-	if errors.Is(err, wire.ErrInvalidProducerEpoch) {
+	if needsReinit(err) {
 		t.bump = true
 	}
 	if t.abortErr == nil {
 		t.abortErr = err
 	}
+}
+
+// classifyRecord classifies a record's failure as Java's TransactionManager
+// does (maybeTransitionToErrorState): fencing, the authorisation of the
+// cluster or of the transactional ID and an unsupported version are fatal;
+// every other Produce error only dooms the transaction (ErrAbortable), among
+// them INVALID_TXN_STATE, which a partition's transaction verification
+// answers for a write it cannot match to an ongoing transaction (KIP-890),
+// and INVALID_PRODUCER_ID_MAPPING.
+func classifyRecord(err error) error {
+	switch {
+	case fenced(err):
+		return join(ErrFenced, err)
+	case errors.Is(err, wire.ErrTransactionalIDAuthorizationFailed), errors.Is(err, wire.ErrClusterAuthorizationFailed),
+		errors.Is(err, wire.ErrUnsupportedVersion), errors.Is(err, ErrUnsupported):
+		return join(ErrFatal, err)
+	}
+	return join(ErrAbortable, err)
+}
+
+// needsReinit reports the errors after which the coordinator no longer takes
+// the producer's ID and epoch for this transaction, so that only a
+// re-initialisation with them (InitProducerId, KIP-360/KIP-588) ends it:
+// INVALID_PRODUCER_EPOCH, INVALID_PRODUCER_ID_MAPPING, UNKNOWN_PRODUCER_ID.
+func needsReinit(err error) bool {
+	return errors.Is(err, wire.ErrInvalidProducerEpoch) || errors.Is(err, wire.ErrInvalidProducerIDMapping) ||
+		errors.Is(err, wire.ErrUnknownProducerID)
 }
 
 // classifyAny is classify for any failure: broker errors by their class,

@@ -120,59 +120,6 @@ func checkVersions(t *testing.T, b *fakeBroker, version int) {
 	}
 }
 
-// TestLostEndTxnResponse: the connection fails after the broker applied
-// EndTxn(commit) and before its answer: Commit re-initialises (InitProducerId
-// with the current ID and epoch) before it returns ErrCommitOutcomeUnknown,
-// which is not fatal; the next transaction runs under the new epoch.
-func TestLostEndTxnResponse(t *testing.T) {
-	for _, version := range []int{1, 2} {
-		t.Run(map[int]string{1: "v1", 2: "v2"}[version], func(t *testing.T) {
-			b := newFakeBroker(t, 2)
-			lost := false
-			b.script = func(r fakeReq) (wire.ResponseEncoder, bool) {
-				if r.hdr.Key == wire.KeyEndTxn && !lost {
-					lost = true
-					return nil, true
-				}
-				return nil, false
-			}
-			p := fakeProducer(t, b, version, producer.Config{Linger: -1})
-			ctx := testCtx(t)
-			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
-			must(t, err)
-			err = p.Commit(ctx)
-			if !errors.Is(err, ErrCommitOutcomeUnknown) || errors.Is(err, ErrFatal) || errors.Is(err, ErrAbortable) || errors.Is(err, ErrNeedsInit) {
-				t.Fatalf("Commit with the EndTxn answer lost: %v, want ErrCommitOutcomeUnknown only", err)
-			}
-			if r, _ := d.Result(); r.Err != nil {
-				t.Fatalf("the record was acknowledged before EndTxn, got %v", r.Err)
-			}
-			inits := b.requests(wire.KeyInitProducerId)
-			if len(inits) != 2 {
-				t.Fatalf("%d InitProducerId requests, want 2 (the re-initialisation before Commit returned)", len(inits))
-			}
-			end := b.requests(wire.KeyEndTxn)[0].req.(*wire.EndTxnRequest)
-			re := inits[1].req.(*wire.InitProducerIdRequest)
-			if re.ProducerID != end.ProducerID || re.ProducerEpoch != end.ProducerEpoch {
-				t.Fatalf("re-initialisation with %d/%d, want the lost EndTxn's %d/%d (KIP-360 bump)", re.ProducerID, re.ProducerEpoch, end.ProducerID, end.ProducerEpoch)
-			}
-			// The producer goes on under the bumped epoch.
-			must(t, p.Begin())
-			d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
-			must(t, err)
-			must(t, p.Commit(ctx))
-			if r, _ := d.Result(); r.Err != nil {
-				t.Fatalf("next transaction's record: %v", r.Err)
-			}
-			ends := b.requests(wire.KeyEndTxn)
-			if got := ends[len(ends)-1].req.(*wire.EndTxnRequest).ProducerEpoch; got <= end.ProducerEpoch {
-				t.Fatalf("next transaction ended with epoch %d, not above the lost one's %d", got, end.ProducerEpoch)
-			}
-		})
-	}
-}
-
 // TestRecordsBufferedAtAbort: records still buffered (lingering) when the
 // transaction aborts fail ErrAborted with certainty NotSent and are never
 // written; the next transaction carries only its own records.
@@ -243,7 +190,7 @@ func TestBatchInFlightAtAbort(t *testing.T) {
 			waitUntil(t, func() bool { return len(b.requests(wire.KeyProduce)) == 1 })
 			aborted := make(chan error, 1)
 			go func() { aborted <- p.Abort(ctx) }()
-			waitUntil(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.st == stAborting })
+			waitUntil(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.end != nil })
 			close(release)
 			must(t, <-aborted)
 			if end, ans := b.firstEvent(wire.KeyEndTxn, false), b.firstEvent(wire.KeyProduce, true); end < ans {

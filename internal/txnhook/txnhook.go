@@ -33,11 +33,14 @@ type Hooks struct {
 	// Wake makes the producer look at its batches again. Filled by the
 	// producer.
 	Wake func()
-	// Drain fails every record not yet in a ProduceRequest with err
+	// FailHeld fails every record not yet in a ProduceRequest with err
 	// (certainty NotSent, or PossiblySent for a batch an earlier attempt may
-	// have written), waits until no ProduceRequest is outstanding (failing
-	// the records of batches those return for a retry), and restarts every
-	// partition's sequence. It returns ctx's error if ctx ends first. Filled
-	// by the producer.
+	// have written), at once. Filled by the producer.
+	FailHeld func(err error)
+	// Drain waits until no ProduceRequest is outstanding, failing with err
+	// the batches those return for a retry, and restarts every partition's
+	// sequence. Batches never handed to a request are left alone (txn holds
+	// the next transaction's back, MaySend, until the abort ended). It
+	// returns ctx's error if ctx ends first. Filled by the producer.
 	Drain func(ctx context.Context, err error) error
 }
