@@ -11,7 +11,8 @@ import (
 )
 
 // applyTopicLocked applies md's entry for t, if it has one: error, topic ID,
-// partition count, available partitions and leaders.
+// partition count, available partitions and leaders; a recreated topic's
+// partitions restart their sequences (restartSequenceLocked).
 func (p *Producer) applyTopicLocked(t *topicState, md *client.Metadata) {
 	tm := md.Topics[t.name]
 	if tm == nil {
@@ -41,6 +42,7 @@ func (p *Producer) applyTopicLocked(t *topicState, md *client.Metadata) {
 			continue
 		}
 		ps.leader = leaderIn(tm, ps.partition)
+		p.restartSequenceLocked(ps)
 	}
 }
 
@@ -110,7 +112,9 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 	}
 	for _, part := range p.parts {
 		if part.leader < 0 && len(part.batches) > 0 {
-			p.needMetadataLocked(now)
+			// The client's cached snapshot shows no leader (or no such
+			// partition: one just added): only the brokers can tell more.
+			p.refreshMetadataLocked(now, true)
 			break
 		}
 	}
@@ -118,7 +122,11 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 
 // needMetadataLocked starts one background metadata refresh for the producer's
 // topics unless one is running or backing off.
-func (p *Producer) needMetadataLocked(now time.Time) {
+func (p *Producer) needMetadataLocked(now time.Time) { p.refreshMetadataLocked(now, false) }
+
+// refreshMetadataLocked is needMetadataLocked; with force the refresh asks
+// the brokers even when the client's cached snapshot is current.
+func (p *Producer) refreshMetadataLocked(now time.Time, force bool) {
 	if ok, again := p.meta.start(now); !ok {
 		if !again.IsZero() {
 			p.soonLocked(again)
@@ -130,6 +138,9 @@ func (p *Producer) needMetadataLocked(now time.Time) {
 	for name, t := range p.topics {
 		topics = append(topics, name)
 		unknown = max(unknown, t.unknown)
+	}
+	if force {
+		p.cl.InvalidateMetadata()
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
