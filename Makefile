@@ -22,6 +22,11 @@ SHELL       := /bin/bash
 .DEFAULT_GOAL := help
 
 GO          ?= go
+# KAFKA_VERSION: the Apache Kafka release of the test bed (make run, test,
+# kafka-up, lab, soak, matrix; kafkatest reads it from the environment), one
+# of internal/kafkatest SupportedVersions; its jars are cached per release.
+KAFKA_VERSION ?= 4.4.0
+export KAFKA_VERSION
 STATE       ?= $(CURDIR)/.kafka/state.json
 KAFKA_LOCAL := $(CURDIR)/bin/kafka-local
 FUZZTIME    ?= 10s

@@ -133,8 +133,8 @@ func TestSingleNodeStartsAndAnswers(t *testing.T) {
 	if md.ClusterID != c.ClusterID() || !md.HasBroker(1) || len(md.Brokers) != 1 {
 		t.Fatalf("metadata %+v, want cluster %s with broker 1", md, c.ClusterID())
 	}
-	if v := c.serverVersion(); v != KafkaVersion {
-		t.Fatalf("server logged version %q, want %s", v, KafkaVersion)
+	if v := c.serverVersion(); v != Version() {
+		t.Fatalf("server logged version %q, want %s", v, Version())
 	}
 	f, err := c.Features(ctx)
 	if err != nil {
