@@ -1,9 +1,12 @@
 # gregor: a from-scratch Apache Kafka client in Go.
 #
-#   make run     build the adapter, start a local Kafka 4.4.0, run the testlab scenarios
+#   make run     build the adapter, start a local Kafka (KAFKA_VERSION, 4.4.0), run the scenarios
 #                through it and print the verdict table
 #   make test    gofmt check, then every module's vet + unit + integration tests and the
 #                scenarios, against a real Kafka it starts
+#   make matrix  make run on every supported Kafka version (3.7 to 4.4), one at
+#                a time, and a version x scenario verdict table (KAFKA_VERSION
+#                selects the release for run, test, kafka-up, lab and soak)
 #   make lab     the reliability lab: eight cases on a 1+3 cluster it starts itself,
 #                evidence in testlab/evidence/lab-<date>.json (LAB_CASES=a,b selects)
 #   make soak    kills under load: idempotent producers, a consumer group and a transactional
@@ -22,6 +25,11 @@ SHELL       := /bin/bash
 .DEFAULT_GOAL := help
 
 GO          ?= go
+# KAFKA_VERSION: the Apache Kafka release of the test bed (make run, test,
+# kafka-up, lab, soak, matrix; kafkatest reads it from the environment), one
+# of internal/kafkatest SupportedVersions; its jars are cached per release.
+KAFKA_VERSION ?= 4.4.0
+export KAFKA_VERSION
 STATE       ?= $(CURDIR)/.kafka/state.json
 KAFKA_LOCAL := $(CURDIR)/bin/kafka-local
 FUZZTIME    ?= 10s
@@ -32,10 +40,10 @@ MODULES     := . testlab bench plugin/prom plugin/otel
 # STATICCHECK is pinned so that a new release cannot change lint's verdict.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help run test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local secret-scan
+.PHONY: help run matrix test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local secret-scan
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 # deps checks for (and, as root with apt-get, installs) a JDK >= 17 and Maven.
 deps:
@@ -94,6 +102,25 @@ run: deps kafka-local
 	rc=0; GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp" ./bin/testlab -adapter bin/gregor-adapter \
 	  -scenarios testlab/scenarios -evidence testlab/evidence $(if $(value RUN),-run '$(value RUN)') 2>&1 | tee "$$run/testlab.log" || rc=1; \
 	./bin/secret-scan -state "$$state" "$$run" testlab/evidence || rc=1; \
+	exit $$rc
+
+# matrix: `make run` on every supported Kafka version in turn (MATRIX_VERSIONS,
+# default internal/kafkatest SupportedVersions), one cluster at a time (each
+# run starts and stops its own), then the version x scenario verdict table
+# (bin/matrix), printed and written to testlab/evidence/matrix-<UTC time>.md
+# with each run's log beside it. Fails when a run failed.
+MATRIX_VERSIONS ?= 3.7.2 3.8.1 3.9.2 4.0.2 4.1.2 4.2.2 4.3.2 4.4.0
+matrix:
+	@mkdir -p bin testlab/evidence; ( cd testlab && $(GO) build -o ../bin/matrix ./cmd/matrix ); \
+	stamp=$$(date -u +%Y%m%dT%H%M%SZ); logs=testlab/evidence/matrix-$$stamp; mkdir -p $$logs; \
+	rc=0; args=""; \
+	for v in $(MATRIX_VERSIONS); do \
+	  echo "=== matrix: make run KAFKA_VERSION=$$v"; \
+	  $(MAKE) --no-print-directory run KAFKA_VERSION=$$v $(if $(value RUN),RUN='$(value RUN)') 2>&1 | tee $$logs/run-$$v.log || rc=1; \
+	  args="$$args $$v=$$logs/run-$$v.log"; \
+	done; \
+	./bin/matrix $$args | tee testlab/evidence/matrix-$$stamp.md; \
+	echo "matrix: table in testlab/evidence/matrix-$$stamp.md, logs in $$logs/"; \
 	exit $$rc
 
 # lab: the reliability lab (issue 22, testlab/lab). bin/lab writes

@@ -17,6 +17,11 @@
 //     anyway (false for nil; the error's own answer when it carries one,
 //     such as *producer.RecordError; else true unless a Kafka error proves
 //     nothing was appended).
+//   - ErrUnsupportedFeature and *UnsupportedFeatureError: the cluster lacks
+//     what an operation needs (an API not in ApiVersions, KIP-848 or share
+//     groups, transactions v2 on an older cluster); the error names the
+//     feature, what the broker offers and the way out, and comes at once,
+//     never after retries.
 //
 // This package imports only wire and the standard library. The client lives
 // in the packages below it, and the example of this package shows them

@@ -51,6 +51,12 @@ type GroupConsumer interface {
 	GroupMetadata() consumer.GroupMetadata
 	// PartitionCount is the subscribed topic's partition count.
 	PartitionCount(ctx context.Context) (int, error)
+	// Err is the error that stopped the membership for good, nil while it
+	// runs.
+	Err() error
+	// GroupMembers lists the member IDs the group coordinator reports for
+	// the group (the session's members and any outside it).
+	GroupMembers(ctx context.Context) ([]string, error)
 	Pause(tps []TopicPartition) error
 	Resume(tps []TopicPartition) error
 	Seek(ctx context.Context, tp TopicPartition, pos StartPosition) error

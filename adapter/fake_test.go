@@ -26,6 +26,12 @@ type fakeBackend struct {
 	// transition buffer overflow.
 	groups        []*fakeGroup
 	groupOverflow bool
+	// groupErr stops every group consumer's membership; groupMembers are
+	// the member IDs the coordinator lists (nil: the one member, m1);
+	// groupPartitions is the topic's partition count (0: 1).
+	groupErr        error
+	groupMembers    []string
+	groupPartitions int
 }
 
 // fakeGroup is a settled one-member group owning partition 0 at
@@ -63,7 +69,16 @@ func (g *fakeGroup) Snapshot() GroupSnapshot {
 func (g *fakeGroup) GroupMetadata() consumer.GroupMetadata {
 	return consumer.GroupMetadata{GroupID: g.cfg.GroupID, GenerationID: 3, MemberID: "m1"}
 }
-func (g *fakeGroup) PartitionCount(context.Context) (int, error)               { return 1, nil }
+func (g *fakeGroup) PartitionCount(context.Context) (int, error) {
+	return max(g.b.groupPartitions, 1), nil
+}
+func (g *fakeGroup) Err() error { return g.b.groupErr }
+func (g *fakeGroup) GroupMembers(context.Context) ([]string, error) {
+	if g.b.groupMembers == nil {
+		return []string{"m1"}, nil
+	}
+	return g.b.groupMembers, nil
+}
 func (g *fakeGroup) Pause([]TopicPartition) error                              { return nil }
 func (g *fakeGroup) Resume([]TopicPartition) error                             { return nil }
 func (g *fakeGroup) Seek(context.Context, TopicPartition, StartPosition) error { return nil }

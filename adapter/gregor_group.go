@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor"
+	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
 	"github.com/gregor-kafka/gregor/consumer/assign"
@@ -122,6 +123,27 @@ func (m *gregorGroup) Snapshot() GroupSnapshot {
 }
 
 func (m *gregorGroup) GroupMetadata() consumer.GroupMetadata { return m.g.GroupMetadata() }
+
+func (m *gregorGroup) Err() error { return m.g.Err() }
+
+func (m *gregorGroup) GroupMembers(ctx context.Context) ([]string, error) {
+	group := m.g.GroupMetadata().GroupID
+	d, err := admin.New(m.cl, admin.Config{}).DescribeConsumerGroups(ctx, []string{group})
+	if err != nil {
+		return nil, err
+	}
+	if len(d) != 1 {
+		return nil, fmt.Errorf("group %s: %d descriptions", group, len(d))
+	}
+	if d[0].Err != nil {
+		return nil, d[0].Err
+	}
+	ids := make([]string, len(d[0].Members))
+	for i, mb := range d[0].Members {
+		ids[i] = mb.MemberID
+	}
+	return ids, nil
+}
 
 func (m *gregorGroup) PartitionCount(ctx context.Context) (int, error) {
 	md, err := m.cl.Metadata(ctx, []string{m.topic})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -63,7 +64,12 @@ var sentinelKinds = []struct {
 }
 
 // Normalize returns the §6 code of err: "<kind>" or "<kind>:broker_<n>".
+// A feature the cluster lacks (gregor.ErrUnsupportedFeature) is
+// compatibility, also when the broker said so with UNSUPPORTED_VERSION.
 func normalize(err error, fam family) string {
+	if errors.Is(err, gregor.ErrUnsupportedFeature) {
+		return KindCompatibility
+	}
 	var kerr *wire.KafkaError
 	if errors.As(err, &kerr) {
 		return brokerKind(kerr.Code, fam) + ":broker_" + strconv.Itoa(int(kerr.Code))

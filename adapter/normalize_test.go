@@ -45,6 +45,7 @@ func TestNormalize(t *testing.T) {
 		{fmt.Errorf("%w: %w", client.ErrAuthentication, wire.ErrorForCode(58)), familyAdmin, "access:broker_58"},
 		{&client.RequestError{Err: client.ErrTransport}, familyAdmin, "transport"},
 		{client.ErrUnsupportedVersion, familyAdmin, "compatibility"},
+		{&gregor.UnsupportedFeatureError{Feature: "f", Err: wire.ErrorForCode(35)}, familyConsumer, "compatibility"},
 		{client.ErrClusterIdentity, familyAdmin, "identity"},
 		{errors.New("mystery"), familyAdmin, "internal"},
 	}

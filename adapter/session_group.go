@@ -211,9 +211,11 @@ func (s *Session) doCloseGroupConsumer(p *CloseGroupConsumer) error {
 
 // doObserveGroupAssignments drains every member's transitions and waits
 // for two identical complete snapshots: every member has joined, all are
-// at the same generation, their partitions are disjoint and, when the
-// members are every live member of the group this session created, cover
-// the topic.
+// at the same generation and their partitions are disjoint; when the
+// members are every live member of the group this session created and the
+// coordinator lists no member outside them (a Java consumer in the same
+// group), they must also cover the topic. A member whose membership has
+// stopped (e.g. gregor.ErrUnsupportedFeature) fails the command at once.
 func (s *Session) doObserveGroupAssignments(p *ObserveGroupAssignments) error {
 	if n := len(p.ConsumerIDs); n < 1 || n > 32 {
 		return fatalf("adapter_input", "observe_group_assignments with %d consumers", n)
@@ -232,7 +234,7 @@ func (s *Session) doObserveGroupAssignments(p *ObserveGroupAssignments) error {
 		}
 		entries[i] = ge
 	}
-	whole := s.liveMembers(entries[0].groupID) == len(entries)
+	sessionWhole := s.liveMembers(entries[0].groupID) == len(entries)
 	ctx, cancel := timeout(p.TimeoutMs)
 	defer cancel()
 	transitions := []GroupTransitionEvent{}
@@ -248,11 +250,17 @@ func (s *Session) doObserveGroupAssignments(p *ObserveGroupAssignments) error {
 					AssignmentEpoch: t.AssignmentEpoch, Partitions: nonNilTPs(t.Partitions)})
 			}
 		}
+		for i, ge := range entries {
+			if err := ge.gc.Err(); err != nil {
+				return failed(fmt.Errorf("group consumer %s stopped: %w", p.ConsumerIDs[i], err), familyConsumer)
+			}
+		}
 		snaps := make([]GroupSnapshot, len(entries))
 		for i, ge := range entries {
 			snaps[i] = ge.gc.Snapshot()
 		}
-		if settled(ctx, snaps, entries[0], whole) && slices.EqualFunc(snaps, prev, sameSnapshot) {
+		if stable(snaps) && slices.EqualFunc(snaps, prev, sameSnapshot) &&
+			(!sessionWhole || !onlyMembers(ctx, entries[0], snaps) || covers(ctx, snaps, entries[0])) {
 			out := make([]GroupAssignmentEvent, len(snaps))
 			for i, sn := range snaps {
 				out[i] = GroupAssignmentEvent{ConsumerID: p.ConsumerIDs[i], GroupID: sn.GroupID, MemberID: sn.MemberID,
@@ -270,9 +278,9 @@ func (s *Session) doObserveGroupAssignments(p *ObserveGroupAssignments) error {
 	}
 }
 
-// settled reports whether snaps are complete: all joined at one
-// generation, disjoint, and covering the topic when whole.
-func settled(ctx context.Context, snaps []GroupSnapshot, ge *groupEntry, whole bool) bool {
+// stable reports whether snaps are all joined at one generation with
+// disjoint partitions.
+func stable(snaps []GroupSnapshot) bool {
 	seen := map[TopicPartition]bool{}
 	for _, sn := range snaps {
 		if sn.Generation <= 0 || sn.Generation != snaps[0].Generation {
@@ -285,11 +293,33 @@ func settled(ctx context.Context, snaps []GroupSnapshot, ge *groupEntry, whole b
 			seen[tp] = true
 		}
 	}
-	if !whole {
+	return true
+}
+
+// onlyMembers reports whether the coordinator says the snapshots' members
+// are the whole group. When it cannot say (the describe failed), they are
+// taken to be, as the session created every member it knows of.
+func onlyMembers(ctx context.Context, ge *groupEntry, snaps []GroupSnapshot) bool {
+	ids, err := ge.gc.GroupMembers(ctx)
+	if err != nil {
 		return true
 	}
-	n, err := ge.gc.PartitionCount(ctx)
-	return err == nil && len(seen) == n
+	for _, id := range ids {
+		if !slices.ContainsFunc(snaps, func(sn GroupSnapshot) bool { return sn.MemberID == id }) {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether snaps' partitions cover the topic.
+func covers(ctx context.Context, snaps []GroupSnapshot, ge *groupEntry) bool {
+	n := 0
+	for _, sn := range snaps {
+		n += len(sn.Partitions)
+	}
+	count, err := ge.gc.PartitionCount(ctx)
+	return err == nil && n == count
 }
 
 func sameSnapshot(a, b GroupSnapshot) bool {

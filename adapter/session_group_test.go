@@ -3,6 +3,10 @@ package adapter
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // TestSessionGroupWalk drives every group command against a fake settled
@@ -73,5 +77,46 @@ func TestSessionGroupTransitionOverflow(t *testing.T) {
 	evs, code, _ := runScript(t, b, s.input())
 	if code != ExitFatal || !strings.Contains(findLine(evs, obs, "fatal"), "adapter_group_transitions") {
 		t.Fatalf("exit %d, events %s", code, kindsOf(evs, obs))
+	}
+}
+
+// TestObserveStoppedGroupAtOnce: a member whose membership stopped (here
+// the coordinator lacks the protocol) fails observe_group_assignments at
+// once with the error's code, not "did not settle" at the timeout.
+func TestObserveStoppedGroupAtOnce(t *testing.T) {
+	b := &fakeBackend{groupErr: &gregor.UnsupportedFeatureError{Feature: "KIP-848 consumer groups", Err: wire.ErrUnsupportedVersion}}
+	var s script
+	s.add("hello", helloPlain)
+	s.add("create_client", `"client_id":"c1"`)
+	s.add("create_group_consumer", `"client_id":"c1","consumer_id":"g1","group_id":"grp","topic":"t","protocol":"classic"`)
+	obs := s.add("observe_group_assignments", `"operation_id":"o1","consumer_ids":["g1"],"timeout_ms":30000`)
+	start := time.Now()
+	evs, _, _ := runScript(t, b, s.input())
+	line := findLine(evs, obs, "command_failed")
+	if !strings.Contains(line, `"code":"compatibility"`) || time.Since(start) > 10*time.Second {
+		t.Fatalf("after %v: %s", time.Since(start), kindsOf(evs, obs))
+	}
+}
+
+// TestObserveWithOutsideMembers: with a member outside the session (the
+// coordinator lists a Java consumer too) the session's member settles on
+// its own stable snapshot although it owns 1 of the topic's 2 partitions;
+// with the coordinator listing only the session's member, the same
+// snapshot does not cover the topic and does not settle.
+func TestObserveWithOutsideMembers(t *testing.T) {
+	for _, tc := range []struct {
+		members []string
+		want    string
+	}{{[]string{"m1", "java-1"}, "group_assignments_observed"}, {[]string{"m1"}, "command_failed"}} {
+		b := &fakeBackend{groupMembers: tc.members, groupPartitions: 2}
+		var s script
+		s.add("hello", helloPlain)
+		s.add("create_client", `"client_id":"c1"`)
+		s.add("create_group_consumer", `"client_id":"c1","consumer_id":"g1","group_id":"grp","topic":"t","protocol":"classic"`)
+		obs := s.add("observe_group_assignments", `"operation_id":"o1","consumer_ids":["g1"],"timeout_ms":1000`)
+		evs, _, _ := runScript(t, b, s.input())
+		if findLine(evs, obs, tc.want) == "" {
+			t.Fatalf("members %v: %s, want %s", tc.members, kindsOf(evs, obs), tc.want)
+		}
 	}
 }

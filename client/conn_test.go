@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -426,8 +427,15 @@ func TestNegotiatedVersionAndUnsupported(t *testing.T) {
 	}
 	_, err := c.Request(testCtx(t, time.Second), 1, createTopics("x"))
 	expectFailure(t, "CreateTopics", err, ErrUnsupportedVersion, NotSent)
+	var ue *gregor.UnsupportedFeatureError
+	if !errors.Is(err, gregor.ErrUnsupportedFeature) || !errors.As(err, &ue) || ue.Feature != "API CreateTopics" {
+		t.Fatalf("CreateTopics: %v, want gregor.ErrUnsupportedFeature for API CreateTopics", err)
+	}
 	_, err = c.Coordinator(testCtx(t, time.Second), CoordinatorGroup, "g")
 	expectFailure(t, "FindCoordinator", err, ErrUnsupportedVersion, NotSent)
+	if !errors.Is(err, gregor.ErrUnsupportedFeature) {
+		t.Fatalf("FindCoordinator not advertised: %v, want gregor.ErrUnsupportedFeature", err)
+	}
 	_, err = c.RequestVersion(testCtx(t, time.Second), 1, &wire.MetadataRequest{}, 8)
 	expectFailure(t, "Metadata v8", err, ErrUnsupportedVersion, NotSent)
 	if _, err = c.RequestVersion(testCtx(t, time.Second), 1, &wire.MetadataRequest{}, 4); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -180,13 +181,19 @@ func (cn *conn) pickVersion(key wire.APIKey) (wire.APIInfo, int16, error) {
 	}
 	br, ok := cn.versions.get(key)
 	if !ok {
-		return info, 0, fmt.Errorf("%w: broker at %s does not support %s", ErrUnsupportedVersion, cn.addr, info.Name)
+		return info, 0, unsupportedAPI(info, fmt.Errorf("%w: broker at %s does not support %s", ErrUnsupportedVersion, cn.addr, info.Name))
 	}
 	hi := min(info.MaxVersion, br[1])
 	if hi < max(info.MinVersion, br[0]) {
-		return info, 0, fmt.Errorf("%w: %s: gregor speaks v%d-%d, broker at %s v%d-%d", ErrUnsupportedVersion, info.Name, info.MinVersion, info.MaxVersion, cn.addr, br[0], br[1])
+		return info, 0, unsupportedAPI(info, fmt.Errorf("%w: %s: gregor speaks v%d-%d, broker at %s v%d-%d", ErrUnsupportedVersion, info.Name, info.MinVersion, info.MaxVersion, cn.addr, br[0], br[1]))
 	}
 	return info, hi, nil
+}
+
+// unsupportedAPI wraps err, the broker's lack of an API gregor speaks, in
+// the gregor.ErrUnsupportedFeature error callers of every package match.
+func unsupportedAPI(info wire.APIInfo, err error) error {
+	return &gregor.UnsupportedFeatureError{Feature: "API " + info.Name, Err: err}
 }
 
 // checkVersion checks that both sides support version v of key.

@@ -24,6 +24,9 @@ var (
 	// ErrAuthentication: SASL or TLS authentication was refused.
 	ErrAuthentication = errors.New("gregor: authentication failed")
 	// ErrUnsupportedVersion: no API version is common to client and broker.
+	// When the broker lacks the API (or every version gregor speaks), the
+	// error is also a *gregor.UnsupportedFeatureError and matches
+	// gregor.ErrUnsupportedFeature.
 	ErrUnsupportedVersion = errors.New("gregor: no common API version")
 	// ErrClusterIdentity: the cluster ID differs from Config.ExpectedClusterID.
 	ErrClusterIdentity = errors.New("gregor: unexpected cluster identity")

@@ -62,6 +62,10 @@ type GroupConfig struct {
 	// group coordinator; Kafka 4.0+ enables it by default), else
 	// ProtocolClassic. Java's default is classic; set ProtocolClassic to
 	// join a classic group of Java members with client-side assignors.
+	// ProtocolConsumer on a coordinator without KIP-848 (no
+	// ConsumerGroupHeartbeat, or UNSUPPORTED_VERSION) stops the group at
+	// its first heartbeat: Receive returns an error matching
+	// gregor.ErrUnsupportedFeature.
 	Protocol GroupProtocol
 	// ServerAssignor names the coordinator's assignor for ProtocolConsumer
 	// (group.remote.assignor): "uniform" or "range" on Apache Kafka; ""

@@ -128,6 +128,11 @@ func (m *consumerMember) step(ctx context.Context) (time.Duration, error) {
 		// INVALID_GROUP_ID): stop the group, as the classic member does.
 		return 0, errFatal{err}
 	}
+	if errors.Is(err, client.ErrUnsupportedVersion) {
+		// The coordinator does not advertise a ConsumerGroupHeartbeat
+		// version gregor speaks: nothing was sent and no retry can help.
+		return 0, errFatal{kip848Unsupported("", err)}
+	}
 	if err != nil {
 		m.forgetCoordinator()
 		return retryBackoff, nil
@@ -393,7 +398,11 @@ func (m *consumerMember) heartbeatError(ctx context.Context, r *wire.ConsumerGro
 	if r.ErrorMessage != nil && *r.ErrorMessage != "" {
 		msg = ": " + *r.ErrorMessage
 	}
-	return errFatal{fmt.Errorf("consumer: ConsumerGroupHeartbeat: %w%s", kerr, msg)}
+	err := fmt.Errorf("consumer: ConsumerGroupHeartbeat: %w%s", kerr, msg)
+	if r.ErrorCode == wire.ErrUnsupportedVersion.Code {
+		return errFatal{kip848Unsupported("the group coordinator answered UNSUPPORTED_VERSION", err)}
+	}
+	return errFatal{err}
 }
 
 // fenced: the coordinator no longer knows the member at its epoch, so what

@@ -37,7 +37,8 @@ type fakeCoord struct {
 	cgAssign     []int32 // consumer protocol: partitions of "t" assigned; nil: both
 	cgChanged    bool    // cgAssign changed: the next heartbeat bumps the epoch
 	fetches      []wire.OffsetFetchRequest
-	dead         bool // requests hang until their context ends
+	dead         bool  // requests hang until their context ends
+	noCGHB       error // not nil: ConsumerGroupHeartbeat is not advertised, its requests fail with it
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
@@ -118,8 +119,16 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 		c.leaves++
 		return &wire.LeaveGroupResponse{ErrorCode: c.next(wire.KeyLeaveGroup)}, nil
 	case *wire.ApiVersionsRequest:
-		return &wire.ApiVersionsResponse{FinalizedFeatures: []wire.ApiVersionsFinalizedFeature{{Name: "group.version", MaxVersionLevel: c.groupVersion}}}, nil
+		resp := &wire.ApiVersionsResponse{FinalizedFeatures: []wire.ApiVersionsFinalizedFeature{{Name: "group.version", MaxVersionLevel: c.groupVersion}}}
+		if c.noCGHB == nil {
+			resp.ApiKeys = []wire.ApiVersionsResponseKey{{ApiKey: wire.KeyConsumerGroupHeartbeat, MaxVersion: 1}}
+		}
+		return resp, nil
 	case *wire.ConsumerGroupHeartbeatRequest:
+		if c.noCGHB != nil {
+			c.cghbs = append(c.cghbs, *r)
+			return nil, c.noCGHB
+		}
 		return c.consumerHeartbeat(r), nil
 	case *wire.OffsetFetchRequest:
 		c.fetches = append(c.fetches, *r)
@@ -171,6 +180,14 @@ func newFakeGroup(t *testing.T, mod func(*GroupConfig)) (*member, *fakeCoord, *f
 // the member starts.
 func newFakeGroupWith(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)) (*member, *fakeCoord, *fakeBroker) {
 	t.Helper()
+	m, fc, f := startFakeGroup(t, mod, pre)
+	waitFor(t, "both partitions assigned", func() bool { return len(m.ownedSet()) == 2 })
+	return m, fc, f
+}
+
+// startFakeGroup is newFakeGroupWith without waiting for the assignment.
+func startFakeGroup(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)) (*member, *fakeCoord, *fakeBroker) {
+	t.Helper()
 	f := newFakeBroker(t)
 	f.append(tp0, dataBatch(0, 5))
 	f.append(gregor.TopicPartition{Topic: "t", Partition: 1}, dataBatch(0, 5))
@@ -198,7 +215,6 @@ func newFakeGroupWith(t *testing.T, mod func(*GroupConfig), pre func(*fakeCoord)
 		defer cancel()
 		m.Close(ctx)
 	})
-	waitFor(t, "both partitions assigned", func() bool { return len(m.ownedSet()) == 2 })
 	return m, fc, f
 }
 

@@ -87,7 +87,8 @@ func (a *autoMember) protocol() GroupProtocol {
 
 // clusterProtocol returns ProtocolConsumer when the group coordinator
 // reports group.version >= 1 among the cluster's finalized features
-// (ApiVersions v3+), else ProtocolClassic.
+// (ApiVersions v3+) and advertises ConsumerGroupHeartbeat, else
+// ProtocolClassic.
 func (g *Group) clusterProtocol(ctx context.Context) (GroupProtocol, error) {
 	coord, err := g.cl.Coordinator(ctx, client.CoordinatorGroup, g.cfg.GroupID)
 	if err != nil {
@@ -108,8 +109,13 @@ func (g *Group) clusterProtocol(ctx context.Context) (GroupProtocol, error) {
 		g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 		return "", err
 	}
-	for _, f := range r.(*wire.ApiVersionsResponse).FinalizedFeatures {
-		if f.Name == groupVersionFeature && f.MaxVersionLevel >= 1 {
+	av := r.(*wire.ApiVersionsResponse)
+	hasHeartbeat := false
+	for _, k := range av.ApiKeys {
+		hasHeartbeat = hasHeartbeat || k.ApiKey == wire.KeyConsumerGroupHeartbeat
+	}
+	for _, f := range av.FinalizedFeatures {
+		if f.Name == groupVersionFeature && f.MaxVersionLevel >= 1 && hasHeartbeat {
 			return ProtocolConsumer, nil
 		}
 	}

@@ -13,7 +13,8 @@ import (
 	"github.com/gregor-kafka/gregor/properties"
 )
 
-// KafkaVersion is the Apache Kafka release the cluster runs.
+// KafkaVersion is the Apache Kafka release the cluster runs by default;
+// the environment variable KAFKA_VERSION (e.g. 3.9.2) selects another.
 const KafkaVersion = "4.4.0"
 
 // EnvCacheDir names the environment variable that overrides the parent
@@ -124,7 +125,7 @@ func StartForTest(t testing.TB, o Options) *Cluster {
 	defer cancel()
 	c, err := Start(ctx, o)
 	if err != nil {
-		t.Fatalf("kafkatest: cannot start Kafka %s (%s): %v", KafkaVersion, shapeOr(o.Shape), err)
+		t.Fatalf("kafkatest: cannot start Kafka %s (%s): %v", ik.Version(), shapeOr(o.Shape), err)
 	}
 	t.Cleanup(func() {
 		if err := c.Close(); err != nil {

@@ -3,7 +3,9 @@ package txn
 import (
 	"context"
 	"errors"
+	"fmt"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -65,7 +67,11 @@ func (t *Producer) chooseVersion(ctx context.Context) error {
 		v2 = false
 	case 2:
 		if !v2 {
-			return errors.Join(ErrUnsupported, errors.New("TransactionVersion 2 needs the cluster's transaction.version 2"))
+			return join(ErrUnsupported, &gregor.UnsupportedFeatureError{
+				Feature: "transactions v2 (KIP-890, Config.TransactionVersion 2)",
+				Broker:  fmt.Sprintf("the cluster's transaction.version is finalized at level %d, below 2", level),
+				Remedy:  "use Config.TransactionVersion 0 (follow the cluster) or 1",
+			})
 		}
 	}
 	t.mu.Lock()

@@ -191,7 +191,8 @@ func (c *Consumer) Assignment() []gregor.TopicPartition {
 
 // AwaitJoined waits until the coordinator has answered the member's join
 // (a member epoch above 0), and returns a fatal membership error (e.g.
-// GROUP_AUTHORIZATION_FAILED) or ctx's error.
+// GROUP_AUTHORIZATION_FAILED; one matching gregor.ErrUnsupportedFeature,
+// at once, when the cluster has no share groups) or ctx's error.
 func (c *Consumer) AwaitJoined(ctx context.Context) error {
 	select {
 	case <-c.joined:

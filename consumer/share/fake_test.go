@@ -41,6 +41,9 @@ type fakeT struct {
 	leaders map[int32]int32
 	// hb answers ShareGroupHeartbeat when set.
 	hb func(*wire.ShareGroupHeartbeatRequest) *wire.ShareGroupHeartbeatResponse
+	// hbErr, when set, fails every ShareGroupHeartbeat (counted in hbs).
+	hbErr error
+	hbs   int
 	// ackBlock makes ShareAcknowledge wait for its context.
 	ackBlock bool
 	// unknownIDs is how many metadata answers still lack the topic.
@@ -72,8 +75,12 @@ func (f *fakeT) request(ctx context.Context, node int32, req wire.Request) (wire
 	switch r := req.(type) {
 	case *wire.ShareGroupHeartbeatRequest:
 		f.mu.Lock()
-		hb := f.hb
+		hb, hbErr := f.hb, f.hbErr
+		f.hbs++
 		f.mu.Unlock()
+		if hbErr != nil {
+			return nil, hbErr
+		}
 		if hb != nil {
 			return hb(r), nil
 		}
@@ -235,6 +242,12 @@ func seq(n int) []int32 {
 func newFake(t *testing.T, parts int32, cfg Config, fetches ...func(*wire.ShareFetchRequest) *wire.ShareFetchResponse) (*fakeT, *Consumer) {
 	t.Helper()
 	f := &fakeT{t: t, parts: parts, fetches: fetches}
+	return f, startFake(t, f, cfg)
+}
+
+// startFake starts a consumer of group "g" on f.
+func startFake(t *testing.T, f *fakeT, cfg Config) *Consumer {
+	t.Helper()
 	cfg.GroupID, cfg.Topics = "g", []string{fakeTopic}
 	if cfg.MaxWait == 0 {
 		cfg.MaxWait = 50 * time.Millisecond
@@ -248,7 +261,7 @@ func newFake(t *testing.T, parts int32, cfg Config, fetches ...func(*wire.ShareF
 		defer cancel()
 		_ = c.Close(ctx)
 	})
-	return f, c
+	return c
 }
 
 // sentAcks collects the acknowledgement batches of partition p in every

@@ -26,6 +26,11 @@ func (c *Consumer) heartbeatLoop(ctx context.Context) {
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return
+		case errors.Is(err, client.ErrUnsupportedVersion):
+			// Nothing was sent: the coordinator has no ShareGroupHeartbeat
+			// gregor speaks, and no retry can give it one.
+			c.fail(unsupported("", err))
+			return
 		case err != nil:
 			full, wait = true, heartbeatBackoff
 		default:
@@ -48,12 +53,11 @@ func (c *Consumer) heartbeatLoop(ctx context.Context) {
 				c.setAssignment(nil, 0)
 			case errors.Is(kerr, wire.ErrCoordinatorLoadInProgress):
 				full, wait = true, heartbeatBackoff
+			case errors.Is(kerr, wire.ErrUnsupportedVersion):
+				c.fail(unsupported("the group coordinator answered UNSUPPORTED_VERSION", kerr))
+				return
 			default:
-				c.mu.Lock()
-				c.fatal = kerr
-				c.mu.Unlock()
-				c.setAssignment(nil, 0)
-				c.markJoined()
+				c.fail(kerr)
 				return
 			}
 		}
@@ -67,6 +71,16 @@ func (c *Consumer) heartbeatLoop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// fail ends the membership with err, which AwaitJoined and later calls
+// return.
+func (c *Consumer) fail(err error) {
+	c.mu.Lock()
+	c.fatal = err
+	c.mu.Unlock()
+	c.setAssignment(nil, 0)
+	c.markJoined()
 }
 
 // heartbeat sends one ShareGroupHeartbeat at epoch.

@@ -25,6 +25,10 @@ type Cluster struct {
 	dir            string
 	java           javaRuntime
 	libDir         string
+	release        release   // the Kafka release the nodes run (config, quorum, format)
+	jarsOnce       sync.Once // loads jars
+	jars           jarSet
+	jarsErr        error
 	clusterID      string
 	keystore       string
 	caFile         string
@@ -70,13 +74,20 @@ func start(ctx context.Context, o Options, detached bool) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	lib, err := EnsureJars(ctx, logf)
+	if o.Version == "" {
+		o.Version = Version()
+	}
+	rel, err := parseRelease(o.Version)
+	if err != nil {
+		return nil, classErrorf(ErrStartup, "%v", err)
+	}
+	lib, err := ensureJars(ctx, o.Version, logf)
 	if err != nil {
 		return nil, err
 	}
 	var lastErr error
 	for attempt := 1; attempt <= 3; attempt++ {
-		c := &Cluster{shape: o.Shape, java: java, libDir: lib, log: logf, detached: detached, brokerConfig: o.BrokerConfig}
+		c := &Cluster{shape: o.Shape, java: java, libDir: lib, release: rel, log: logf, detached: detached, brokerConfig: o.BrokerConfig}
 		err := c.tryStart(ctx, o.Dir)
 		if err == nil {
 			return c, nil
@@ -197,12 +208,14 @@ func pickPorts(n int) ([]int, error) {
 }
 
 // format runs kafka.tools.StorageTool format for n. Controller-role nodes get
-// --standalone and the SCRAM users (only controllers write the bootstrap
-// metadata).
+// --standalone (3.9+, KIP-853; older releases read controller.quorum.voters)
+// and the SCRAM users (only controllers write the bootstrap metadata).
 func (c *Cluster) format(ctx context.Context, n *node) error {
 	args := []string{"format", "--cluster-id", c.clusterID, "--config", n.config}
 	if !n.isBroker() || n.roles == "broker,controller" {
-		args = append(args, "--standalone")
+		if c.release.dynamicQuorum() {
+			args = append(args, "--standalone")
+		}
 		for _, mech := range []string{"SCRAM-SHA-256", "SCRAM-SHA-512"} {
 			for _, u := range [][2]string{{AdminUser, AdminPassword}, {AliceUser, AlicePassword}} {
 				args = append(args, "--add-scram", fmt.Sprintf("%s=[name=%s,password=%s]", mech, u[0], u[1]))
@@ -542,15 +555,23 @@ func (c *Cluster) destroy() error {
 // RunTool runs one of Kafka's CLI main classes (e.g.
 // "org.apache.kafka.tools.TopicCommand") with args in a JVM of its own and
 // returns its combined stdout and stderr. A non-zero exit is an error that
-// includes the output. Each call costs a JVM start (about 1-2s).
+// includes the arguments and the output, passwords replaced by ***. A class
+// the release's jars lack is replaced by the one of the same simple name
+// they have (ConfigCommand is kafka.admin.ConfigCommand up to 4.1). Each
+// call costs a JVM start (about 1-2s).
 func (c *Cluster) RunTool(ctx context.Context, mainClass string, args ...string) (string, error) {
+	js, err := c.jarSet()
+	if err != nil {
+		return "", err
+	}
+	mainClass = js.toolClass(mainClass)
 	tmp := filepath.Join(c.dir, "tmp")
 	_ = os.MkdirAll(tmp, 0o755)
 	jargs := append(c.java.commonFlags(),
 		"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 		"-Djava.io.tmpdir="+tmp,
 		"-Dlog4j2.configurationFile="+c.toolsLog4j,
-		"-cp", filepath.Join(c.libDir, "*"),
+		"-cp", js.classpath,
 		mainClass)
 	jargs = append(jargs, args...)
 	cmd := exec.CommandContext(ctx, c.java.Path, jargs...)
@@ -559,10 +580,22 @@ func (c *Cluster) RunTool(ctx context.Context, mainClass string, args ...string)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return string(out), fmt.Errorf("kafkatest: %s %v: %w\n%s", mainClass, args, err, tail(out, 4000))
+		// Never the secrets among args (--add-scram) or echoed by the tool.
+		return redact(string(out)), fmt.Errorf("kafkatest: %s %v: %w\n%s", mainClass, redactArgs(args), err, redact(tail(out, 4000)))
 	}
 	return string(out), nil
 }
+
+// jarSet returns the classpath and tool index of the cluster's jars,
+// read once.
+func (c *Cluster) jarSet() (jarSet, error) {
+	c.jarsOnce.Do(func() { c.jars, c.jarsErr = loadJars(c.libDir) })
+	return c.jars, c.jarsErr
+}
+
+// Version returns the Kafka release the cluster runs, as its first node
+// logged it at startup ("unknown" when no log says).
+func (c *Cluster) Version() string { return c.serverVersion() }
 
 // PauseBroker stops broker id's JVM with SIGSTOP: its sockets stay open but
 // nothing is answered, so requests already written stay in flight. Resume it

@@ -47,7 +47,11 @@ func (c *Cluster) nodeConfig(n *node) props {
 	isController := strings.Contains(n.roles, "controller")
 	p.set("process.roles", n.roles)
 	p.set("node.id", fmt.Sprint(n.id))
-	p.set("controller.quorum.bootstrap.servers", fmt.Sprintf("127.0.0.1:%d", c.controllerPort))
+	if c.release.dynamicQuorum() {
+		p.set("controller.quorum.bootstrap.servers", fmt.Sprintf("127.0.0.1:%d", c.controllerPort))
+	} else {
+		p.set("controller.quorum.voters", fmt.Sprintf("%d@127.0.0.1:%d", c.controllerID(), c.controllerPort))
+	}
 	p.set("controller.listener.names", "CONTROLLER")
 	var ls, adv []string
 	if isBroker {
@@ -62,10 +66,14 @@ func (c *Cluster) nodeConfig(n *node) props {
 	}
 	if isController {
 		ls = append(ls, fmt.Sprintf("CONTROLLER://127.0.0.1:%d", c.controllerPort))
-		adv = append(adv, fmt.Sprintf("CONTROLLER://127.0.0.1:%d", c.controllerPort))
+		if c.release.dynamicQuorum() {
+			adv = append(adv, fmt.Sprintf("CONTROLLER://127.0.0.1:%d", c.controllerPort))
+		}
 	}
 	p.set("listeners", strings.Join(ls, ","))
-	p.set("advertised.listeners", strings.Join(adv, ","))
+	if len(adv) > 0 {
+		p.set("advertised.listeners", strings.Join(adv, ","))
+	}
 	p.set("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,OAUTH:SASL_PLAINTEXT,MTLS:SSL,PROXIED:PLAINTEXT")
 	p.set("log.dirs", filepath.Join(n.dir, "data"))
 
@@ -150,6 +158,17 @@ func (c *Cluster) nodeConfig(n *node) props {
 		}
 	}
 	return p
+}
+
+// controllerID is the node ID of the cluster's only controller (the
+// combined node of SingleNode, 100 of ThreeBrokers).
+func (c *Cluster) controllerID() int32 {
+	for _, n := range c.nodes {
+		if strings.Contains(n.roles, "controller") {
+			return n.id
+		}
+	}
+	return 1
 }
 
 // brokerSessionTimeout is how long the controller waits for a heartbeat

@@ -97,6 +97,10 @@ type Options struct {
 	// keys, e.g. "connections.max.reauth.ms"), applied after the test
 	// bed's own settings.
 	BrokerConfig map[string]string
+	// Version is the Kafka release to run (one of SupportedVersions; its
+	// jars are downloaded when not cached); "" is Version(), i.e.
+	// $KAFKA_VERSION or KafkaVersion.
+	Version string
 }
 
 // The methods below are the contract of *Cluster.

@@ -55,6 +55,10 @@ func (c *Cluster) startNode(n *node) error {
 		return err
 	}
 	defer out.Close()
+	js, err := c.jarSet()
+	if err != nil {
+		return err
+	}
 	args := append(c.java.commonFlags(),
 		"-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError")
 	if c.shape == ThreeBrokers {
@@ -66,7 +70,7 @@ func (c *Cluster) startNode(n *node) error {
 		"-Djava.io.tmpdir="+filepath.Join(n.dir, "tmp"),
 		"-Dkafka.logs.dir="+filepath.Join(n.dir, "logs"),
 		"-Dlog4j2.configurationFile="+c.serverLog4j,
-		"-cp", filepath.Join(c.libDir, "*"),
+		"-cp", js.classpath,
 		"kafka.Kafka", n.config)
 	cmd := exec.Command(c.java.Path, args...)
 	cmd.Dir = n.dir

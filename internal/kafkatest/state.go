@@ -125,6 +125,9 @@ func Attach(path string) (*Cluster, error) {
 		log: func(string, ...any) {}, attached: true, detached: true,
 		StartupTime: time.Duration(s.StartupMillis) * time.Millisecond,
 	}
+	if r, err := parseRelease(s.KafkaVersion); err == nil {
+		c.release = r // RestartBroker rewrites no config: only for the record
+	}
 	for _, ns := range s.Nodes {
 		c.nodes = append(c.nodes, &node{id: ns.ID, roles: ns.Roles, dir: ns.Dir, config: ns.Config, ports: ns.Ports, pid: ns.PID, proxyPort: ns.ProxyPort})
 	}

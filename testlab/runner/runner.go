@@ -262,6 +262,14 @@ func (r *run) execute(ctx context.Context) error {
 			_, _ = r.command(ctx, map[string]any{"kind": "abort"})
 			return &outcome{Ineligible, fmt.Sprintf("adapter lacks capabilities %v", missing)}
 		}
+		why, err := brokerLacks(ctx, c.Bootstrap(kafkatest.Plaintext), r.sc.Requires)
+		if err != nil {
+			return invalidf("environment: broker features: %v", err)
+		}
+		if why != "" {
+			_, _ = r.command(ctx, map[string]any{"kind": "abort"})
+			return &outcome{Ineligible, why}
+		}
 	}
 
 	for i, st := range steps {

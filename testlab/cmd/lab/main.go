@@ -53,7 +53,7 @@ func main() {
 	defer stop()
 	fmt.Printf("lab: %d case(s): %s\n", len(sel), strings.Join(sel, ", "))
 	e, path, err := lab.Run(ctx, lab.Config{Repo: root, Cases: sel, EvidenceDir: *evidence, Name: *name,
-		Timeout: *timeout, KafkaVersion: kafkatest.KafkaVersion, Progress: os.Stdout})
+		Timeout: *timeout, KafkaVersion: kafkatest.Version(), Progress: os.Stdout})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lab: %v\n", err)
 		os.Exit(2)
