@@ -90,6 +90,16 @@
 // Every rule costs time near-linear in the history (maps and sorts), except
 // the cycle search, linear in the graph's size per component.
 //
+// # The quorum observer
+//
+// CheckQuorum judges Samples an observer took of the cluster while the
+// clients ran (DescribeQuorum's leader and epoch; each partition's leader,
+// leader epoch, high watermark and log start) against the KRaft safety
+// properties a client can see the effects of: one leader per epoch, epochs
+// never decreasing, high watermarks never decreasing, and every record
+// acknowledged before a leader change present after it. Its rules are
+// QuorumRules, documented on CheckQuorum.
+//
 // Instants are time.Time; an assignment owns its partition over the half-open
 // interval [Start, End), a zero End meaning still owned. Events of one kind
 // for the same key are judged in slice order when their instants tie.
