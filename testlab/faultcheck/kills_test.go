@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,6 +101,15 @@ type Figures struct {
 	CopierBeyondCommit  int `json:"copier_beyond_commit"`
 	CopierFatal         int `json:"copier_fatal"`
 	CopierRewinds       int `json:"copier_rewinds"`
+	// The invariant checker's violations by rule (every rule listed).
+	ViolationsByRule map[string]int `json:"violations_by_rule"`
+	// The quorum observer (quorumObserver).
+	QuorumSamples    int `json:"quorum_samples"`
+	PartitionSamples int `json:"partition_samples"`
+	ObserverErrors   int `json:"observer_requests_failed"`
+	QuorumEpochs     int `json:"quorum_epochs_seen"`
+	LeaderChanges    int `json:"partition_leader_changes_seen"`
+	QuorumViolations int `json:"quorum_violations"`
 	// Phases: seconds since the test began at each phase's end.
 	Phases  map[string]string `json:"phases"`
 	Details []string          `json:"details,omitempty"`
@@ -135,7 +145,8 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	t0 := time.Now()
 	ctx, cluster, bed := labtest.ThreeBrokers(t, 5*cfg.Load+15*time.Minute)
 	dir := cluster.Dir()
-	fig := Figures{Name: cfg.Name, Seed: cfg.Seed, Load: cfg.Load.String(), FaultsByKind: map[string]int{}, Phases: map[string]string{}}
+	fig := Figures{Name: cfg.Name, Seed: cfg.Seed, Load: cfg.Load.String(), FaultsByKind: map[string]int{}, Phases: map[string]string{},
+		ViolationsByRule: map[string]int{}}
 	phase := func(name string) {
 		fig.Phases[name] = time.Since(t0).Round(time.Second).String()
 		t.Logf("phase %s done at %s", name, fig.Phases[name])
@@ -164,6 +175,15 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 			t.Fatal(err)
 		}
 	}
+
+	// The quorum observer samples from before the load until the drain
+	// ended; its goroutine ends before the goroutine baseline is taken.
+	observer := &quorumObserver{boot: bed.Boot, brokers: cluster.BrokerIDs(), topics: slices.DeleteFunc([]string{topic, outTopic}, func(s string) bool { return s == "" }), every: time.Second}
+	obsCtx, stopObserver := context.WithCancel(ctx)
+	obsDone := make(chan struct{})
+	var obsErr error
+	go func() { defer close(obsDone); obsErr = observer.run(obsCtx) }()
+	defer func() { stopObserver(); <-obsDone }()
 
 	baseline := runtime.NumGoroutine()
 	var workloads []Workload
@@ -227,6 +247,11 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	stopLoad()
 	phase("load_ended")
 	wg.Wait()
+	stopObserver()
+	<-obsDone
+	if obsErr != nil {
+		t.Errorf("quorum observer: %v", obsErr)
+	}
 	phase("drained")
 	for i, err := range errs {
 		if err != nil {
@@ -261,7 +286,11 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 	vs := invariant.Check(h)
 	fig.Violations = len(vs)
+	for _, r := range invariant.Rules {
+		fig.ViolationsByRule[string(r)] = 0
+	}
 	for _, v := range vs {
+		fig.ViolationsByRule[string(v.Rule)]++
 		switch v.Rule {
 		case invariant.RuleAckedLost:
 			fig.Lost++
@@ -276,6 +305,14 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 			fig.Details = append(fig.Details, v.String())
 		}
 	}
+
+	for _, v := range observer.judge(h.Sends, &fig) {
+		if len(fig.Details) < 40 {
+			fig.Details = append(fig.Details, "quorum observer: "+v.String())
+		}
+	}
+	t.Logf("quorum observer: %d quorum samples (%d epochs), %d partition samples, %d leader changes seen, %d requests failed, %d violations",
+		fig.QuorumSamples, fig.QuorumEpochs, fig.PartitionSamples, fig.LeaderChanges, fig.ObserverErrors, fig.QuorumViolations)
 
 	// Leftovers: goroutines of gregor's clients (all closed by now),
 	// proxies, then the cluster's processes.
@@ -321,6 +358,10 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 	if fig.Acked == 0 {
 		t.Errorf("%s: nothing acknowledged", cfg.Name)
+	}
+	if fig.QuorumViolations > 0 || fig.QuorumSamples == 0 || fig.PartitionSamples == 0 {
+		t.Errorf("%s: quorum observer: %d violations over %d quorum and %d partition samples (want 0 over some of each): %v",
+			cfg.Name, fig.QuorumViolations, fig.QuorumSamples, fig.PartitionSamples, fig.Details)
 	}
 	if d := fig.Kills + fig.Stops + fig.Pauses; d < cfg.MinDisruptions || fig.NetFaults < cfg.MinNetFaults {
 		t.Errorf("%s: %d broker disruptions and %d network faults, want at least %d and %d", cfg.Name, d, fig.NetFaults, cfg.MinDisruptions, cfg.MinNetFaults)
@@ -453,6 +494,7 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 				pl.pending++
 			} else {
 				pl.results[f.idx] = r
+				pl.sends[f.idx].Completed = time.Now()
 				if r.Err == nil {
 					pl.sends[f.idx].Acked, pl.sends[f.idx].Offset = true, r.Offset
 				}
@@ -474,6 +516,7 @@ loop:
 			id := fmt.Sprintf("%s-%d", pl.name, seq)
 			part := int32(seq) % pl.partitions
 			seq++
+			invoked := time.Now()
 			d, err := p.Send(ctx, &producer.Record{Topic: pl.topic, Partition: producer.ToPartition(part), Value: []byte(id)})
 			if err != nil {
 				if ctx.Err() == nil {
@@ -482,7 +525,7 @@ loop:
 				break loop
 			}
 			pl.mu.Lock()
-			pl.sends = append(pl.sends, invariant.Send{Producer: pl.name, Idempotent: true, TP: invariant.TP{Topic: pl.topic, Partition: part}, ID: id, Offset: -1})
+			pl.sends = append(pl.sends, invariant.Send{Producer: pl.name, Idempotent: true, TP: invariant.TP{Topic: pl.topic, Partition: part}, ID: id, Offset: -1, Invoked: invoked})
 			pl.results = append(pl.results, producer.Result{})
 			idx := len(pl.sends) - 1
 			pl.mu.Unlock()
