@@ -26,8 +26,11 @@ import (
 // commit outcome is unknown rewinds the job to the group's committed
 // offsets. After the load it drains to the input's end offsets.
 //
-// What it records: every output send with its transaction and acknowledged
-// offset, every transaction's outcome (committed: Commit returned nil;
+// What it records: every output send with its transaction, acknowledged
+// offset and instants; what each transaction consumed of each input
+// partition as a read_committed Read in that transaction (continuing the
+// previous one unless a rewind came between; after the drain, a last empty
+// Read at the input's end offsets); every transaction's instants and outcome (committed: Commit returned nil;
 // aborted: Abort returned nil or the producer re-initialised; unknown:
 // ErrCommitOutcomeUnknown, settled by judge from what a read_committed
 // reader sees).
@@ -42,6 +45,7 @@ type copierLoad struct {
 
 	mu        sync.Mutex // guards the fields below
 	sends     []invariant.Send
+	reads     []invariant.Read // what each transaction consumed, per partition
 	txns      []invariant.Transaction
 	unknown   map[string]bool
 	committed map[int32]int64 // the job's committed input offsets
@@ -118,6 +122,12 @@ func (cp *copierLoad) Run(ctx context.Context, drain time.Duration) error {
 			}
 		}
 		if target != nil && cp.reached(target) {
+			cp.mu.Lock()
+			for p, e := range target {
+				tp := invariant.TP{Topic: cp.in, Partition: p}
+				cp.reads = append(cp.reads, invariant.Read{Reader: "copier", Committed: true, TP: tp, From: e, To: e, ToEnd: true})
+			}
+			cp.mu.Unlock()
 			return nil
 		}
 		if jctx.Err() != nil {
@@ -161,6 +171,10 @@ type copyJob struct {
 	p   *txn.Producer
 	buf []consumer.Record
 	n   int // transactions begun
+	// bufInvoked and bufCompleted bracket the Receive that filled buf;
+	// continues holds the partitions read since the last rewind.
+	bufInvoked, bufCompleted time.Time
+	continues                map[int32]bool
 }
 
 // newProducer (re)creates the transactional producer and initialises it.
@@ -198,7 +212,9 @@ const copierBatch = 1000
 func (j *copyJob) step(ctx context.Context) error {
 	if len(j.buf) == 0 {
 		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		j.bufInvoked = time.Now()
 		recs, _ := j.c.Receive(rctx)
+		j.bufCompleted = time.Now()
 		cancel()
 		j.buf = recs
 		return nil
@@ -207,6 +223,8 @@ func (j *copyJob) step(ctx context.Context) error {
 	j.buf = j.buf[len(batch):]
 	j.n++
 	id := fmt.Sprintf("tx%d", j.n)
+	begin := time.Now()
+	j.recordReads(batch, id)
 	if err := j.p.Begin(); err != nil {
 		return j.recover(ctx, fmt.Errorf("Begin: %w", err))
 	}
@@ -220,12 +238,13 @@ func (j *copyJob) step(ctx context.Context) error {
 	for _, r := range batch {
 		v := "cp-" + string(r.Value)
 		var d *producer.Delivery
+		invoked := time.Now()
 		d, err = j.p.Send(ctx, &producer.Record{Topic: j.cp.out, Partition: producer.ToPartition(r.Partition), Value: []byte(v)})
 		if err != nil {
 			break
 		}
 		j.cp.mu.Lock()
-		j.cp.sends = append(j.cp.sends, invariant.Send{Producer: "copier", Idempotent: true, TP: invariant.TP{Topic: j.cp.out, Partition: r.Partition}, ID: v, Offset: -1, Txn: id})
+		j.cp.sends = append(j.cp.sends, invariant.Send{Producer: "copier", Idempotent: true, TP: invariant.TP{Topic: j.cp.out, Partition: r.Partition}, ID: v, Offset: -1, Txn: id, Invoked: invoked})
 		ds = append(ds, sent{len(j.cp.sends) - 1, d})
 		j.cp.mu.Unlock()
 		next[r.Partition] = r.Offset + 1
@@ -237,9 +256,11 @@ func (j *copyJob) step(ctx context.Context) error {
 		}
 		err = j.p.SendOffsets(ctx, offs, consumer.GroupMetadata{GroupID: j.cp.group, GenerationID: -1})
 	}
+	endInvoked := time.Now()
 	if err == nil {
 		err = j.p.Commit(ctx)
 	}
+	end := time.Now()
 	outcome := invariant.Committed
 	switch {
 	case err == nil:
@@ -252,16 +273,19 @@ func (j *copyJob) step(ctx context.Context) error {
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	for _, s := range ds {
 		r, werr := s.d.Wait(wctx)
-		if werr == nil && r.Err == nil {
-			j.cp.mu.Lock()
-			j.cp.sends[s.idx].Acked, j.cp.sends[s.idx].Offset = true, r.Offset
-			j.cp.mu.Unlock()
+		j.cp.mu.Lock()
+		if werr == nil {
+			j.cp.sends[s.idx].Completed = time.Now()
 		}
+		if werr == nil && r.Err == nil {
+			j.cp.sends[s.idx].Acked, j.cp.sends[s.idx].Offset = true, r.Offset
+		}
+		j.cp.mu.Unlock()
 	}
 	cancel()
 	if err == nil {
 		j.cp.mu.Lock()
-		j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: invariant.Committed})
+		j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: invariant.Committed, Begin: begin, EndInvoked: endInvoked, End: end})
 		for p, o := range next {
 			j.cp.committed[p] = o
 		}
@@ -269,7 +293,7 @@ func (j *copyJob) step(ctx context.Context) error {
 		return nil
 	}
 	j.cp.mu.Lock()
-	j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: outcome})
+	j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: outcome, Begin: begin, EndInvoked: endInvoked, End: end})
 	if outcome == invariant.Open {
 		j.cp.unknown[id] = true
 	}
@@ -283,6 +307,32 @@ func (j *copyJob) step(ctx context.Context) error {
 		return j.rewind(ctx, err)
 	}
 	return j.recover(ctx, err)
+}
+
+// recordReads records what transaction id consumes of each partition.
+func (j *copyJob) recordReads(batch []consumer.Record, id string) {
+	by := map[int32]*invariant.Read{}
+	var order []int32
+	for _, r := range batch {
+		rd := by[r.Partition]
+		if rd == nil {
+			rd = &invariant.Read{Reader: "copier", Committed: true, TP: invariant.TP{Topic: j.cp.in, Partition: r.Partition}, From: r.Offset,
+				Txn: id, Continues: j.continues[r.Partition], Invoked: j.bufInvoked, Completed: j.bufCompleted}
+			by[r.Partition] = rd
+			order = append(order, r.Partition)
+		}
+		rd.Records = append(rd.Records, invariant.LogRecord{Offset: r.Offset, ID: string(r.Value)})
+		rd.To = r.Offset + 1
+	}
+	if j.continues == nil {
+		j.continues = map[int32]bool{}
+	}
+	j.cp.mu.Lock()
+	defer j.cp.mu.Unlock()
+	for _, p := range order {
+		j.continues[p] = true
+		j.cp.reads = append(j.cp.reads, *by[p])
+	}
 }
 
 // recover aborts the open transaction (re-initialising or re-creating the
@@ -316,7 +366,7 @@ func (j *copyJob) recover(ctx context.Context, cause error) error {
 
 // rewind seeks every input partition to the group's committed offset.
 func (j *copyJob) rewind(ctx context.Context, why error) error {
-	j.buf = nil
+	j.buf, j.continues = nil, nil
 	j.cp.mu.Lock()
 	j.cp.rewinds++
 	j.cp.mu.Unlock()
@@ -388,6 +438,7 @@ func (cp *copierLoad) Record(h *invariant.History, f *Figures) {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	h.Sends = append(h.Sends, cp.sends...)
+	h.Reads = append(h.Reads, cp.reads...)
 	h.Transactions = append(h.Transactions, cp.txns...)
 	f.CopierFatal, f.CopierRewinds = cp.fatal, cp.rewinds
 	for _, t := range cp.txns {
