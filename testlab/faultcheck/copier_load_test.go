@@ -174,28 +174,38 @@ type copyJob struct {
 	// bufInvoked and bufCompleted bracket the Receive that filled buf;
 	// continues holds the partitions read since the last rewind.
 	bufInvoked, bufCompleted time.Time
-	continues                map[int32]bool
+	continues                map[invariant.TP]bool
 }
 
 // newProducer (re)creates the transactional producer and initialises it.
 func (j *copyJob) newProducer(ctx context.Context) error {
-	if j.p != nil {
+	return replaceProducer(ctx, j.cl, &j.p, j.cp.tid, 5*time.Millisecond)
+}
+
+func (j *copyJob) init(ctx context.Context) error { return initTransactions(ctx, j.p) }
+
+// replaceProducer closes *p (when set), creates a transactional producer
+// for tid on cl in its place and initialises it.
+func replaceProducer(ctx context.Context, cl *client.Client, p **txn.Producer, tid string, linger time.Duration) error {
+	if *p != nil {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		_ = j.p.Close(cctx)
+		_ = (*p).Close(cctx)
 		cancel()
 	}
-	p, err := txn.New(j.cl, txn.Config{TransactionalID: j.cp.tid, TransactionTimeout: 30 * time.Second,
-		Producer: producer.Config{Linger: 5 * time.Millisecond, DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second}})
+	np, err := txn.New(cl, txn.Config{TransactionalID: tid, TransactionTimeout: 30 * time.Second,
+		Producer: producer.Config{Linger: linger, DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second}})
 	if err != nil {
 		return err
 	}
-	j.p = p
-	return j.init(ctx)
+	*p = np
+	return initTransactions(ctx, np)
 }
 
-func (j *copyJob) init(ctx context.Context) error {
+// initTransactions retries InitTransactions until it succeeds, ctx ends or
+// the producer is fatally failed.
+func initTransactions(ctx context.Context, p *txn.Producer) error {
 	for {
-		err := j.p.InitTransactions(ctx)
+		err := p.InitTransactions(ctx)
 		if err == nil || ctx.Err() != nil || errors.Is(err, txn.ErrFatal) {
 			return err
 		}
@@ -228,61 +238,23 @@ func (j *copyJob) step(ctx context.Context) error {
 	if err := j.p.Begin(); err != nil {
 		return j.recover(ctx, fmt.Errorf("Begin: %w", err))
 	}
-	type sent struct {
-		idx int
-		d   *producer.Delivery
-	}
-	var ds []sent
+	var ds []pendingSend
 	next := map[int32]int64{}
 	var err error
 	for _, r := range batch {
 		v := "cp-" + string(r.Value)
-		var d *producer.Delivery
-		invoked := time.Now()
-		d, err = j.p.Send(ctx, &producer.Record{Topic: j.cp.out, Partition: producer.ToPartition(r.Partition), Value: []byte(v)})
+		var ps pendingSend
+		ps, err = sendInTxn(ctx, j.p, &producer.Record{Topic: j.cp.out, Partition: producer.ToPartition(r.Partition), Value: []byte(v)},
+			invariant.Send{Producer: "copier", Idempotent: true, TP: invariant.TP{Topic: j.cp.out, Partition: r.Partition}, ID: v, Offset: -1, Txn: id},
+			&j.cp.mu, &j.cp.sends)
 		if err != nil {
 			break
 		}
-		j.cp.mu.Lock()
-		j.cp.sends = append(j.cp.sends, invariant.Send{Producer: "copier", Idempotent: true, TP: invariant.TP{Topic: j.cp.out, Partition: r.Partition}, ID: v, Offset: -1, Txn: id, Invoked: invoked})
-		ds = append(ds, sent{len(j.cp.sends) - 1, d})
-		j.cp.mu.Unlock()
+		ds = append(ds, ps)
 		next[r.Partition] = r.Offset + 1
 	}
-	if err == nil {
-		var offs []txn.Offset
-		for p, o := range next {
-			offs = append(offs, txn.Offset{Topic: j.cp.in, Partition: p, Offset: o})
-		}
-		err = j.p.SendOffsets(ctx, offs, consumer.GroupMetadata{GroupID: j.cp.group, GenerationID: -1})
-	}
-	endInvoked := time.Now()
-	if err == nil {
-		err = j.p.Commit(ctx)
-	}
-	end := time.Now()
-	outcome := invariant.Committed
-	switch {
-	case err == nil:
-	case errors.Is(err, txn.ErrCommitOutcomeUnknown):
-		outcome = invariant.Open
-	default:
-		outcome = invariant.Aborted
-	}
-	// Every delivery has its terminal once the transaction ended.
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	for _, s := range ds {
-		r, werr := s.d.Wait(wctx)
-		j.cp.mu.Lock()
-		if werr == nil {
-			j.cp.sends[s.idx].Completed = time.Now()
-		}
-		if werr == nil && r.Err == nil {
-			j.cp.sends[s.idx].Acked, j.cp.sends[s.idx].Offset = true, r.Offset
-		}
-		j.cp.mu.Unlock()
-	}
-	cancel()
+	outcome, endInvoked, end, err := finishTxn(ctx, j.p, j.cp.in, next, consumer.GroupMetadata{GroupID: j.cp.group, GenerationID: -1}, err)
+	awaitSends(ctx, &j.cp.mu, &j.cp.sends, ds)
 	if err == nil {
 		j.cp.mu.Lock()
 		j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: invariant.Committed, Begin: begin, EndInvoked: endInvoked, End: end})
@@ -311,57 +283,28 @@ func (j *copyJob) step(ctx context.Context) error {
 
 // recordReads records what transaction id consumes of each partition.
 func (j *copyJob) recordReads(batch []consumer.Record, id string) {
-	by := map[int32]*invariant.Read{}
-	var order []int32
-	for _, r := range batch {
-		rd := by[r.Partition]
-		if rd == nil {
-			rd = &invariant.Read{Reader: "copier", Committed: true, TP: invariant.TP{Topic: j.cp.in, Partition: r.Partition}, From: r.Offset,
-				Txn: id, Continues: j.continues[r.Partition], Invoked: j.bufInvoked, Completed: j.bufCompleted}
-			by[r.Partition] = rd
-			order = append(order, r.Partition)
-		}
-		rd.Records = append(rd.Records, invariant.LogRecord{Offset: r.Offset, ID: string(r.Value)})
-		rd.To = r.Offset + 1
-	}
 	if j.continues == nil {
-		j.continues = map[int32]bool{}
+		j.continues = map[invariant.TP]bool{}
 	}
+	reads, _ := readsOf(batch, invariant.Read{Reader: "copier", Committed: true, Txn: id, Invoked: j.bufInvoked, Completed: j.bufCompleted}, j.continues)
 	j.cp.mu.Lock()
-	defer j.cp.mu.Unlock()
-	for _, p := range order {
-		j.continues[p] = true
-		j.cp.reads = append(j.cp.reads, *by[p])
-	}
+	j.cp.reads = append(j.cp.reads, reads...)
+	j.cp.mu.Unlock()
 }
 
 // recover aborts the open transaction (re-initialising or re-creating the
 // producer where the error class says so), then rewinds.
 func (j *copyJob) recover(ctx context.Context, cause error) error {
-	err := cause
-	for err != nil && ctx.Err() == nil {
-		switch {
-		case errors.Is(err, txn.ErrFatal) || errors.Is(err, txn.ErrFenced):
-			j.cp.mu.Lock()
-			j.cp.fatal++
-			j.cp.mu.Unlock()
-			j.cp.logf("copier: %v: re-creating the producer", err)
-			err = j.newProducer(ctx)
-			if err == nil {
-				return j.rewind(ctx, cause)
-			}
-		case errors.Is(err, txn.ErrNeedsInit):
-			if err = j.init(ctx); err == nil {
-				return j.rewind(ctx, cause)
-			}
-		default:
-			err = j.p.Abort(ctx)
-			if err == nil {
-				return j.rewind(ctx, cause)
-			}
-		}
+	recreated := func(err error) {
+		j.cp.mu.Lock()
+		j.cp.fatal++
+		j.cp.mu.Unlock()
+		j.cp.logf("copier: %v: re-creating the producer", err)
 	}
-	return ctx.Err()
+	if err := endFailed(ctx, cause, &j.p, j.newProducer, recreated); err != nil {
+		return err
+	}
+	return j.rewind(ctx, cause)
 }
 
 // rewind seeks every input partition to the group's committed offset.
@@ -518,26 +461,35 @@ func (cp *copierLoad) judge(ctx context.Context, bed *labtest.Bed, h *invariant.
 		}
 		f.Copied += len(r.Records)
 	}
-	// Settle unknown outcomes.
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
+	f.TxnUnknownCommitted += settleUnknown(h, cp.sends, cp.unknown, seenAt)
+	return nil
+}
+
+// settleUnknown settles the transactions in unknown in h by what a
+// read_committed reader saw (seenAt): committed when it saw any of their
+// acknowledged records, else aborted (the atomicity rule then demands all
+// or none). It returns how many it settled committed.
+func settleUnknown(h *invariant.History, sends []invariant.Send, unknown map[string]bool, seenAt map[invariant.TP]map[int64]bool) int {
 	anySeen := map[string]bool{}
-	for _, s := range cp.sends {
-		if cp.unknown[s.Txn] && s.Acked && seenAt[s.TP][s.Offset] {
+	for _, s := range sends {
+		if unknown[s.Txn] && s.Acked && seenAt[s.TP][s.Offset] {
 			anySeen[s.Txn] = true
 		}
 	}
+	committed := 0
 	for i := range h.Transactions {
 		t := &h.Transactions[i]
-		if !cp.unknown[t.ID] {
+		if !unknown[t.ID] {
 			continue
 		}
 		if anySeen[t.ID] {
 			t.Outcome = invariant.Committed
-			f.TxnUnknownCommitted++
+			committed++
 		} else {
 			t.Outcome = invariant.Aborted
 		}
 	}
-	return nil
+	return committed
 }

@@ -40,6 +40,9 @@ type soakConfig struct {
 	Churn   time.Duration
 	// Copier adds the transactional copier.
 	Copier bool
+	// QueueWorkers is the transactional queue workload's member count
+	// (0: none).
+	QueueWorkers int
 	// PauseMin and PauseMax bound a SIGSTOP (default 1-6s).
 	PauseMin, PauseMax time.Duration
 	// Mix weighs the broker disruptions SIGKILL, SIGTERM, SIGSTOP (each
@@ -101,8 +104,20 @@ type Figures struct {
 	CopierBeyondCommit  int `json:"copier_beyond_commit"`
 	CopierFatal         int `json:"copier_fatal"`
 	CopierRewinds       int `json:"copier_rewinds"`
-	// The invariant checker's violations by rule (every rule listed).
+	// The transactional queue (queueLoad).
+	QueueSent         int `json:"queue_sent"`
+	QueuePolled       int `json:"queue_polled"`
+	QueueTxnCommitted int `json:"queue_txn_committed"`
+	QueueTxnAborted   int `json:"queue_txn_aborted"`
+	QueueTxnUnknown   int `json:"queue_txn_outcome_unknown"`
+	QueueFatal        int `json:"queue_producers_recreated"`
+	// The invariant checker's violations by rule (every rule listed), and
+	// the dependency graph it searched for G0/G1c cycles: committed
+	// transactions with an edge, ww and wr edges.
 	ViolationsByRule map[string]int `json:"violations_by_rule"`
+	GraphTxns        int            `json:"graph_transactions"`
+	GraphWW          int            `json:"graph_ww_edges"`
+	GraphWR          int            `json:"graph_wr_edges"`
 	// The quorum observer (quorumObserver).
 	QuorumSamples    int `json:"quorum_samples"`
 	PartitionSamples int `json:"partition_samples"`
@@ -128,7 +143,8 @@ type Workload interface {
 
 // TestKillsUnderLoad is the short version `make test` runs: at least 20s
 // of load on a 1+3 cluster (2 producers, a group of 2 members replaced
-// every 10s, the copier), until there were 2 broker disruptions (a SIGKILL
+// every 10s, the copier, the transactional queue of 2 members, the quorum
+// observer), until there were 2 broker disruptions (a SIGKILL
 // and restart, then a SIGSTOP past the broker session timeout: a leader
 // failover) and 3 proxy faults; same checks as the soak.
 func TestKillsUnderLoad(t *testing.T) {
@@ -137,7 +153,7 @@ func TestKillsUnderLoad(t *testing.T) {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
 	runSoak(t, soakConfig{Name: "kills-short", Load: 20 * time.Second, Producers: 2, Partitions: 3, MinDisruptions: 2, MinNetFaults: 3, Seed: seed,
-		Members: 2, Churn: 10 * time.Second, Copier: true, PauseMin: 4500 * time.Millisecond, PauseMax: 6 * time.Second, Mix: [3]int{0, 0, 1}, FirstKill: true})
+		Members: 2, Churn: 10 * time.Second, Copier: true, QueueWorkers: 2, PauseMin: 4500 * time.Millisecond, PauseMax: 6 * time.Second, Mix: [3]int{0, 0, 1}, FirstKill: true})
 }
 
 func runSoak(t *testing.T, cfg soakConfig) Figures {
@@ -176,9 +192,17 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		}
 	}
 
+	var queueTopic string
+	if cfg.QueueWorkers > 0 {
+		queueTopic = bed.Topic(ctx, "soak-queue", cfg.Partitions, 3, map[string]*string{"min.insync.replicas": &minISR})
+		if err := waitFullISR(ctx, bed, queueTopic); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// The quorum observer samples from before the load until the drain
 	// ended; its goroutine ends before the goroutine baseline is taken.
-	observer := &quorumObserver{boot: bed.Boot, brokers: cluster.BrokerIDs(), topics: slices.DeleteFunc([]string{topic, outTopic}, func(s string) bool { return s == "" }), every: time.Second}
+	observer := &quorumObserver{boot: bed.Boot, brokers: cluster.BrokerIDs(), topics: slices.DeleteFunc([]string{topic, outTopic, queueTopic}, func(s string) bool { return s == "" }), every: time.Second}
 	obsCtx, stopObserver := context.WithCancel(ctx)
 	obsDone := make(chan struct{})
 	var obsErr error
@@ -203,6 +227,12 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		copier = &copierLoad{in: topic, out: outTopic, group: topic + "-copier", tid: topic + "-copier-tid", partitions: cfg.Partitions,
 			boot: set.Bootstrap(), inputDone: inputDone, bed: bed, logf: t.Logf}
 		workloads = append(workloads, copier)
+	}
+	var queue *queueLoad
+	if cfg.QueueWorkers > 0 {
+		queue = &queueLoad{topic: queueTopic, group: queueTopic + "-group", partitions: cfg.Partitions, workers: cfg.QueueWorkers, seed: cfg.Seed,
+			boot: set.Bootstrap(), logf: t.Logf}
+		workloads = append(workloads, queue)
 	}
 
 	// The load runs at least cfg.Load and until the chaos reached its
@@ -267,7 +297,7 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	for _, w := range workloads {
 		w.Record(h, &fig)
 	}
-	for _, tpc := range []string{topic, outTopic} {
+	for _, tpc := range []string{topic, outTopic, queueTopic} {
 		for p := int32(0); tpc != "" && p < cfg.Partitions; p++ {
 			l, err := bed.ReadLog(ctx, tpc, p)
 			if err != nil {
@@ -284,8 +314,14 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 			t.Errorf("copier judge: %v", err)
 		}
 	}
+	if queue != nil {
+		if err := queue.judge(ctx, bed, h); err != nil {
+			t.Errorf("queue judge: %v", err)
+		}
+	}
 	vs := invariant.Check(h)
 	fig.Violations = len(vs)
+	fig.GraphTxns, fig.GraphWW, fig.GraphWR = invariant.Dependencies(h)
 	for _, r := range invariant.Rules {
 		fig.ViolationsByRule[string(r)] = 0
 	}
@@ -348,6 +384,9 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 	if cfg.Members > 0 && (fig.GroupDelivered == 0 || fig.RevokingEvents == 0) {
 		t.Errorf("%s: the group delivered %d records with %d handovers; want both above 0", cfg.Name, fig.GroupDelivered, fig.RevokingEvents)
+	}
+	if cfg.QueueWorkers > 0 && (fig.QueueTxnCommitted == 0 || fig.QueuePolled == 0 || fig.GraphWR == 0) {
+		t.Errorf("%s: the queue committed %d transactions and polled %d records, %d wr edges; want all above 0", cfg.Name, fig.QueueTxnCommitted, fig.QueuePolled, fig.GraphWR)
 	}
 	if cfg.Copier && (fig.TxnCommitted == 0 || fig.Copied == 0) {
 		t.Errorf("%s: the copier committed %d transactions, %d records; want both above 0", cfg.Name, fig.TxnCommitted, fig.Copied)

@@ -57,6 +57,27 @@ func (g *txnGraph) add(e edge) {
 // (RuleG1a) or its own (RuleInternal). Then G0 is a cycle of ww edges, G1c
 // one with a wr edge.
 func transactions(h *History, ix *index) []Violation {
+	g, out := buildGraph(h, ix)
+	out = append(out, g.cycles(func(e edge) bool { return e.kind == ww }, RuleG0)...)
+	return append(out, g.cycles(func(edge) bool { return true }, RuleG1c)...)
+}
+
+// Dependencies is the size of the dependency graph Check searches for
+// cycles in h: committed transactions with an edge, ww and wr edges.
+func Dependencies(h *History) (txns, wwEdges, wrEdges int) {
+	g, _ := buildGraph(h, newIndex(h))
+	for _, e := range g.edges {
+		if e.kind == ww {
+			wwEdges++
+		} else {
+			wrEdges++
+		}
+	}
+	return len(g.names), wwEdges, wrEdges
+}
+
+// buildGraph builds the graph, with the violations found on the way.
+func buildGraph(h *History, ix *index) (*txnGraph, []Violation) {
 	g := &txnGraph{id: map[string]int{}, seen: map[[3]int]bool{}}
 	var out []Violation
 	for _, r := range h.Reads {
@@ -77,8 +98,7 @@ func transactions(h *History, ix *index) []Violation {
 		}
 	}
 	writeEdges(h, ix, g)
-	out = append(out, g.cycles(func(e edge) bool { return e.kind == ww }, RuleG0)...)
-	return append(out, g.cycles(func(edge) bool { return true }, RuleG1c)...)
+	return g, out
 }
 
 // writeEdges adds a ww edge between neighbours in each partition's order

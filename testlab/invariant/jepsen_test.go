@@ -179,6 +179,9 @@ func TestLongCycle(t *testing.T) {
 		h.Sends = append(h.Sends, ackedTxn("p", tp0, "v"+id, int64(i), id))
 	}
 	h.Sends = append(h.Sends, ackedTxn("p", tp1, "w-last", 0, h.Transactions[n-1].ID), ackedTxn("p", tp1, "w-first", 1, h.Transactions[0].ID))
+	if txns, ww, wr := Dependencies(&h); txns != n || ww != n || wr != 0 {
+		t.Errorf("graph of %d transactions, %d ww and %d wr edges; want %d, %d, 0", txns, ww, wr, n, n)
+	}
 	vs := Check(&h)
 	if len(vs) != 1 || vs[0].Rule != RuleG0 {
 		t.Fatalf("violations %v, want one G0", vs)
