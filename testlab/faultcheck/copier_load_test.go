@@ -26,8 +26,11 @@ import (
 // commit outcome is unknown rewinds the job to the group's committed
 // offsets. After the load it drains to the input's end offsets.
 //
-// What it records: every output send with its transaction and acknowledged
-// offset, every transaction's outcome (committed: Commit returned nil;
+// What it records: every output send with its transaction, acknowledged
+// offset and instants; what each transaction consumed of each input
+// partition as a read_committed Read in that transaction (continuing the
+// previous one unless a rewind came between; after the drain, a last empty
+// Read at the input's end offsets); every transaction's instants and outcome (committed: Commit returned nil;
 // aborted: Abort returned nil or the producer re-initialised; unknown:
 // ErrCommitOutcomeUnknown, settled by judge from what a read_committed
 // reader sees).
@@ -42,6 +45,7 @@ type copierLoad struct {
 
 	mu        sync.Mutex // guards the fields below
 	sends     []invariant.Send
+	reads     []invariant.Read // what each transaction consumed, per partition
 	txns      []invariant.Transaction
 	unknown   map[string]bool
 	committed map[int32]int64 // the job's committed input offsets
@@ -118,6 +122,12 @@ func (cp *copierLoad) Run(ctx context.Context, drain time.Duration) error {
 			}
 		}
 		if target != nil && cp.reached(target) {
+			cp.mu.Lock()
+			for p, e := range target {
+				tp := invariant.TP{Topic: cp.in, Partition: p}
+				cp.reads = append(cp.reads, invariant.Read{Reader: "copier", Committed: true, TP: tp, From: e, To: e, ToEnd: true})
+			}
+			cp.mu.Unlock()
 			return nil
 		}
 		if jctx.Err() != nil {
@@ -161,27 +171,41 @@ type copyJob struct {
 	p   *txn.Producer
 	buf []consumer.Record
 	n   int // transactions begun
+	// bufInvoked and bufCompleted bracket the Receive that filled buf;
+	// continues holds the partitions read since the last rewind.
+	bufInvoked, bufCompleted time.Time
+	continues                map[invariant.TP]bool
 }
 
 // newProducer (re)creates the transactional producer and initialises it.
 func (j *copyJob) newProducer(ctx context.Context) error {
-	if j.p != nil {
+	return replaceProducer(ctx, j.cl, &j.p, j.cp.tid, 5*time.Millisecond)
+}
+
+func (j *copyJob) init(ctx context.Context) error { return initTransactions(ctx, j.p) }
+
+// replaceProducer closes *p (when set), creates a transactional producer
+// for tid on cl in its place and initialises it.
+func replaceProducer(ctx context.Context, cl *client.Client, p **txn.Producer, tid string, linger time.Duration) error {
+	if *p != nil {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		_ = j.p.Close(cctx)
+		_ = (*p).Close(cctx)
 		cancel()
 	}
-	p, err := txn.New(j.cl, txn.Config{TransactionalID: j.cp.tid, TransactionTimeout: 30 * time.Second,
-		Producer: producer.Config{Linger: 5 * time.Millisecond, DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second}})
+	np, err := txn.New(cl, txn.Config{TransactionalID: tid, TransactionTimeout: 30 * time.Second,
+		Producer: producer.Config{Linger: linger, DeliveryTimeout: 60 * time.Second, RequestTimeout: 5 * time.Second}})
 	if err != nil {
 		return err
 	}
-	j.p = p
-	return j.init(ctx)
+	*p = np
+	return initTransactions(ctx, np)
 }
 
-func (j *copyJob) init(ctx context.Context) error {
+// initTransactions retries InitTransactions until it succeeds, ctx ends or
+// the producer is fatally failed.
+func initTransactions(ctx context.Context, p *txn.Producer) error {
 	for {
-		err := j.p.InitTransactions(ctx)
+		err := p.InitTransactions(ctx)
 		if err == nil || ctx.Err() != nil || errors.Is(err, txn.ErrFatal) {
 			return err
 		}
@@ -198,7 +222,9 @@ const copierBatch = 1000
 func (j *copyJob) step(ctx context.Context) error {
 	if len(j.buf) == 0 {
 		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		j.bufInvoked = time.Now()
 		recs, _ := j.c.Receive(rctx)
+		j.bufCompleted = time.Now()
 		cancel()
 		j.buf = recs
 		return nil
@@ -207,61 +233,31 @@ func (j *copyJob) step(ctx context.Context) error {
 	j.buf = j.buf[len(batch):]
 	j.n++
 	id := fmt.Sprintf("tx%d", j.n)
+	begin := time.Now()
+	j.recordReads(batch, id)
 	if err := j.p.Begin(); err != nil {
 		return j.recover(ctx, fmt.Errorf("Begin: %w", err))
 	}
-	type sent struct {
-		idx int
-		d   *producer.Delivery
-	}
-	var ds []sent
+	var ds []pendingSend
 	next := map[int32]int64{}
 	var err error
 	for _, r := range batch {
 		v := "cp-" + string(r.Value)
-		var d *producer.Delivery
-		d, err = j.p.Send(ctx, &producer.Record{Topic: j.cp.out, Partition: producer.ToPartition(r.Partition), Value: []byte(v)})
+		var ps pendingSend
+		ps, err = sendInTxn(ctx, j.p, &producer.Record{Topic: j.cp.out, Partition: producer.ToPartition(r.Partition), Value: []byte(v)},
+			invariant.Send{Producer: "copier", Idempotent: true, TP: invariant.TP{Topic: j.cp.out, Partition: r.Partition}, ID: v, Offset: -1, Txn: id},
+			&j.cp.mu, &j.cp.sends)
 		if err != nil {
 			break
 		}
-		j.cp.mu.Lock()
-		j.cp.sends = append(j.cp.sends, invariant.Send{Producer: "copier", Idempotent: true, TP: invariant.TP{Topic: j.cp.out, Partition: r.Partition}, ID: v, Offset: -1, Txn: id})
-		ds = append(ds, sent{len(j.cp.sends) - 1, d})
-		j.cp.mu.Unlock()
+		ds = append(ds, ps)
 		next[r.Partition] = r.Offset + 1
 	}
-	if err == nil {
-		var offs []txn.Offset
-		for p, o := range next {
-			offs = append(offs, txn.Offset{Topic: j.cp.in, Partition: p, Offset: o})
-		}
-		err = j.p.SendOffsets(ctx, offs, consumer.GroupMetadata{GroupID: j.cp.group, GenerationID: -1})
-	}
-	if err == nil {
-		err = j.p.Commit(ctx)
-	}
-	outcome := invariant.Committed
-	switch {
-	case err == nil:
-	case errors.Is(err, txn.ErrCommitOutcomeUnknown):
-		outcome = invariant.Open
-	default:
-		outcome = invariant.Aborted
-	}
-	// Every delivery has its terminal once the transaction ended.
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	for _, s := range ds {
-		r, werr := s.d.Wait(wctx)
-		if werr == nil && r.Err == nil {
-			j.cp.mu.Lock()
-			j.cp.sends[s.idx].Acked, j.cp.sends[s.idx].Offset = true, r.Offset
-			j.cp.mu.Unlock()
-		}
-	}
-	cancel()
+	outcome, endInvoked, end, err := finishTxn(ctx, j.p, j.cp.in, next, consumer.GroupMetadata{GroupID: j.cp.group, GenerationID: -1}, err)
+	awaitSends(ctx, &j.cp.mu, &j.cp.sends, ds)
 	if err == nil {
 		j.cp.mu.Lock()
-		j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: invariant.Committed})
+		j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: invariant.Committed, Begin: begin, EndInvoked: endInvoked, End: end})
 		for p, o := range next {
 			j.cp.committed[p] = o
 		}
@@ -269,7 +265,7 @@ func (j *copyJob) step(ctx context.Context) error {
 		return nil
 	}
 	j.cp.mu.Lock()
-	j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: outcome})
+	j.cp.txns = append(j.cp.txns, invariant.Transaction{ID: id, Outcome: outcome, Begin: begin, EndInvoked: endInvoked, End: end})
 	if outcome == invariant.Open {
 		j.cp.unknown[id] = true
 	}
@@ -285,38 +281,35 @@ func (j *copyJob) step(ctx context.Context) error {
 	return j.recover(ctx, err)
 }
 
+// recordReads records what transaction id consumes of each partition.
+func (j *copyJob) recordReads(batch []consumer.Record, id string) {
+	if j.continues == nil {
+		j.continues = map[invariant.TP]bool{}
+	}
+	reads, _ := readsOf(batch, invariant.Read{Reader: "copier", Committed: true, Txn: id, Invoked: j.bufInvoked, Completed: j.bufCompleted}, j.continues)
+	j.cp.mu.Lock()
+	j.cp.reads = append(j.cp.reads, reads...)
+	j.cp.mu.Unlock()
+}
+
 // recover aborts the open transaction (re-initialising or re-creating the
 // producer where the error class says so), then rewinds.
 func (j *copyJob) recover(ctx context.Context, cause error) error {
-	err := cause
-	for err != nil && ctx.Err() == nil {
-		switch {
-		case errors.Is(err, txn.ErrFatal) || errors.Is(err, txn.ErrFenced):
-			j.cp.mu.Lock()
-			j.cp.fatal++
-			j.cp.mu.Unlock()
-			j.cp.logf("copier: %v: re-creating the producer", err)
-			err = j.newProducer(ctx)
-			if err == nil {
-				return j.rewind(ctx, cause)
-			}
-		case errors.Is(err, txn.ErrNeedsInit):
-			if err = j.init(ctx); err == nil {
-				return j.rewind(ctx, cause)
-			}
-		default:
-			err = j.p.Abort(ctx)
-			if err == nil {
-				return j.rewind(ctx, cause)
-			}
-		}
+	recreated := func(err error) {
+		j.cp.mu.Lock()
+		j.cp.fatal++
+		j.cp.mu.Unlock()
+		j.cp.logf("copier: %v: re-creating the producer", err)
 	}
-	return ctx.Err()
+	if err := endFailed(ctx, cause, &j.p, j.newProducer, recreated); err != nil {
+		return err
+	}
+	return j.rewind(ctx, cause)
 }
 
 // rewind seeks every input partition to the group's committed offset.
 func (j *copyJob) rewind(ctx context.Context, why error) error {
-	j.buf = nil
+	j.buf, j.continues = nil, nil
 	j.cp.mu.Lock()
 	j.cp.rewinds++
 	j.cp.mu.Unlock()
@@ -388,6 +381,7 @@ func (cp *copierLoad) Record(h *invariant.History, f *Figures) {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	h.Sends = append(h.Sends, cp.sends...)
+	h.Reads = append(h.Reads, cp.reads...)
 	h.Transactions = append(h.Transactions, cp.txns...)
 	f.CopierFatal, f.CopierRewinds = cp.fatal, cp.rewinds
 	for _, t := range cp.txns {
@@ -467,26 +461,35 @@ func (cp *copierLoad) judge(ctx context.Context, bed *labtest.Bed, h *invariant.
 		}
 		f.Copied += len(r.Records)
 	}
-	// Settle unknown outcomes.
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
+	f.TxnUnknownCommitted += settleUnknown(h, cp.sends, cp.unknown, seenAt)
+	return nil
+}
+
+// settleUnknown settles the transactions in unknown in h by what a
+// read_committed reader saw (seenAt): committed when it saw any of their
+// acknowledged records, else aborted (the atomicity rule then demands all
+// or none). It returns how many it settled committed.
+func settleUnknown(h *invariant.History, sends []invariant.Send, unknown map[string]bool, seenAt map[invariant.TP]map[int64]bool) int {
 	anySeen := map[string]bool{}
-	for _, s := range cp.sends {
-		if cp.unknown[s.Txn] && s.Acked && seenAt[s.TP][s.Offset] {
+	for _, s := range sends {
+		if unknown[s.Txn] && s.Acked && seenAt[s.TP][s.Offset] {
 			anySeen[s.Txn] = true
 		}
 	}
+	committed := 0
 	for i := range h.Transactions {
 		t := &h.Transactions[i]
-		if !cp.unknown[t.ID] {
+		if !unknown[t.ID] {
 			continue
 		}
 		if anySeen[t.ID] {
 			t.Outcome = invariant.Committed
-			f.TxnUnknownCommitted++
+			committed++
 		} else {
 			t.Outcome = invariant.Aborted
 		}
 	}
-	return nil
+	return committed
 }

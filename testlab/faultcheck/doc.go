@@ -16,14 +16,20 @@
 //
 // kills_test.go runs idempotent producers, a consumer group of gregor
 // members (group_load_test.go: members replaced now and then, manual
-// commits) and a transactional copier (copier_load_test.go: read_committed
-// consume, transactional produce with SendOffsets) on a 1+3 cluster while
+// commits), a transactional copier (copier_load_test.go: read_committed
+// consume, transactional produce with SendOffsets) and Jepsen's
+// transactional queue (queue_load_test.go: group members each polling,
+// sending to the same topic and committing offsets in one transaction) on a
+// 1+3 cluster while
 // brokers are SIGKILLed, SIGSTOPped and restarted and proxy faults (on
 // Produce and on the group's and the copier's APIs) come and go. The
 // invariant checker judges the history; the group's and the copier's own
 // checks (every record below the group's commit delivered, none delivered
 // below an accepted commit outside a fenced member, commits only by owners;
-// exactly once in the copier's committed output) are in their files. The
+// exactly once in the copier's committed output) are in their files. A
+// quorum observer (quorum_observer_test.go) samples the KRaft quorum and
+// the partitions' leader epochs, high watermarks and log starts meanwhile,
+// judged by invariant.CheckQuorum beside the client invariants. The
 // short version runs in `make test`, `make soak` the long one (build tag
 // soak, SOAK_DURATION).
 package faultcheck

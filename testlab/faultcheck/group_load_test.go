@@ -27,7 +27,9 @@ import (
 //     event to the return of its Revoking callback (the handover: commits of
 //     revoked partitions are accepted until it returns, and nothing of them
 //     is delivered after), or to its Lost event (fenced by the coordinator);
-//   - every delivered offset with its member and instant;
+//   - every delivered offset with its member and instant, and each
+//     Receive per partition as a Read (Continues unless an assignment
+//     event of the partition came between) for the poll rules;
 //   - every commit the coordinator accepted, with its member and the instant
 //     the call began.
 type groupLoad struct {
@@ -42,8 +44,9 @@ type groupLoad struct {
 	bed        *labtest.Bed    // the observer: end offsets for the drain
 	logf       func(string, ...any)
 
-	mu        sync.Mutex // guards everything below
-	seq       int        // members started
+	mu        sync.Mutex       // guards everything below
+	seq       int              // members started
+	reads     []invariant.Read // every Receive, per partition
 	ivs       []ownership
 	open      map[string]map[invariant.TP]int // member → partition → index in ivs
 	commits   []groupCommit
@@ -88,8 +91,10 @@ type gmember struct {
 	stop context.CancelFunc
 	done chan struct{}
 
-	mu  sync.Mutex // guards pos
+	mu  sync.Mutex // guards pos, cont
 	pos map[gregor.TopicPartition]int64
+	// cont holds the partitions read since their last assignment event.
+	cont map[invariant.TP]bool
 }
 
 func (gl *groupLoad) Run(ctx context.Context, drain time.Duration) error {
@@ -187,7 +192,7 @@ func (gl *groupLoad) start(ctx context.Context) (*gmember, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &gmember{name: name, cl: cl, done: make(chan struct{}), pos: map[gregor.TopicPartition]int64{}}
+	m := &gmember{name: name, cl: cl, done: make(chan struct{}), pos: map[gregor.TopicPartition]int64{}, cont: map[invariant.TP]bool{}}
 	g, err := consumer.NewGroup(cl, consumer.GroupConfig{
 		Config:            consumer.Config{MaxWait: 200 * time.Millisecond},
 		GroupID:           gl.group,
@@ -235,6 +240,11 @@ func (gl *groupLoad) stopMember(m *gmember) {
 // onEvent records m's ownership changes. Revoking commits m's delivered
 // positions of the revoked partitions; the interval ends when it returns.
 func (gl *groupLoad) onEvent(ctx context.Context, m *gmember, ev consumer.AssignmentEvent) {
+	m.mu.Lock()
+	for _, tp := range ev.Partitions {
+		delete(m.cont, invariant.TP{Topic: tp.Topic, Partition: tp.Partition})
+	}
+	m.mu.Unlock()
 	if ev.Kind == consumer.Revoking {
 		offs := map[gregor.TopicPartition]int64{}
 		m.mu.Lock()
@@ -277,14 +287,19 @@ func (gl *groupLoad) consume(ctx context.Context, m *gmember) {
 	defer close(m.done)
 	for ctx.Err() == nil {
 		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		invoked := time.Now()
 		recs, err := m.g.Receive(rctx)
 		cancel()
 		at := time.Now()
 		if err != nil && len(recs) == 0 {
 			continue // timeouts, and errors the group reports and recovers from
 		}
+		m.mu.Lock()
+		reads, _ := readsOf(recs, invariant.Read{Reader: m.name, Invoked: invoked, Completed: at}, m.cont)
+		m.mu.Unlock()
 		next := map[gregor.TopicPartition]int64{}
 		gl.mu.Lock()
+		gl.reads = append(gl.reads, reads...)
 		for _, r := range recs {
 			tp := invariant.TP{Topic: r.Topic, Partition: r.Partition}
 			d := gl.delivered[tp]
@@ -357,6 +372,7 @@ func (gl *groupLoad) Record(h *invariant.History, f *Figures) {
 			h.Assignments = append(h.Assignments, invariant.Assignment{Group: gl.group, Member: iv.member, TP: iv.tp, Start: iv.start, End: iv.end})
 		}
 	}
+	h.Reads = append(h.Reads, gl.reads...)
 	for _, c := range gl.commits {
 		h.Commits = append(h.Commits, invariant.Commit{Group: gl.group, TP: c.tp, Offset: c.offset, At: c.at})
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,9 @@ type soakConfig struct {
 	Churn   time.Duration
 	// Copier adds the transactional copier.
 	Copier bool
+	// QueueWorkers is the transactional queue workload's member count
+	// (0: none).
+	QueueWorkers int
 	// PauseMin and PauseMax bound a SIGSTOP (default 1-6s).
 	PauseMin, PauseMax time.Duration
 	// Mix weighs the broker disruptions SIGKILL, SIGTERM, SIGSTOP (each
@@ -100,6 +104,27 @@ type Figures struct {
 	CopierBeyondCommit  int `json:"copier_beyond_commit"`
 	CopierFatal         int `json:"copier_fatal"`
 	CopierRewinds       int `json:"copier_rewinds"`
+	// The transactional queue (queueLoad).
+	QueueSent         int `json:"queue_sent"`
+	QueuePolled       int `json:"queue_polled"`
+	QueueTxnCommitted int `json:"queue_txn_committed"`
+	QueueTxnAborted   int `json:"queue_txn_aborted"`
+	QueueTxnUnknown   int `json:"queue_txn_outcome_unknown"`
+	QueueFatal        int `json:"queue_producers_recreated"`
+	// The invariant checker's violations by rule (every rule listed), and
+	// the dependency graph it searched for G0/G1c cycles: committed
+	// transactions with an edge, ww and wr edges.
+	ViolationsByRule map[string]int `json:"violations_by_rule"`
+	GraphTxns        int            `json:"graph_transactions"`
+	GraphWW          int            `json:"graph_ww_edges"`
+	GraphWR          int            `json:"graph_wr_edges"`
+	// The quorum observer (quorumObserver).
+	QuorumSamples    int `json:"quorum_samples"`
+	PartitionSamples int `json:"partition_samples"`
+	ObserverErrors   int `json:"observer_requests_failed"`
+	QuorumEpochs     int `json:"quorum_epochs_seen"`
+	LeaderChanges    int `json:"partition_leader_changes_seen"`
+	QuorumViolations int `json:"quorum_violations"`
 	// Phases: seconds since the test began at each phase's end.
 	Phases  map[string]string `json:"phases"`
 	Details []string          `json:"details,omitempty"`
@@ -118,7 +143,8 @@ type Workload interface {
 
 // TestKillsUnderLoad is the short version `make test` runs: at least 20s
 // of load on a 1+3 cluster (2 producers, a group of 2 members replaced
-// every 10s, the copier), until there were 2 broker disruptions (a SIGKILL
+// every 10s, the copier, the transactional queue of 2 members, the quorum
+// observer), until there were 2 broker disruptions (a SIGKILL
 // and restart, then a SIGSTOP past the broker session timeout: a leader
 // failover) and 3 proxy faults; same checks as the soak.
 func TestKillsUnderLoad(t *testing.T) {
@@ -127,7 +153,7 @@ func TestKillsUnderLoad(t *testing.T) {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
 	runSoak(t, soakConfig{Name: "kills-short", Load: 20 * time.Second, Producers: 2, Partitions: 3, MinDisruptions: 2, MinNetFaults: 3, Seed: seed,
-		Members: 2, Churn: 10 * time.Second, Copier: true, PauseMin: 4500 * time.Millisecond, PauseMax: 6 * time.Second, Mix: [3]int{0, 0, 1}, FirstKill: true})
+		Members: 2, Churn: 10 * time.Second, Copier: true, QueueWorkers: 2, PauseMin: 4500 * time.Millisecond, PauseMax: 6 * time.Second, Mix: [3]int{0, 0, 1}, FirstKill: true})
 }
 
 func runSoak(t *testing.T, cfg soakConfig) Figures {
@@ -135,7 +161,8 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	t0 := time.Now()
 	ctx, cluster, bed := labtest.ThreeBrokers(t, 5*cfg.Load+15*time.Minute)
 	dir := cluster.Dir()
-	fig := Figures{Name: cfg.Name, Seed: cfg.Seed, Load: cfg.Load.String(), FaultsByKind: map[string]int{}, Phases: map[string]string{}}
+	fig := Figures{Name: cfg.Name, Seed: cfg.Seed, Load: cfg.Load.String(), FaultsByKind: map[string]int{}, Phases: map[string]string{},
+		ViolationsByRule: map[string]int{}}
 	phase := func(name string) {
 		fig.Phases[name] = time.Since(t0).Round(time.Second).String()
 		t.Logf("phase %s done at %s", name, fig.Phases[name])
@@ -165,6 +192,23 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		}
 	}
 
+	var queueTopic string
+	if cfg.QueueWorkers > 0 {
+		queueTopic = bed.Topic(ctx, "soak-queue", cfg.Partitions, 3, map[string]*string{"min.insync.replicas": &minISR})
+		if err := waitFullISR(ctx, bed, queueTopic); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The quorum observer samples from before the load until the drain
+	// ended; its goroutine ends before the goroutine baseline is taken.
+	observer := &quorumObserver{boot: bed.Boot, brokers: cluster.BrokerIDs(), topics: slices.DeleteFunc([]string{topic, outTopic, queueTopic}, func(s string) bool { return s == "" }), every: time.Second}
+	obsCtx, stopObserver := context.WithCancel(ctx)
+	obsDone := make(chan struct{})
+	var obsErr error
+	go func() { defer close(obsDone); obsErr = observer.run(obsCtx) }()
+	defer func() { stopObserver(); <-obsDone }()
+
 	baseline := runtime.NumGoroutine()
 	var workloads []Workload
 	for i := 0; i < cfg.Producers; i++ {
@@ -183,6 +227,12 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		copier = &copierLoad{in: topic, out: outTopic, group: topic + "-copier", tid: topic + "-copier-tid", partitions: cfg.Partitions,
 			boot: set.Bootstrap(), inputDone: inputDone, bed: bed, logf: t.Logf}
 		workloads = append(workloads, copier)
+	}
+	var queue *queueLoad
+	if cfg.QueueWorkers > 0 {
+		queue = &queueLoad{topic: queueTopic, group: queueTopic + "-group", partitions: cfg.Partitions, workers: cfg.QueueWorkers, seed: cfg.Seed,
+			boot: set.Bootstrap(), logf: t.Logf}
+		workloads = append(workloads, queue)
 	}
 
 	// The load runs at least cfg.Load and until the chaos reached its
@@ -227,6 +277,11 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	stopLoad()
 	phase("load_ended")
 	wg.Wait()
+	stopObserver()
+	<-obsDone
+	if obsErr != nil {
+		t.Errorf("quorum observer: %v", obsErr)
+	}
 	phase("drained")
 	for i, err := range errs {
 		if err != nil {
@@ -242,7 +297,7 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	for _, w := range workloads {
 		w.Record(h, &fig)
 	}
-	for _, tpc := range []string{topic, outTopic} {
+	for _, tpc := range []string{topic, outTopic, queueTopic} {
 		for p := int32(0); tpc != "" && p < cfg.Partitions; p++ {
 			l, err := bed.ReadLog(ctx, tpc, p)
 			if err != nil {
@@ -259,9 +314,19 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 			t.Errorf("copier judge: %v", err)
 		}
 	}
+	if queue != nil {
+		if err := queue.judge(ctx, bed, h); err != nil {
+			t.Errorf("queue judge: %v", err)
+		}
+	}
 	vs := invariant.Check(h)
 	fig.Violations = len(vs)
+	fig.GraphTxns, fig.GraphWW, fig.GraphWR = invariant.Dependencies(h)
+	for _, r := range invariant.Rules {
+		fig.ViolationsByRule[string(r)] = 0
+	}
 	for _, v := range vs {
+		fig.ViolationsByRule[string(v.Rule)]++
 		switch v.Rule {
 		case invariant.RuleAckedLost:
 			fig.Lost++
@@ -276,6 +341,14 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 			fig.Details = append(fig.Details, v.String())
 		}
 	}
+
+	for _, v := range observer.judge(h.Sends, &fig) {
+		if len(fig.Details) < 40 {
+			fig.Details = append(fig.Details, "quorum observer: "+v.String())
+		}
+	}
+	t.Logf("quorum observer: %d quorum samples (%d epochs), %d partition samples, %d leader changes seen, %d requests failed, %d violations",
+		fig.QuorumSamples, fig.QuorumEpochs, fig.PartitionSamples, fig.LeaderChanges, fig.ObserverErrors, fig.QuorumViolations)
 
 	// Leftovers: goroutines of gregor's clients (all closed by now),
 	// proxies, then the cluster's processes.
@@ -312,6 +385,9 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	if cfg.Members > 0 && (fig.GroupDelivered == 0 || fig.RevokingEvents == 0) {
 		t.Errorf("%s: the group delivered %d records with %d handovers; want both above 0", cfg.Name, fig.GroupDelivered, fig.RevokingEvents)
 	}
+	if cfg.QueueWorkers > 0 && (fig.QueueTxnCommitted == 0 || fig.QueuePolled == 0 || fig.GraphWR == 0) {
+		t.Errorf("%s: the queue committed %d transactions and polled %d records, %d wr edges; want all above 0", cfg.Name, fig.QueueTxnCommitted, fig.QueuePolled, fig.GraphWR)
+	}
 	if cfg.Copier && (fig.TxnCommitted == 0 || fig.Copied == 0) {
 		t.Errorf("%s: the copier committed %d transactions, %d records; want both above 0", cfg.Name, fig.TxnCommitted, fig.Copied)
 	}
@@ -321,6 +397,10 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 	if fig.Acked == 0 {
 		t.Errorf("%s: nothing acknowledged", cfg.Name)
+	}
+	if fig.QuorumViolations > 0 || fig.QuorumSamples == 0 || fig.PartitionSamples == 0 {
+		t.Errorf("%s: quorum observer: %d violations over %d quorum and %d partition samples (want 0 over some of each): %v",
+			cfg.Name, fig.QuorumViolations, fig.QuorumSamples, fig.PartitionSamples, fig.Details)
 	}
 	if d := fig.Kills + fig.Stops + fig.Pauses; d < cfg.MinDisruptions || fig.NetFaults < cfg.MinNetFaults {
 		t.Errorf("%s: %d broker disruptions and %d network faults, want at least %d and %d", cfg.Name, d, fig.NetFaults, cfg.MinDisruptions, cfg.MinNetFaults)
@@ -453,6 +533,7 @@ func (pl *producerLoad) Run(ctx context.Context, drain time.Duration) error {
 				pl.pending++
 			} else {
 				pl.results[f.idx] = r
+				pl.sends[f.idx].Completed = time.Now()
 				if r.Err == nil {
 					pl.sends[f.idx].Acked, pl.sends[f.idx].Offset = true, r.Offset
 				}
@@ -474,6 +555,7 @@ loop:
 			id := fmt.Sprintf("%s-%d", pl.name, seq)
 			part := int32(seq) % pl.partitions
 			seq++
+			invoked := time.Now()
 			d, err := p.Send(ctx, &producer.Record{Topic: pl.topic, Partition: producer.ToPartition(part), Value: []byte(id)})
 			if err != nil {
 				if ctx.Err() == nil {
@@ -482,7 +564,7 @@ loop:
 				break loop
 			}
 			pl.mu.Lock()
-			pl.sends = append(pl.sends, invariant.Send{Producer: pl.name, Idempotent: true, TP: invariant.TP{Topic: pl.topic, Partition: part}, ID: id, Offset: -1})
+			pl.sends = append(pl.sends, invariant.Send{Producer: pl.name, Idempotent: true, TP: invariant.TP{Topic: pl.topic, Partition: part}, ID: id, Offset: -1, Invoked: invoked})
 			pl.results = append(pl.results, producer.Result{})
 			idx := len(pl.sends) - 1
 			pl.mu.Unlock()

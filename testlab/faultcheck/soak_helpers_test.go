@@ -13,9 +13,9 @@ import (
 
 // readCommitted reads topic's partition p with franz-go read_committed from
 // its log start to its last stable offset, as a Read of reader (values are
-// the record IDs). Bounded by 60s.
+// the record IDs) that read to the end (the load is over). Bounded by 60s.
 func readCommitted(ctx context.Context, bed *labtest.Bed, reader, topic string, p int32) (invariant.Read, error) {
-	r := invariant.Read{Reader: reader, Committed: true, TP: invariant.TP{Topic: topic, Partition: p}}
+	r := invariant.Read{Reader: reader, Committed: true, TP: invariant.TP{Topic: topic, Partition: p}, ToEnd: true}
 	starts, err := bed.Adm.ListStartOffsets(ctx, topic)
 	if err != nil {
 		return r, err

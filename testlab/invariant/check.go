@@ -21,11 +21,29 @@ const (
 	RuleCommitRegress  Rule = "committed_offset_decreased"
 	RuleEpochRegress   Rule = "leader_epoch_decreased"
 	RuleFencedLeader   Rule = "data_from_fenced_leader"
+
+	// The anomalies of Jepsen's Kafka workload (see the package
+	// documentation).
+	RuleLostWrite           Rule = "lost_write"
+	RuleUnseen              Rule = "unseen"
+	RuleInconsistentOffsets Rule = "inconsistent_offsets"
+	RuleAbortedRead         Rule = "aborted_read"
+	RulePollSkip            Rule = "poll_skip"
+	RuleNonmonotonicPoll    Rule = "nonmonotonic_poll"
+	RuleInternal            Rule = "internal"
+	RuleG0                  Rule = "G0"
+	RuleG1a                 Rule = "G1a"
+	RuleG1b                 Rule = "G1b"
+	RuleG1c                 Rule = "G1c"
+	// RuleNonmonotonicSend is Jepsen's nonmonotonic-send: RuleOrder.
+	RuleNonmonotonicSend = RuleOrder
 )
 
-// Rules lists every Rule in the order Check applies them.
+// Rules lists every Rule in the order Check reports them.
 var Rules = []Rule{RuleAckedLost, RuleDuplicate, RuleOrder, RuleTxnAtomic, RuleOwnership,
-	RuleStableCoverage, RuleCommitRegress, RuleEpochRegress, RuleFencedLeader}
+	RuleStableCoverage, RuleCommitRegress, RuleEpochRegress, RuleFencedLeader,
+	RuleLostWrite, RuleUnseen, RuleInconsistentOffsets, RuleAbortedRead, RulePollSkip,
+	RuleNonmonotonicPoll, RuleInternal, RuleG0, RuleG1a, RuleG1b, RuleG1c}
 
 // Violation is one broken promise.
 type Violation struct {
@@ -43,9 +61,15 @@ func (v Violation) String() string { return fmt.Sprintf("%s %s: %s", v.Rule, v.T
 func Check(h *History) []Violation {
 	var out []Violation
 	for _, f := range []func(*History) []Violation{ackedLost, duplicates, order, txnAtomic,
-		ownership, stableCoverage, commitRegress, epochs} {
+		ownership, stableCoverage, commitRegress, epochs, inconsistentOffsets} {
 		out = append(out, f(h)...)
 	}
+	ix := newIndex(h)
+	for _, f := range []func(*History, *index) []Violation{lostUnseen, abortedReads, polls,
+		intermediateReads, transactions} {
+		out = append(out, f(h, ix)...)
+	}
+	slices.SortStableFunc(out, func(a, b Violation) int { return cmp.Compare(ruleRank(a.Rule), ruleRank(b.Rule)) })
 	return out
 }
 
@@ -77,35 +101,52 @@ func ackedLost(h *History) []Violation {
 	return out
 }
 
-// duplicates: a record ID sent by an idempotent producer occurs in the log no
-// more often than it was sent.
+// duplicates: a record ID sent by an idempotent producer is seen (in the
+// final log, by a reader or in an acknowledgement) at no more distinct
+// offsets than it was sent.
 func duplicates(h *History) []Violation {
-	type key struct {
-		tp TP
-		id string
-	}
-	sent := map[key]int{}
-	idem := map[key]bool{}
+	sent := map[tpID]int{}
+	idem := map[tpID]bool{}
 	for _, s := range h.Sends {
 		if s.ID == "" {
 			continue
 		}
-		k := key{s.TP, s.ID}
+		k := tpID{s.TP, s.ID}
 		sent[k]++
 		idem[k] = idem[k] || s.Idempotent
 	}
-	var out []Violation
-	for _, l := range h.Logs {
-		seen := map[string][]int64{}
-		for _, r := range l.Records {
-			if idem[key{l.TP, r.ID}] {
-				seen[r.ID] = append(seen[r.ID], r.Offset)
-			}
+	offs := map[tpID][]int64{}
+	var keys []tpID
+	note := func(tp TP, id string, off int64) {
+		k := tpID{tp, id}
+		if !idem[k] || off < 0 || slices.Contains(offs[k], off) {
+			return
 		}
-		for _, id := range sortedKeys(seen) {
-			if offs := seen[id]; len(offs) > sent[key{l.TP, id}] {
-				out = append(out, violation(RuleDuplicate, l.TP, "record %q sent %d time(s) by an idempotent producer is in the log %d times, at offsets %v", id, sent[key{l.TP, id}], len(offs), offs))
-			}
+		if offs[k] == nil {
+			keys = append(keys, k)
+		}
+		offs[k] = append(offs[k], off)
+	}
+	for _, l := range h.Logs {
+		for _, r := range l.Records {
+			note(l.TP, r.ID, r.Offset)
+		}
+	}
+	for _, r := range h.Reads {
+		for _, rec := range r.Records {
+			note(r.TP, rec.ID, rec.Offset)
+		}
+	}
+	for _, s := range h.Sends {
+		if s.Acked {
+			note(s.TP, s.ID, s.Offset)
+		}
+	}
+	var out []Violation
+	for _, k := range keys {
+		if o := offs[k]; len(o) > sent[k] {
+			slices.Sort(o)
+			out = append(out, violation(RuleDuplicate, k.tp, "record %q sent %d time(s) by an idempotent producer is at %d offsets, %v", k.id, sent[k], len(o), o))
 		}
 	}
 	return out
@@ -140,22 +181,25 @@ func txnAtomic(h *History) []Violation {
 	for _, t := range h.Transactions {
 		outcome[t.ID] = t.Outcome
 	}
-	type at struct {
-		tp  TP
-		off int64
-	}
-	byOffset := map[at]Send{}
+	byOffset := map[tpOff]Send{}
 	byID := map[string]Send{}
+	committed := map[TP][]Send{} // acknowledged sends of committed transactions
 	for _, s := range h.Sends {
 		if s.Txn == "" {
 			continue
 		}
 		if s.Acked && s.Offset >= 0 {
-			byOffset[at{s.TP, s.Offset}] = s
+			byOffset[tpOff{s.TP, s.Offset}] = s
+			if outcome[s.Txn] == Committed {
+				committed[s.TP] = append(committed[s.TP], s)
+			}
 		}
 		if s.ID != "" {
 			byID[s.TP.String()+"\x00"+s.ID] = s
 		}
+	}
+	for _, cs := range committed {
+		slices.SortStableFunc(cs, func(a, b Send) int { return cmp.Compare(a.Offset, b.Offset) })
 	}
 	var out []Violation
 	for _, r := range h.Reads {
@@ -165,7 +209,7 @@ func txnAtomic(h *History) []Violation {
 		got := map[int64]bool{}
 		for _, rec := range r.Records {
 			got[rec.Offset] = true
-			s, ok := byOffset[at{r.TP, rec.Offset}]
+			s, ok := byOffset[tpOff{r.TP, rec.Offset}]
 			if !ok && rec.ID != "" {
 				s, ok = byID[r.TP.String()+"\x00"+rec.ID]
 			}
@@ -173,9 +217,13 @@ func txnAtomic(h *History) []Violation {
 				out = append(out, violation(RuleTxnAtomic, r.TP, "read_committed reader %s saw %q at offset %d of %s transaction %s", r.Reader, rec.ID, rec.Offset, outcome[s.Txn], s.Txn))
 			}
 		}
-		for _, s := range h.Sends {
-			if s.Txn != "" && s.TP == r.TP && s.Acked && s.Offset >= r.From && s.Offset < r.To &&
-				outcome[s.Txn] == Committed && !got[s.Offset] {
+		cs := committed[r.TP]
+		i, _ := slices.BinarySearchFunc(cs, r.From, func(s Send, o int64) int { return cmp.Compare(s.Offset, o) })
+		for _, s := range cs[i:] {
+			if s.Offset >= r.To {
+				break
+			}
+			if !got[s.Offset] {
 				out = append(out, violation(RuleTxnAtomic, r.TP, "read_committed reader %s read [%d, %d) but not %q at offset %d of committed transaction %s", r.Reader, r.From, r.To, s.ID, s.Offset, s.Txn))
 			}
 		}
@@ -296,13 +344,4 @@ func epochs(h *History) []Violation {
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }

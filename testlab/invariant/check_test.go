@@ -48,7 +48,7 @@ var cases = []struct {
 	{"acked offset holds another record", History{
 		Sends: []Send{acked("p", tp0, "a", 0)},
 		Logs:  []Log{{TP: tp0, End: 1, Records: recs("x")}},
-	}, []Rule{RuleAckedLost}},
+	}, []Rule{RuleAckedLost, RuleInconsistentOffsets}},
 	{"idempotent sent twice, written twice", History{
 		Sends: []Send{acked("p", tp0, "a", 0), acked("p", tp0, "a", 1)},
 		Logs:  []Log{{TP: tp0, End: 2, Records: recs("a", "a")}},
@@ -73,7 +73,7 @@ var cases = []struct {
 			{Producer: "p", TP: tp1, ID: "x2", Acked: true, Offset: 0, Txn: "T1"},
 			{Producer: "p", TP: tp0, ID: "y1", Acked: true, Offset: 2, Txn: "T2"},
 		},
-		Transactions: []Transaction{{"T1", Committed}, {"T2", Aborted}},
+		Transactions: []Transaction{{ID: "T1", Outcome: Committed}, {ID: "T2", Outcome: Aborted}},
 		Reads: []Read{
 			{Reader: "c", Committed: true, TP: tp0, From: 0, To: 4, Records: []LogRecord{{0, "x1"}}},
 			{Reader: "c", Committed: true, TP: tp1, From: 0, To: 2, Records: []LogRecord{{0, "x2"}}},
@@ -87,12 +87,12 @@ var cases = []struct {
 			{Producer: "p", TP: tp0, ID: "y1", Acked: true, Offset: 2, Txn: "T2"},
 			{Producer: "p", TP: tp0, ID: "z1", Acked: true, Offset: 4, Txn: "T3"},
 		},
-		Transactions: []Transaction{{"T1", Committed}, {"T2", Aborted}, {"T3", Open}},
+		Transactions: []Transaction{{ID: "T1", Outcome: Committed}, {ID: "T2", Outcome: Aborted}, {ID: "T3", Outcome: Open}},
 		Reads: []Read{
 			{Reader: "c", Committed: true, TP: tp0, From: 0, To: 5, Records: []LogRecord{{0, "x1"}, {2, "y1"}, {4, "z1"}}},
 			{Reader: "c", Committed: true, TP: tp1, From: 0, To: 2},
 		},
-	}, []Rule{RuleTxnAtomic, RuleTxnAtomic, RuleTxnAtomic}},
+	}, []Rule{RuleTxnAtomic, RuleTxnAtomic, RuleTxnAtomic, RuleLostWrite, RuleAbortedRead}},
 	{"hand-over without overlap", History{
 		Assignments: []Assignment{
 			{Group: "g", Member: "m1", TP: tp0, Start: at(0), End: at(5)},
@@ -161,7 +161,7 @@ var cases = []struct {
 // TestCheck runs every hand-made history and requires exactly the listed
 // violations.
 func TestCheck(t *testing.T) {
-	for _, c := range cases {
+	for _, c := range append(cases, jepsenCases...) {
 		t.Run(c.name, func(t *testing.T) {
 			vs := Check(&c.h)
 			var got []Rule
@@ -179,7 +179,7 @@ func TestCheck(t *testing.T) {
 // history that breaks it and one that exercises its data without breaking it.
 func TestEveryRuleHasBothHistories(t *testing.T) {
 	broken := map[Rule]bool{}
-	for _, c := range cases {
+	for _, c := range append(cases, jepsenCases...) {
 		for _, r := range c.want {
 			broken[r] = true
 		}

@@ -45,6 +45,13 @@ type Send struct {
 	Offset int64
 	// Txn is the Transaction.ID the record was sent in, "" for none.
 	Txn string
+	// NotSent is true when the send failed and the record was certainly
+	// not written (client.NotSent). A send neither Acked nor NotSent has
+	// an unknown outcome.
+	NotSent bool
+	// Invoked and Completed are when the record was handed to the producer
+	// and when its outcome was reported (zero when not recorded).
+	Invoked, Completed time.Time
 }
 
 // LogRecord is one data record at Offset (control records are not listed).
@@ -72,6 +79,21 @@ type Read struct {
 	TP
 	From, To int64
 	Records  []LogRecord
+	// Txn is the Transaction.ID the read was made in (a consume-transform-
+	// produce transaction's polls), "" for none.
+	Txn string
+	// Continues is true when the read went on from where the same Reader's
+	// previous Read of the partition ended, with no seek, assignment
+	// change or restart between them; only then is its first record
+	// judged against the previous read's last.
+	Continues bool
+	// ToEnd is true when the reader read on until it reached the
+	// partition's end (the high watermark, or the last stable offset for
+	// read_committed) after every send of the history completed.
+	ToEnd bool
+	// Invoked and Completed are when the poll was issued and when it
+	// returned (zero when not recorded).
+	Invoked, Completed time.Time
 }
 
 // Assignment is one member's ownership of a partition over [Start, End); a
@@ -124,6 +146,10 @@ func (o Outcome) String() string {
 type Transaction struct {
 	ID      string
 	Outcome Outcome
+	// Begin is when the transaction's first send or poll was invoked,
+	// EndInvoked when EndTxn was invoked and End when it completed (zero
+	// when not recorded).
+	Begin, EndInvoked, End time.Time
 }
 
 // EpochEvent is a leader epoch a client observed for a partition (from
