@@ -6,20 +6,26 @@
 #
 #   COUNT     interleaved runs of every suite (default 6)
 #   CLIENTS   clients to run (default: gregor franz sarama kafkago confluent)
-#   SUITES    any of produce consume latency group txn share (default all):
+#   SUITES    any of produce consume latency group txn share scale (default all):
 #             produce   BenchmarkProduce, BenchmarkPeerProduce
 #             consume   BenchmarkConsume, BenchmarkPeerConsume
 #             latency   BenchmarkProduceLatencyAtRate, BenchmarkEndToEndLatency
 #             group     BenchmarkGroupConsume
 #             txn       BenchmarkTransaction
 #             share     BenchmarkShareConsume
-#             (the last four have gregor and franz-go only; other clients
+#             scale     BenchmarkScale* (cost curves over 1 to 4,096
+#                       partitions, both clients at their defaults)
+#             (the last five have gregor and franz-go only; other clients
 #             are skipped in them)
 #   PROFILES  1 (default) also profiles every gregor case once (not the
 #             latency suite's: paced runs wait most of their time); 0 skips it
 #   OUT       directory for all of it (default results; relative to bench/)
 #   PRODUCE_BENCHTIME  records per produce case and run (default 2s)
 #   TXN_BENCHTIME      per transaction case and run (default 2s)
+#   SCALE_BENCHTIME    ops per scale case and run (default 1x; one op is
+#             a whole curve point, e.g. 100,000 records produced)
+#   GREGOR_BENCH_SCALE_PARTS  the scale suite's partition counts
+#             (comma-separated; default 1,16,64,256,1024,4096)
 #   GREGOR_BENCH_LATENCY_RUN  measured time per latency case and run after
 #             1s of warm-up (default 3s; ~2 minutes per client and run)
 #
@@ -32,11 +38,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 COUNT=${COUNT:-6}
 CLIENTS=(${CLIENTS:-gregor franz sarama kafkago confluent})
-SUITES=(${SUITES:-produce consume latency group txn share})
+SUITES=(${SUITES:-produce consume latency group txn share scale})
 PROFILES=${PROFILES:-1}
 OUT=${OUT:-results}
 PRODUCE_BENCHTIME=${PRODUCE_BENCHTIME:-2s}
 TXN_BENCHTIME=${TXN_BENCHTIME:-2s}
+SCALE_BENCHTIME=${SCALE_BENCHTIME:-1x}
 mkdir -p "$OUT"/profiles "$OUT"/charts
 BIN=$(cd "$OUT" && pwd)/bench.test
 go test -c -o "$BIN" .
@@ -53,12 +60,19 @@ pattern() {
 	group) top='GroupConsume$' ;;
 	txn) top='Transaction$' ;;
 	share) top='ShareConsume$' ;;
+	scale) top='Scale[A-Za-z]*' ;;
 	*)
 		echo "run.sh: unknown suite $suite" >&2
 		exit 2
 		;;
 	esac
-	case $suite in produce | consume) ;; *)
+	case $suite in
+	produce | consume) ;;
+	scale) # a client's variants too (gregor-snappy, franz-none)
+		case $client in gregor | franz) echo "^Benchmark${top}/client=${client}(-[a-z]+)?/" ;; esac
+		return
+		;;
+	*)
 		case $client in gregor | franz) echo "^Benchmark${top}/client=${client}/" ;; esac
 		return
 		;;
@@ -81,6 +95,7 @@ benchtime() {
 	case $1 in
 	produce) echo "$PRODUCE_BENCHTIME" ;;
 	txn) echo "$TXN_BENCHTIME" ;;
+	scale) echo "$SCALE_BENCHTIME" ;;
 	latency) echo 1x ;; # one op is one paced run of GREGOR_BENCH_LATENCY_RUN
 	*) echo 3x ;;
 	esac
@@ -123,7 +138,7 @@ fi
 BENCHSTAT=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 for f in "${SUITES[@]}"; do
 	$BENCHSTAT -col /client \
-		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR txn/s OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
+		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR txn/s OR heap-MiB OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
 		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
 go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)

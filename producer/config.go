@@ -47,7 +47,10 @@ type Config struct {
 
 	// Linger is how long a partition's open batch waits for more records
 	// before it is sent (linger.ms). 0: default 5ms. Negative: no linger, a
-	// batch is sent as soon as a request slot is free.
+	// batch is sent as soon as a request slot is free. A lingering batch
+	// may go sooner: a request to its leader, once another partition of
+	// that broker has a batch due, carries it too (as the Java client
+	// drains a ready broker).
 	Linger time.Duration
 	// BatchMaxRecords bounds the records of one batch. Default 10000.
 	BatchMaxRecords int

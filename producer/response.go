@@ -50,32 +50,61 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 		}
 		return
 	}
+	var at [2]int // where the next answer is expected: the broker answers in request order
 	for i, b := range r.batches {
 		if r.results[i].err != nil {
 			continue
 		}
-		found := false
-		for ti := range pr.Responses {
-			t := &pr.Responses[ti]
-			if t.Name != b.topic.name && (t.Name != "" || t.TopicID != b.topicID) {
-				continue
-			}
-			for pi := range t.PartitionResponses {
-				pp := &t.PartitionResponses[pi]
-				if pp.Index != b.part.partition {
-					continue
-				}
-				found = true
-				r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1}
-				if pp.CurrentLeader.LeaderID >= 0 && pp.ErrorCode != 0 {
-					r.results[i].leader = pp.CurrentLeader.LeaderID
-				}
-			}
-		}
-		if !found {
+		pp := answerFor(pr, b, &at)
+		if pp == nil {
 			r.results[i].err = errMissingPartition
+			continue
+		}
+		r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1}
+		if pp.CurrentLeader.LeaderID >= 0 && pp.ErrorCode != 0 {
+			r.results[i].leader = pp.CurrentLeader.LeaderID
 		}
 	}
+}
+
+// answerFor returns b's partition in pr, or nil. It looks first where the
+// answer after the last one found would be (at: topic and partition
+// index; the same topic, else the next one's first partition), then
+// scans the whole response, so that a request of n partitions is matched
+// in O(n) when the broker answers in request order (it does), not O(n²).
+func answerFor(pr *wire.ProduceResponse, b *batch, at *[2]int) *wire.ProduceResponsePartition {
+	for _, c := range [2][2]int{{at[0], at[1]}, {at[0] + 1, 0}} {
+		if pp := partitionAt(pr, b, c[0], c[1]); pp != nil {
+			*at = [2]int{c[0], c[1] + 1}
+			return pp
+		}
+	}
+	for ti := range pr.Responses {
+		for pi := range pr.Responses[ti].PartitionResponses {
+			if pp := partitionAt(pr, b, ti, pi); pp != nil {
+				*at = [2]int{ti, pi + 1}
+				return pp
+			}
+		}
+	}
+	return nil
+}
+
+// partitionAt returns pr's partition answer at topic index ti, partition
+// index pi if it is b's (topic by name, or by ID when the response names
+// none: Produce v13+), else nil.
+func partitionAt(pr *wire.ProduceResponse, b *batch, ti, pi int) *wire.ProduceResponsePartition {
+	if ti >= len(pr.Responses) {
+		return nil
+	}
+	t := &pr.Responses[ti]
+	if pi >= len(t.PartitionResponses) || (t.Name != b.topic.name && (t.Name != "" || t.TopicID != b.topicID)) {
+		return nil
+	}
+	if pp := &t.PartitionResponses[pi]; pp.Index == b.part.partition {
+		return pp
+	}
+	return nil
 }
 
 // errMissingPartition: the response lacks a partition the request carried.

@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/producer"
+	"github.com/gregor-kafka/gregor/wire"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// scaleRecords and scaleValueSize are one op of the scale suite's produce
+// cases: 100,000 records of 100 B, round-robin over the topic's partitions.
+const (
+	scaleRecords   = 100_000
+	scaleValueSize = 100
+)
+
+// scalePartitions are the partition counts of the cost curves;
+// GREGOR_BENCH_SCALE_PARTS (comma-separated) replaces them.
+func scalePartitions(b *testing.B) []int32 {
+	s := os.Getenv("GREGOR_BENCH_SCALE_PARTS")
+	if s == "" {
+		return []int32{1, 16, 64, 256, 1024, 4096}
+	}
+	var ps []int32
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			b.Fatalf("GREGOR_BENCH_SCALE_PARTS: bad count %q", f)
+		}
+		ps = append(ps, int32(n))
+	}
+	return ps
+}
+
+// BenchmarkScaleProduce is the produce side of the scale cost curves:
+// gregor beside franz-go, both at their default configurations (franz-go
+// with its manual partitioner, so that the record's partition is used),
+// idempotent acks=all, 100,000 records of 100 B sent round-robin to
+// explicit partitions of a topic of parts partitions. Before the timer the
+// topic is warmed: one record per partition, flushed, so every partition
+// is led and known to the client, and its producer ID is set. One op is
+// the 100,000 records, ending when every record is acknowledged (Flush);
+// run.sh runs one op per case and process run.
+//
+// The defaults differ in one way that decides the curve past ~100
+// partitions on a single loopback broker: gregor's codec is none (the Java
+// client's compression.type default), franz-go's snappy. So each client
+// also runs with the other's codec, everything else at its defaults:
+// client=gregor-snappy and client=franz-none.
+//
+// Metrics: records/s, cpu-ns/rec, B/rec and allocs/rec (whole process),
+// recs/req, peak-RSS-MiB (the process's peak so far: cases run in
+// increasing partition count, so it is the peak up to this count) and
+// heap-MiB (heap in use after the op, before the client closes).
+//
+// Compare with: benchstat -col /client
+func BenchmarkScaleProduce(b *testing.B) {
+	owner := b
+	for _, parts := range scalePartitions(b) {
+		name := fmt.Sprintf("parts=%d", parts)
+		for _, snappy := range []bool{false, true} {
+			client := "gregor"
+			if snappy {
+				client = "gregor-snappy"
+			}
+			b.Run("client="+client+"/"+name, func(b *testing.B) {
+				topic := topicFor(b, owner, "scale-produce/"+name, parts)
+				benchScaleGregorProduce(b, topic, parts, snappy)
+			})
+		}
+		for _, none := range []bool{false, true} {
+			client := "franz"
+			if none {
+				client = "franz-none"
+			}
+			b.Run("client="+client+"/"+name, func(b *testing.B) {
+				topic := topicFor(b, owner, "scale-produce/"+name, parts)
+				benchScaleFranzProduce(b, topic, parts, none)
+			})
+		}
+	}
+}
+
+func benchScaleGregorProduce(b *testing.B, topic string, parts int32, snappy bool) {
+	cl := newGregorClient(b)
+	defer cl.Close(context.Background())
+	var cfg producer.Config // the defaults
+	if snappy {
+		cfg.Compression = wire.CompressionSnappy // franz-go's default codec
+	}
+	p, err := producer.New(cl, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := ctxFor(b, 10*time.Minute)
+	defer p.Close(ctx)
+	m := &producer.Record{Topic: topic, Value: payload(scaleValueSize)}
+	// Every 1024th record and the last are checked after Flush, so a
+	// failing producer cannot pass for a fast one.
+	check := make([]*producer.Delivery, 0, scaleRecords/1024+2)
+	produce := func(n int) {
+		check = check[:0]
+		for i := 0; i < n; i++ {
+			m.Partition = producer.ToPartition(int32(i) % parts)
+			d, err := p.Send(ctx, m)
+			if err != nil {
+				b.Fatalf("Send: %v", err)
+			}
+			if i%1024 == 0 || i == n-1 {
+				check = append(check, d)
+			}
+		}
+		if err := p.Flush(ctx); err != nil {
+			b.Fatalf("Flush: %v", err)
+		}
+		for _, d := range check {
+			if r, ok := d.Result(); !ok || r.Err != nil {
+				b.Fatalf("record: terminal %v, err %v", ok, r.Err)
+			}
+		}
+	}
+	produce(int(parts)) // warm-up: one record per partition
+	reqs0 := cl.Metrics().Producer.Requests
+	scaleTimed(b, func() { produce(scaleRecords) })
+	if reqs := cl.Metrics().Producer.Requests - reqs0; reqs > 0 {
+		b.ReportMetric(float64(b.N*scaleRecords)/float64(reqs), "recs/req")
+	}
+}
+
+func benchScaleFranzProduce(b *testing.B, topic string, parts int32, none bool) {
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(bootstrap(b)...),
+		kgo.ClientID("franz-bench"),
+		kgo.DefaultProduceTopic(topic),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()), // explicit partitions
+		kgo.WithHooks(&produceWrites),
+	}
+	if none {
+		opts = append(opts, kgo.ProducerBatchCompression(kgo.NoCompression())) // gregor's default codec
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := ctxFor(b, 10*time.Minute)
+	value := payload(scaleValueSize)
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil && failed.Add(1) == 1 {
+			firstErr.Store(err)
+		}
+	}
+	produce := func(n int) {
+		for i := 0; i < n; i++ {
+			cl.Produce(ctx, &kgo.Record{Value: value, Partition: int32(i) % parts}, promise)
+		}
+		if err := cl.Flush(ctx); err != nil {
+			b.Fatalf("Flush: %v", err)
+		}
+		if failed.Load() != 0 {
+			b.Fatalf("%d records failed, first: %v", failed.Load(), firstErr.Load())
+		}
+	}
+	produce(int(parts)) // warm-up: one record per partition
+	reqs0 := produceWrites.n.Load()
+	scaleTimed(b, func() { produce(scaleRecords) })
+	if reqs := produceWrites.n.Load() - reqs0; reqs > 0 {
+		b.ReportMetric(float64(int64(b.N)*scaleRecords)/float64(reqs), "recs/req")
+	}
+}
+
+// scaleTimed runs op (scaleRecords records) b.N times under the timer and
+// reports the per-record metrics and the heap in use after the last op.
+func scaleTimed(b *testing.B, op func()) {
+	b.ReportAllocs()
+	b.SetBytes(scaleRecords * scaleValueSize)
+	b.ResetTimer()
+	start := readUsage()
+	for i := 0; i < b.N; i++ {
+		op()
+	}
+	b.StopTimer()
+	report(b, start, b.N*scaleRecords)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+}
