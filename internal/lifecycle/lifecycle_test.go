@@ -543,7 +543,8 @@ func (x *txnObj) after(ctx context.Context) error { return x.p.Begin() }
 func (x *txnObj) close(ctx context.Context) error { return x.p.Close(ctx) }
 
 // adminObj: the admin client has no Close of its own; closing it is
-// closing its client.
+// closing its client. Its in-flight call is a ListTopics whose Metadata
+// request the broker never answers (hold).
 type adminObj struct {
 	b *bed
 	a *admin.Admin
@@ -551,11 +552,12 @@ type adminObj struct {
 
 func adminSubject() subject {
 	return subject{
-		name: "admin", states: []state{idle},
+		name: "admin", states: []state{idle, inFlight},
 		build: func(ctx context.Context, t *testing.T, b *bed) object {
 			return &adminObj{b: b, a: admin.New(b.cl, admin.Config{})}
 		},
-		closeOK: func(o order, st state, err error) error { return err },
+		pendingOK: func(o order, st state, err error) error { return closedErr(err) },
+		closeOK:   func(o order, st state, err error) error { return err },
 	}
 }
 
@@ -563,7 +565,17 @@ func (a *adminObj) start(ctx context.Context, t *testing.T, st state) <-chan err
 	if _, err := a.a.ListTopics(ctx, false); err != nil {
 		t.Fatal(err)
 	}
-	return nil
+	if st != inFlight {
+		return nil
+	}
+	a.b.hold.arm()
+	listed := goAsync(func() error { _, err := a.a.ListTopics(ctx, false); return err })
+	select {
+	case <-a.b.hold.written:
+	case err := <-listed:
+		t.Fatalf("ListTopics ended before its request was written: %v", err)
+	}
+	return listed
 }
 
 func (a *adminObj) after(ctx context.Context) error {
