@@ -41,7 +41,17 @@
 // bootstrap addresses again, resolving their names anew, and rebuilds
 // metadata from there. The cluster ID is checked every time (against
 // ExpectedClusterID, or else the first one seen), so the client never mixes
-// two clusters. ConnMetrics.Rebootstraps counts the episodes.
+// two clusters. ConnMetrics.Rebootstraps counts the episodes. Before the
+// client has reached any broker, a try in which every bootstrap address
+// refuses the connection is retried only a few times (about 0.7s with the
+// default RetryBackoff), then the call fails NotSent saying so, rather
+// than at its deadline; once metadata is loaded, refused connections are
+// retried within the deadline like any transport failure.
+//
+// Close the client last. Closed first, it fails what is in flight with
+// ErrClosed (PossiblySent for written requests), and the producers and
+// consumers built on it (they watch Closed) fail their pending and later
+// calls at once with errors matching ErrClosed and their true certainty.
 //
 // On connect the client runs ApiVersions (retrying at the broker's
 // advertised ApiVersions version, or v0, when the broker answers

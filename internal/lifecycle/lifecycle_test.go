@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,11 +45,13 @@ const (
 	rebalance state = "rebalance" // a join in progress (group)
 )
 
-// bed is one case's cluster, client and topic.
+// bed is one case's cluster, client and topic; hold withholds the
+// broker's answers to requests written after it is armed.
 type bed struct {
 	cluster *kafkatest.Cluster
 	cl      *client.Client
 	topic   string
+	hold    *hold
 }
 
 // object is one public object under test.
@@ -70,6 +75,10 @@ type subject struct {
 	pendingOK func(o order, st state, err error) error
 	// closeOK checks the first Close's error.
 	closeOK func(o order, st state, err error) error
+	// toDeadline reports the cases whose first Close is expected to run
+	// to its context's end (a request left unanswered at the broker):
+	// they get a 1s close context.
+	toDeadline func(o order, st state) bool
 }
 
 // closedErr checks that err is of the ErrClosed family.
@@ -116,11 +125,12 @@ func runCase(t *testing.T, cluster *kafkatest.Cluster, s subject, o order, st st
 	snap := leakcheck.Take()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cl, err := client.New(client.Config{Bootstrap: cluster.Bootstrap(kafkatest.Plaintext)})
+	h := newHold()
+	cl, err := client.New(client.Config{Bootstrap: cluster.Bootstrap(kafkatest.Plaintext), Dialer: h.dial})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &bed{cluster: cluster, cl: cl, topic: kafkatest.UniqueName(t, "life")}
+	b := &bed{cluster: cluster, cl: cl, topic: kafkatest.UniqueName(t, "life"), hold: h}
 	if err := cluster.CreateTopic(ctx, b.topic, 1, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +140,11 @@ func runCase(t *testing.T, cluster *kafkatest.Cluster, s subject, o order, st st
 	defer callCancel()
 	pend := obj.start(callCtx, t, st)
 
-	closeCtx, closeCancel := context.WithTimeout(ctx, bound)
+	closeBound, toDeadline := bound, s.toDeadline != nil && s.toDeadline(o, st)
+	if toDeadline {
+		closeBound = time.Second
+	}
+	closeCtx, closeCancel := context.WithTimeout(ctx, closeBound)
 	defer closeCancel()
 	var closeErr error
 	t0 := time.Now()
@@ -147,7 +161,7 @@ func runCase(t *testing.T, cluster *kafkatest.Cluster, s subject, o order, st st
 			t.Errorf("second Close: want nil or an ErrClosed error, got %v", err)
 		}
 	}
-	if closeCtx.Err() != nil {
+	if closeCtx.Err() != nil && !toDeadline {
 		t.Errorf("Close took %v, the bound is %v", time.Since(t0), bound)
 	}
 	if err := s.closeOK(o, st, closeErr); err != nil {
@@ -266,7 +280,7 @@ type producerObj struct {
 
 func producerSubject() subject {
 	return subject{
-		name: "producer", states: []state{idle, pending},
+		name: "producer", states: []state{idle, pending, inFlight},
 		build: func(ctx context.Context, t *testing.T, b *bed) object {
 			p, err := producer.New(b.cl, producer.Config{Linger: time.Hour})
 			if err != nil {
@@ -275,17 +289,35 @@ func producerSubject() subject {
 			return &producerObj{b: b, p: p}
 		},
 		pendingOK: func(o order, st state, err error) error {
-			if o == clientFirst {
+			switch {
+			case st == inFlight:
+				// Written, never answered: closed either way with the
+				// certainty PossiblySent.
+				if e := closedErr(err); e != nil {
+					return e
+				}
+				if !gregor.MayHaveBeenWritten(err) {
+					return fmt.Errorf("a written record reports NotSent: %v", err)
+				}
+				return nil
+			case o == clientFirst:
 				return notSent(err) // failed at once, never sent
 			}
 			return err // Close flushed it
 		},
 		closeOK: func(o order, st state, err error) error {
-			if o == clientFirst {
+			switch {
+			case o == clientFirst:
 				return closedErr(err)
+			case st == inFlight:
+				if !errors.Is(err, client.ErrTimeout) {
+					return fmt.Errorf("Close with a record unanswered: want its context's end (ErrTimeout), got %v", err)
+				}
+				return nil
 			}
 			return err
 		},
+		toDeadline: func(o order, st state) bool { return st == inFlight && o != clientFirst },
 	}
 }
 
@@ -297,12 +329,23 @@ func (p *producerObj) start(ctx context.Context, t *testing.T, st state) <-chan 
 	if err := p.p.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st != pending {
+	if st == idle {
 		return nil
+	}
+	if st == inFlight {
+		p.b.hold.arm()
 	}
 	d, err := p.p.Send(ctx, &producer.Record{Topic: p.b.topic, Value: []byte("pending")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if st == inFlight {
+		flushed := goAsync(func() error { return p.p.Flush(ctx) }) // sends the lingering batch
+		select {
+		case <-p.b.hold.written:
+		case err := <-flushed:
+			t.Fatalf("Flush ended before the request was written: %v", err)
+		}
 	}
 	return goAsync(func() error { _, err := d.Wait(ctx); return err })
 }
@@ -500,7 +543,8 @@ func (x *txnObj) after(ctx context.Context) error { return x.p.Begin() }
 func (x *txnObj) close(ctx context.Context) error { return x.p.Close(ctx) }
 
 // adminObj: the admin client has no Close of its own; closing it is
-// closing its client.
+// closing its client. Its in-flight call is a ListTopics whose Metadata
+// request the broker never answers (hold).
 type adminObj struct {
 	b *bed
 	a *admin.Admin
@@ -508,11 +552,12 @@ type adminObj struct {
 
 func adminSubject() subject {
 	return subject{
-		name: "admin", states: []state{idle},
+		name: "admin", states: []state{idle, inFlight},
 		build: func(ctx context.Context, t *testing.T, b *bed) object {
 			return &adminObj{b: b, a: admin.New(b.cl, admin.Config{})}
 		},
-		closeOK: func(o order, st state, err error) error { return err },
+		pendingOK: func(o order, st state, err error) error { return closedErr(err) },
+		closeOK:   func(o order, st state, err error) error { return err },
 	}
 }
 
@@ -520,7 +565,17 @@ func (a *adminObj) start(ctx context.Context, t *testing.T, st state) <-chan err
 	if _, err := a.a.ListTopics(ctx, false); err != nil {
 		t.Fatal(err)
 	}
-	return nil
+	if st != inFlight {
+		return nil
+	}
+	a.b.hold.arm()
+	listed := goAsync(func() error { _, err := a.a.ListTopics(ctx, false); return err })
+	select {
+	case <-a.b.hold.written:
+	case err := <-listed:
+		t.Fatalf("ListTopics ended before its request was written: %v", err)
+	}
+	return listed
 }
 
 func (a *adminObj) after(ctx context.Context) error {
@@ -529,3 +584,57 @@ func (a *adminObj) after(ctx context.Context) error {
 }
 
 func (a *adminObj) close(ctx context.Context) error { return a.b.cl.Close(ctx) }
+
+// hold wraps the client's connections: once armed, the next write is
+// signalled on written, and from then on no answer reaches the client (its
+// reads block until the connection is closed), so that request stays in
+// flight at the broker until a close.
+type hold struct {
+	armed   atomic.Bool
+	signal  sync.Once
+	written chan struct{}
+}
+
+func newHold() *hold { return &hold{written: make(chan struct{})} }
+
+func (h *hold) arm() { h.armed.Store(true) }
+
+func (h *hold) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &holdConn{Conn: nc, h: h, closed: make(chan struct{})}, nil
+}
+
+type holdConn struct {
+	net.Conn
+	h         *hold
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func (c *holdConn) Write(b []byte) (int, error) {
+	n, err := c.Conn.Write(b)
+	if c.h.armed.Load() {
+		c.h.signal.Do(func() { close(c.h.written) })
+	}
+	return n, err
+}
+
+func (c *holdConn) Read(b []byte) (int, error) {
+	if !c.h.armed.Load() {
+		n, err := c.Conn.Read(b)
+		if !c.h.armed.Load() || err != nil {
+			return n, err
+		}
+	}
+	<-c.closed // armed: the answer is withheld until the close
+	return 0, net.ErrClosed
+}
+
+func (c *holdConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.Conn.Close()
+}
