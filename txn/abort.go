@@ -3,8 +3,6 @@ package txn
 import (
 	"context"
 	"errors"
-
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Abort aborts the open transaction: records not yet in a ProduceRequest
@@ -110,16 +108,16 @@ func (t *Producer) abortRest(ctx context.Context, e *ending) error {
 			t.adopt(resp)
 			return nil
 		case err == nil:
-		case !e.v2 && errors.Is(err, wire.ErrInvalidTxnState):
-			// v1: the coordinator has no transaction to abort (a request
-			// that may have opened one did not); the re-initialisation
-			// below aborts anything it does have.
 		case isBrokerFatal(err):
 			if err = t.classifyEnd(err); errors.Is(err, ErrFatal) {
 				t.setFatal(err)
 				return err
 			}
-			return t.initPID(ctx) // the coordinator no longer takes this ID and epoch
+			// The coordinator no longer takes this ID and epoch, or has no
+			// such transaction to abort (INVALID_TXN_STATE: with v1 a
+			// request that may have opened one did not): re-initialising
+			// with them aborts whatever it has.
+			return t.initPID(ctx)
 		default:
 			return err
 		}
