@@ -61,6 +61,19 @@ func sameEndTxn(a, b *wire.EndTxnRequest) bool {
 	return a.TransactionalID == b.TransactionalID && a.ProducerID == b.ProducerID && a.ProducerEpoch == b.ProducerEpoch && a.Committed == b.Committed
 }
 
+// commitNext runs one more transaction, of one record to out/0, and checks
+// that it commits with its record delivered.
+func commitNext(t *testing.T, ctx context.Context, p *Producer) {
+	t.Helper()
+	must(t, p.Begin())
+	d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("next")})
+	must(t, err)
+	must(t, p.Commit(ctx))
+	if r, _ := d.Result(); r.Err != nil {
+		t.Fatalf("next transaction's record: %v", r.Err)
+	}
+}
+
 func cancelledCtx() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -192,13 +205,7 @@ func TestLostEndTxnAnswerRetried(t *testing.T) {
 			t.Fatalf("%d InitProducerId requests: a lost EndTxn answer is retried, not re-initialised", n)
 		}
 		// The next transaction runs under the epoch of the retry's answer.
-		must(t, p.Begin())
-		d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
-		must(t, err)
-		must(t, p.Commit(ctx))
-		if r, _ := d.Result(); r.Err != nil {
-			t.Fatalf("next transaction's record: %v", r.Err)
-		}
+		commitNext(t, ctx, p)
 		want := first.ProducerEpoch
 		if version == 2 {
 			want++
@@ -305,13 +312,7 @@ func TestProduceInvalidTxnStateAbortable(t *testing.T) {
 			t.Fatalf("Commit after a record's INVALID_TXN_STATE: %v, want ErrAbortable, not fatal", err)
 		}
 		must(t, p.Abort(ctx))
-		must(t, p.Begin())
-		d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
-		must(t, err)
-		must(t, p.Commit(ctx))
-		if r, _ := d.Result(); r.Err != nil {
-			t.Fatalf("next transaction's record: %v", r.Err)
-		}
+		commitNext(t, ctx, p)
 	})
 }
 
@@ -473,13 +474,7 @@ func TestCoordinatorInvalidTxnStateAbortable(t *testing.T) {
 			if inits := b.requests(wire.KeyInitProducerId); len(inits) != 2 || inits[1].req.(*wire.InitProducerIdRequest).ProducerID < 0 {
 				t.Fatalf("%d InitProducerId, want a re-initialisation with the current ID", len(inits))
 			}
-			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
-			must(t, err)
-			must(t, p.Commit(ctx))
-			if r, _ := d.Result(); r.Err != nil {
-				t.Fatalf("next transaction's record: %v", r.Err)
-			}
+			commitNext(t, ctx, p)
 		})
 	}
 }
