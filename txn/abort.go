@@ -19,9 +19,9 @@ import (
 // retriable error and the abort completes in the background (within
 // TransactionTimeout): Begin may open the next transaction at once, whose
 // records wait for it, and Abort again (before the next Begin) waits for it
-// and returns its result. Abort after an
-// ErrAbortable error is the normal path; after a fatal error it only fails
-// the buffered records and returns the fatal error.
+// and returns its result. Abort after an ErrAbortable error is the normal
+// path; after a fatal error it only fails the buffered records and returns
+// the fatal error.
 func (t *Producer) Abort(ctx context.Context) error {
 	t.op.Lock()
 	defer t.op.Unlock()
