@@ -3,8 +3,6 @@ package txn
 import (
 	"context"
 	"errors"
-
-	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Abort aborts the open transaction: records not yet in a ProduceRequest
@@ -20,20 +18,21 @@ import (
 // Abort returns nil once all that is done. If ctx ends first it returns a
 // retriable error and the abort completes in the background (within
 // TransactionTimeout): Begin may open the next transaction at once, whose
-// records wait for it, and Abort again waits for it. Abort after an
-// ErrAbortable error is the normal path; after a fatal error it only fails
-// the buffered records and returns the fatal error.
+// records wait for it, and Abort again (before the next Begin) waits for it
+// and returns its result. Abort after an ErrAbortable error is the normal
+// path; after a fatal error it only fails the buffered records and returns
+// the fatal error.
 func (t *Producer) Abort(ctx context.Context) error {
 	t.op.Lock()
 	defer t.op.Unlock()
 	t.mu.Lock()
-	st, e, fatal := t.st, t.end, t.fatalErr != nil
+	st, aborted, fatal := t.st, t.aborted, t.fatalErr != nil
 	t.mu.Unlock()
 	switch {
 	case st == stClosed:
 		return ErrClosed
-	case e != nil && st != stInTxn && !e.commit:
-		return e.result(ctx) // an earlier Abort's end still runs
+	case aborted != nil && st != stInTxn:
+		return aborted.result(ctx) // Abort again: the earlier Abort's end
 	case st != stInTxn && !fatal:
 		return stateErr("Abort outside a transaction")
 	}
@@ -75,6 +74,7 @@ func (t *Producer) abortLocked(ctx context.Context) error {
 	}
 	e := t.newEnding(false, pid, epoch, t.v2)
 	e.started, e.bump, e.reg = t.started, t.bump, t.reg
+	t.aborted = e
 	t.closeTxnLocked()
 	t.mu.Unlock()
 	t.startEnding(e, t.abortRest)
@@ -108,16 +108,16 @@ func (t *Producer) abortRest(ctx context.Context, e *ending) error {
 			t.adopt(resp)
 			return nil
 		case err == nil:
-		case !e.v2 && errors.Is(err, wire.ErrInvalidTxnState):
-			// v1: the coordinator has no transaction to abort (a request
-			// that may have opened one did not); the re-initialisation
-			// below aborts anything it does have.
 		case isBrokerFatal(err):
 			if err = t.classifyEnd(err); errors.Is(err, ErrFatal) {
 				t.setFatal(err)
 				return err
 			}
-			return t.initPID(ctx) // the coordinator no longer takes this ID and epoch
+			// The coordinator no longer takes this ID and epoch, or has no
+			// such transaction to abort (INVALID_TXN_STATE: with v1 a
+			// request that may have opened one did not): re-initialising
+			// with them aborts whatever it has.
+			return t.initPID(ctx)
 		default:
 			return err
 		}

@@ -34,8 +34,9 @@
 // Coordinator answers that retrying cures (CONCURRENT_TRANSACTIONS,
 // COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR, ...) are retried until the
 // call's ctx ends. Other failures come in classes (errors.Is):
-// ErrAbortable (abort, then go on; a record's failure, INVALID_TXN_STATE
-// included, is abortable unless it is a fence or an authorisation failure),
+// ErrAbortable (abort, then go on; a record's failure is abortable unless
+// it is a fence or an authorisation failure, and INVALID_TXN_STATE always
+// is: the abort re-initialises),
 // ErrFenced/ErrFatal (close), and ErrCommitOutcomeUnknown. A failure in none
 // of these classes (ctx ended) leaves the state as it was: the call may be
 // repeated (an Abort whose ctx ended goes on in the background, see Abort).
@@ -48,7 +49,8 @@
 // the epoch of the first attempt, the answer the epoch the coordinator
 // bumped to. The producer re-initialises (InitProducerId with its ID and
 // epoch) only where the coordinator says so (INVALID_PRODUCER_EPOCH,
-// INVALID_PRODUCER_ID_MAPPING, UNKNOWN_PRODUCER_ID) or after a v1 abort.
+// INVALID_PRODUCER_ID_MAPPING, UNKNOWN_PRODUCER_ID, INVALID_TXN_STATE) or
+// after a v1 abort.
 // When Commit's ctx ends after its EndTxn may have reached the coordinator,
 // Commit returns ErrCommitOutcomeUnknown and the retries go on in the
 // background; the outcome is reported to the TxnOutcomeHook when known.

@@ -61,6 +61,19 @@ func sameEndTxn(a, b *wire.EndTxnRequest) bool {
 	return a.TransactionalID == b.TransactionalID && a.ProducerID == b.ProducerID && a.ProducerEpoch == b.ProducerEpoch && a.Committed == b.Committed
 }
 
+// commitNext runs one more transaction, of one record to out/0, and checks
+// that it commits with its record delivered.
+func commitNext(t *testing.T, ctx context.Context, p *Producer) {
+	t.Helper()
+	must(t, p.Begin())
+	d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("next")})
+	must(t, err)
+	must(t, p.Commit(ctx))
+	if r, _ := d.Result(); r.Err != nil {
+		t.Fatalf("next transaction's record: %v", r.Err)
+	}
+}
+
 func cancelledCtx() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -192,13 +205,7 @@ func TestLostEndTxnAnswerRetried(t *testing.T) {
 			t.Fatalf("%d InitProducerId requests: a lost EndTxn answer is retried, not re-initialised", n)
 		}
 		// The next transaction runs under the epoch of the retry's answer.
-		must(t, p.Begin())
-		d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
-		must(t, err)
-		must(t, p.Commit(ctx))
-		if r, _ := d.Result(); r.Err != nil {
-			t.Fatalf("next transaction's record: %v", r.Err)
-		}
+		commitNext(t, ctx, p)
 		want := first.ProducerEpoch
 		if version == 2 {
 			want++
@@ -305,13 +312,7 @@ func TestProduceInvalidTxnStateAbortable(t *testing.T) {
 			t.Fatalf("Commit after a record's INVALID_TXN_STATE: %v, want ErrAbortable, not fatal", err)
 		}
 		must(t, p.Abort(ctx))
-		must(t, p.Begin())
-		d, err = p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("y")})
-		must(t, err)
-		must(t, p.Commit(ctx))
-		if r, _ := d.Result(); r.Err != nil {
-			t.Fatalf("next transaction's record: %v", r.Err)
-		}
+		commitNext(t, ctx, p)
 	})
 }
 
@@ -427,4 +428,53 @@ func TestNextTransactionFailureDuringAbortDrain(t *testing.T) {
 		t.Fatalf("Commit after one of its records failed during the previous abort: %v, want ErrAbortable", err)
 	}
 	must(t, p.Abort(ctx))
+}
+
+// TestCoordinatorInvalidTxnStateAbortable (issue 36): INVALID_TXN_STATE
+// from the coordinator side — EndTxn(commit), or TxnOffsetCommit (the
+// group coordinator's transaction verification) — is no fence: the
+// transaction becomes abortable, Abort re-initialises with the current ID
+// and epoch (the coordinator's own reset, which would answer
+// PRODUCER_FENCED to a real fence) instead of sending EndTxn, and the next
+// transaction commits. On 99dfb6c both were producer-fatal.
+func TestCoordinatorInvalidTxnStateAbortable(t *testing.T) {
+	for _, key := range []wire.APIKey{wire.KeyEndTxn, wire.KeyTxnOffsetCommit} {
+		t.Run(map[wire.APIKey]string{wire.KeyEndTxn: "EndTxn", wire.KeyTxnOffsetCommit: "TxnOffsetCommit"}[key], func(t *testing.T) {
+			b := newFakeBroker(t, 2)
+			its := wire.ErrInvalidTxnState.Code
+			first := true
+			b.script = func(r fakeReq) (wire.ResponseEncoder, bool) {
+				if r.hdr.Key != key || !first {
+					return nil, false
+				}
+				first = false
+				if key == wire.KeyEndTxn {
+					return &wire.EndTxnResponse{ErrorCode: its, ProducerID: -1, ProducerEpoch: -1}, false
+				}
+				return &wire.TxnOffsetCommitResponse{Topics: []wire.TxnOffsetCommitTopicResult{{Name: "in",
+					Partitions: []wire.TxnOffsetCommitPartitionResult{{PartitionIndex: 0, ErrorCode: its}}}}}, false
+			}
+			p := fakeProducer(t, b, 2, producer.Config{Linger: -1})
+			ctx := testCtx(t)
+			must(t, p.Begin())
+			_, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("x")})
+			must(t, err)
+			err = p.SendOffsets(ctx, []Offset{{Topic: "in", Partition: 0, Offset: 5}}, groupMeta("g"))
+			if err == nil {
+				err = p.Commit(ctx)
+			}
+			if !errors.Is(err, ErrAbortable) || errors.Is(err, ErrFatal) || !errors.Is(err, wire.ErrInvalidTxnState) {
+				t.Fatalf("INVALID_TXN_STATE from %d: %v, want ErrAbortable, not fatal", key, err)
+			}
+			ends := len(b.requests(wire.KeyEndTxn))
+			must(t, p.Abort(ctx))
+			if n := len(b.requests(wire.KeyEndTxn)); n != ends {
+				t.Fatalf("Abort sent EndTxn after INVALID_TXN_STATE; want the re-initialisation")
+			}
+			if inits := b.requests(wire.KeyInitProducerId); len(inits) != 2 || inits[1].req.(*wire.InitProducerIdRequest).ProducerID < 0 {
+				t.Fatalf("%d InitProducerId, want a re-initialisation with the current ID", len(inits))
+			}
+			commitNext(t, ctx, p)
+		})
+	}
 }

@@ -30,10 +30,11 @@ var (
 	// over.)
 	ErrFenced error = &classErr{msg: "gregor/txn: producer fenced by a newer instance of its transactional ID", is: errFatal}
 	// ErrFatal: the producer cannot continue (fenced, not authorised for
-	// its transactional ID or the cluster, a coordinator's INVALID_TXN_STATE
-	// for AddPartitionsToTxn or EndTxn, unsupported broker). Only Close is
-	// allowed. (A record's INVALID_TXN_STATE, from a partition's transaction
-	// verification, is ErrAbortable, as in the Java client.)
+	// its transactional ID or the cluster, unsupported broker). Only Close
+	// is allowed. (INVALID_TXN_STATE, from a partition's transaction
+	// verification or a coordinator holding the transaction in another
+	// state, is ErrAbortable: Abort re-initialises, which reports
+	// PRODUCER_FENCED if another producer took over.)
 	ErrFatal = errFatal
 	// ErrCommitOutcomeUnknown: Commit's ctx ended after its EndTxn may have
 	// reached the coordinator, before the coordinator answered it; the

@@ -153,6 +153,7 @@ func (t *Producer) Begin() error {
 	t.st = stInTxn
 	t.gen++
 	t.reg = nil // an ended transaction's registration goroutine is its end's to wait for
+	t.aborted = nil
 	t.started, t.abortErr, t.bump = false, nil, false
 	clear(t.registered)
 	clear(t.pending)

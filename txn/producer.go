@@ -73,7 +73,10 @@ type Producer struct {
 	gen uint64
 	// end is the previous transaction's end while it still runs
 	// (ending.go); nil when none runs.
-	end       *ending
+	end *ending
+	// aborted is the last Abort's end until the next Begin: Abort again
+	// returns its result.
+	aborted   *ending
 	sending   int           // Send calls in progress
 	sendsIdle chan struct{} // closed when sending drops to 0 (made by a waiter)
 	txnCtx    context.Context

@@ -184,19 +184,26 @@ func classifyRecord(err error) error {
 }
 
 // needsReinit reports the errors after which the coordinator no longer takes
-// the producer's ID and epoch for this transaction, so that only a
-// re-initialisation with them (InitProducerId, KIP-360/KIP-588) ends it:
-// INVALID_PRODUCER_EPOCH, INVALID_PRODUCER_ID_MAPPING, UNKNOWN_PRODUCER_ID.
+// the producer's ID and epoch for this transaction, or holds it in a state
+// the producer did not expect, so that only a re-initialisation with them
+// (InitProducerId, KIP-360/KIP-588) ends it: INVALID_PRODUCER_EPOCH,
+// INVALID_PRODUCER_ID_MAPPING, UNKNOWN_PRODUCER_ID, INVALID_TXN_STATE. The
+// re-initialisation answers PRODUCER_FENCED if another producer did take
+// over: such an error is no fence by itself.
 func needsReinit(err error) bool {
 	return errors.Is(err, wire.ErrInvalidProducerEpoch) || errors.Is(err, wire.ErrInvalidProducerIDMapping) ||
-		errors.Is(err, wire.ErrUnknownProducerID)
+		errors.Is(err, wire.ErrUnknownProducerID) || errors.Is(err, wire.ErrInvalidTxnState)
 }
 
-// classifyAny is classify for any failure: broker errors by their class,
-// everything else (timeouts, transport) abortable.
+// classifyAny is classify for any failure: broker errors by their class
+// (needsReinit ones abortable), everything else (timeouts, transport)
+// abortable.
 func classifyAny(err error) error {
-	if errors.Is(err, ErrUnsupported) {
+	switch {
+	case errors.Is(err, ErrUnsupported):
 		return join(ErrFatal, err)
+	case needsReinit(err):
+		return join(ErrAbortable, err)
 	}
 	return classify(err)
 }

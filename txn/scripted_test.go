@@ -146,13 +146,7 @@ func TestRecordsBufferedAtAbort(t *testing.T) {
 			if n := len(b.requests(wire.KeyProduce)); n != 0 {
 				t.Fatalf("%d Produce requests for records buffered at abort", n)
 			}
-			must(t, p.Begin())
-			d, err := p.Send(ctx, &producer.Record{Topic: "out", Partition: producer.ToPartition(0), Value: []byte("next")})
-			must(t, err)
-			must(t, p.Commit(ctx))
-			if r, _ := d.Result(); r.Err != nil {
-				t.Fatalf("next transaction: %v", r.Err)
-			}
+			commitNext(t, ctx, p)
 			if got := b.records("out"); got != 1 {
 				t.Fatalf("%d records written, want 1: records buffered at abort leaked into the next transaction", got)
 			}
