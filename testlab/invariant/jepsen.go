@@ -20,7 +20,9 @@ func lostUnseen(h *History, ix *index) []Violation {
 			s = &seen{offs: map[int64]bool{}, ids: map[string]bool{}}
 			by[r.TP] = s
 		}
-		s.cover = append(s.cover, [2]int64{r.From, r.To})
+		if !r.Unordered {
+			s.cover = append(s.cover, [2]int64{r.From, r.To})
+		}
 		s.toEnd = s.toEnd || r.ToEnd
 		for _, rec := range r.Records {
 			s.offs[rec.Offset] = true
@@ -127,6 +129,9 @@ func polls(h *History, ix *index) []Violation {
 	}
 	for i := range h.Reads {
 		r := &h.Reads[i]
+		if r.Unordered {
+			continue
+		}
 		order := ix.order(r.TP, r.Committed)
 		k := key{r.Reader, r.TP}
 		p, hasPrev := prev[k]

@@ -70,6 +70,11 @@ var jepsenCases = []struct {
 			{Reader: "r", TP: tp0, From: 1, To: 3, Records: []LogRecord{{1, "b"}, {2, "c"}}, Continues: true},
 			{Reader: "r", TP: tp0, From: 2, To: 3, Records: []LogRecord{{2, "c"}}}},
 	}, nil},
+	{"no poll rule for a share group's read: members split the partition", History{
+		Sends: abc,
+		Reads: []Read{{Reader: "s1", TP: tp0, From: 0, To: 3, Records: []LogRecord{{2, "c"}, {0, "a"}}, Unordered: true},
+			{Reader: "s2", TP: tp0, From: 1, To: 2, Records: []LogRecord{{1, "b"}}, Unordered: true}},
+	}, nil},
 	{"nonmonotonic poll: the continuing read went back to b", History{
 		Sends: abc[:2],
 		Reads: []Read{{Reader: "r", TP: tp0, From: 0, To: 2, Records: recs("a", "b")},
