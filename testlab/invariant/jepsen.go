@@ -140,18 +140,22 @@ func polls(h *History, ix *index) []Violation {
 			hasPrev = false
 			delete(prev, k)
 		}
-		for j, rec := range r.Records {
-			rk := rank(order, rec.Offset)
+		first := true
+		for _, rec := range r.Records {
+			rk, ok := rank(order, rec.Offset)
+			if !ok { // an aborted read (reported as such): not in the order
+				continue
+			}
 			switch {
-			case j == 0 && sameTxn && rk != p.rank+1:
+			case first && sameTxn && rk != p.rank+1:
 				out = append(out, violation(RuleInternal, r.TP, "transaction %s's read delivered offset %d after its previous read of the partition ended at %d", r.Txn, rec.Offset, p.off))
-			case j == 0 && hasPrev && !sameTxn:
+			case first && hasPrev && !sameTxn:
 				judge(r, order, p, rk, rec.Offset, "in its previous read")
-			case j > 0:
+			case !first:
 				judge(r, order, p, rk, rec.Offset, "in the same read")
 			}
 			p = last{rk, rec.Offset, r.Txn}
-			hasPrev = true
+			hasPrev, first = true, false
 		}
 		if hasPrev {
 			prev[k] = p
