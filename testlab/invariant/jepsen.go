@@ -3,9 +3,9 @@ package invariant
 import "slices"
 
 // lostUnseen: an acknowledged record every reader must see, at an offset
-// some Read covered, was delivered by a reader (RuleLostWrite); on a
-// partition read to its end, every such record was delivered by someone
-// (RuleUnseen).
+// some Read covered, must have been delivered by a reader (RuleLostWrite);
+// on a partition read to its end, every such record must have been
+// delivered by someone (RuleUnseen).
 func lostUnseen(h *History, ix *index) []Violation {
 	type seen struct {
 		offs  map[int64]bool
