@@ -105,27 +105,35 @@ func ackedLost(h *History) []Violation {
 // final log, by a reader or in an acknowledgement) at no more distinct
 // offsets than it was sent.
 func duplicates(h *History) []Violation {
-	sent := map[tpID]int{}
-	idem := map[tpID]bool{}
+	type dup struct {
+		sent int
+		idem bool
+		offs []int64 // distinct offsets seen
+	}
+	by := map[tpID]*dup{}
 	for _, s := range h.Sends {
 		if s.ID == "" {
 			continue
 		}
 		k := tpID{s.TP, s.ID}
-		sent[k]++
-		idem[k] = idem[k] || s.Idempotent
+		d := by[k]
+		if d == nil {
+			d = &dup{}
+			by[k] = d
+		}
+		d.sent++
+		d.idem = d.idem || s.Idempotent
 	}
-	offs := map[tpID][]int64{}
 	var keys []tpID
 	note := func(tp TP, id string, off int64) {
-		k := tpID{tp, id}
-		if !idem[k] || off < 0 || slices.Contains(offs[k], off) {
+		d := by[tpID{tp, id}]
+		if d == nil || !d.idem || off < 0 || slices.Contains(d.offs, off) {
 			return
 		}
-		if offs[k] == nil {
-			keys = append(keys, k)
+		if d.offs == nil {
+			keys = append(keys, tpID{tp, id})
 		}
-		offs[k] = append(offs[k], off)
+		d.offs = append(d.offs, off)
 	}
 	for _, l := range h.Logs {
 		for _, r := range l.Records {
@@ -144,9 +152,9 @@ func duplicates(h *History) []Violation {
 	}
 	var out []Violation
 	for _, k := range keys {
-		if o := offs[k]; len(o) > sent[k] {
-			slices.Sort(o)
-			out = append(out, violation(RuleDuplicate, k.tp, "record %q sent %d time(s) by an idempotent producer is at %d offsets, %v", k.id, sent[k], len(o), o))
+		if d := by[k]; len(d.offs) > d.sent {
+			slices.Sort(d.offs)
+			out = append(out, violation(RuleDuplicate, k.tp, "record %q sent %d time(s) by an idempotent producer is at %d offsets, %v", k.id, d.sent, len(d.offs), d.offs))
 		}
 	}
 	return out

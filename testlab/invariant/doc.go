@@ -56,7 +56,8 @@
 //     in an aborted transaction (or the acknowledged send at its offset was).
 //   - RulePollSkip (poll-skip): a reader's consecutive records of a partition,
 //     within a Read or from a Read to the next one that Continues it, skip a
-//     record of the version order.
+//     record of the version order (a Read marked Unordered, as a share
+//     group's, is not judged by the poll rules or lost-write).
 //   - RuleNonmonotonicPoll (nonmonotonic-poll): such consecutive records go
 //     back (a record at or before the previous one) without a seek.
 //   - RuleNonmonotonicSend (nonmonotonic-send) is RuleOrder.

@@ -87,6 +87,11 @@ type Read struct {
 	// change or restart between them; only then is its first record
 	// judged against the previous read's last.
 	Continues bool
+	// Unordered is true when the records need not follow each other in
+	// the partition: several consumers' deliveries merged, or a share
+	// group's (KIP-932), whose members split a partition. The poll rules
+	// and lost-write do not judge it.
+	Unordered bool
 	// ToEnd is true when the reader read on until it reached the
 	// partition's end (the high watermark, or the last stable offset for
 	// read_committed) after every send of the history completed.

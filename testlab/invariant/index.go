@@ -82,7 +82,9 @@ func newIndex(h *History) *index {
 	for _, r := range h.Reads {
 		for _, rec := range r.Records {
 			add(all, r.TP, rec.Offset)
-			if r.Committed {
+			// A record no read_committed reader should have seen (an
+			// aborted read) does not make the others skip it.
+			if r.Committed && !ix.failed(r.TP, rec, true) {
 				add(committed, r.TP, rec.Offset)
 			}
 		}
@@ -143,11 +145,8 @@ func (ix *index) order(tp TP, committed bool) []int64 {
 	return ix.all[tp]
 }
 
-// rank is off's position in order (which holds it).
-func rank(order []int64, off int64) int {
-	i, _ := slices.BinarySearch(order, off)
-	return i
-}
+// rank is off's position in order, and whether order holds it.
+func rank(order []int64, off int64) (int, bool) { return slices.BinarySearch(order, off) }
 
 // writer is the transaction that wrote the record rec of tp: the
 // acknowledged send at its offset, else the only transaction that sent its

@@ -3,9 +3,9 @@ package invariant
 import "slices"
 
 // lostUnseen: an acknowledged record every reader must see, at an offset
-// some Read covered, was delivered by a reader (RuleLostWrite); on a
-// partition read to its end, every such record was delivered by someone
-// (RuleUnseen).
+// some Read covered, must have been delivered by a reader (RuleLostWrite);
+// on a partition read to its end, every such record must have been
+// delivered by someone (RuleUnseen).
 func lostUnseen(h *History, ix *index) []Violation {
 	type seen struct {
 		offs  map[int64]bool
@@ -20,7 +20,9 @@ func lostUnseen(h *History, ix *index) []Violation {
 			s = &seen{offs: map[int64]bool{}, ids: map[string]bool{}}
 			by[r.TP] = s
 		}
-		s.cover = append(s.cover, [2]int64{r.From, r.To})
+		if !r.Unordered {
+			s.cover = append(s.cover, [2]int64{r.From, r.To})
+		}
 		s.toEnd = s.toEnd || r.ToEnd
 		for _, rec := range r.Records {
 			s.offs[rec.Offset] = true
@@ -127,6 +129,9 @@ func polls(h *History, ix *index) []Violation {
 	}
 	for i := range h.Reads {
 		r := &h.Reads[i]
+		if r.Unordered {
+			continue
+		}
 		order := ix.order(r.TP, r.Committed)
 		k := key{r.Reader, r.TP}
 		p, hasPrev := prev[k]
@@ -135,18 +140,22 @@ func polls(h *History, ix *index) []Violation {
 			hasPrev = false
 			delete(prev, k)
 		}
-		for j, rec := range r.Records {
-			rk := rank(order, rec.Offset)
+		first := true
+		for _, rec := range r.Records {
+			rk, ok := rank(order, rec.Offset)
+			if !ok { // an aborted read (reported as such): not in the order
+				continue
+			}
 			switch {
-			case j == 0 && sameTxn && rk != p.rank+1:
+			case first && sameTxn && rk != p.rank+1:
 				out = append(out, violation(RuleInternal, r.TP, "transaction %s's read delivered offset %d after its previous read of the partition ended at %d", r.Txn, rec.Offset, p.off))
-			case j == 0 && hasPrev && !sameTxn:
+			case first && hasPrev && !sameTxn:
 				judge(r, order, p, rk, rec.Offset, "in its previous read")
-			case j > 0:
+			case !first:
 				judge(r, order, p, rk, rec.Offset, "in the same read")
 			}
 			p = last{rk, rec.Offset, r.Txn}
-			hasPrev = true
+			hasPrev, first = true, false
 		}
 		if hasPrev {
 			prev[k] = p

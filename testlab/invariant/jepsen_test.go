@@ -55,6 +55,12 @@ var jepsenCases = []struct {
 		Sends: []Send{{Producer: "p", TP: tp0, ID: "a", Offset: -1, NotSent: true}},
 		Reads: []Read{{Reader: "r", TP: tp0, From: 0, To: 1, Records: recs("a")}},
 	}, []Rule{RuleAbortedRead}},
+	{"aborted read by one reader is no poll skip for another", History{
+		Sends:        []Send{acked("p", tp0, "a", 0), ackedTxn("q", tp0, "x", 1, "T"), acked("p", tp0, "b", 2)},
+		Transactions: []Transaction{{ID: "T", Outcome: Aborted}},
+		Reads: []Read{{Reader: "bad", Committed: true, TP: tp0, From: 0, To: 3, Records: []LogRecord{{0, "a"}, {1, "x"}, {2, "b"}}},
+			{Reader: "good", Committed: true, TP: tp0, From: 0, To: 3, Records: []LogRecord{{0, "a"}, {2, "b"}}}},
+	}, []Rule{RuleTxnAtomic, RuleAbortedRead}},
 	{"no aborted read: only the acknowledged record was delivered", History{
 		Sends: []Send{{Producer: "p", TP: tp0, ID: "a", Offset: -1, NotSent: true}, acked("p", tp0, "b", 0)},
 		Reads: []Read{{Reader: "r", TP: tp0, From: 0, To: 1, Records: recs("b")}},
@@ -69,6 +75,11 @@ var jepsenCases = []struct {
 		Reads: []Read{{Reader: "r", TP: tp0, From: 0, To: 1, Records: recs("a")},
 			{Reader: "r", TP: tp0, From: 1, To: 3, Records: []LogRecord{{1, "b"}, {2, "c"}}, Continues: true},
 			{Reader: "r", TP: tp0, From: 2, To: 3, Records: []LogRecord{{2, "c"}}}},
+	}, nil},
+	{"no poll rule for a share group's read: members split the partition", History{
+		Sends: abc,
+		Reads: []Read{{Reader: "s1", TP: tp0, From: 0, To: 3, Records: []LogRecord{{2, "c"}, {0, "a"}}, Unordered: true},
+			{Reader: "s2", TP: tp0, From: 1, To: 2, Records: []LogRecord{{1, "b"}}, Unordered: true}},
 	}, nil},
 	{"nonmonotonic poll: the continuing read went back to b", History{
 		Sends: abc[:2],

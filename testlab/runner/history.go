@@ -17,6 +17,7 @@ import (
 type readRecord struct {
 	reader    string
 	committed bool
+	unordered bool // several members' or a share group's deliveries
 	tp        invariant.TP
 	recs      []invariant.LogRecord
 }
@@ -29,6 +30,13 @@ func (r *run) trackReads(cmd *judge.Command) {
 	}
 	reader := str(cmd.Payload["consumer_id"])
 	committed := r.readCommitted(reader)
+	unordered := false
+	for _, ev := range cmd.Events {
+		switch ev.Payload.(type) {
+		case *judge.GroupReceiveSetCompleted, *judge.ShareReceiveCompleted:
+			unordered = true
+		}
+	}
 	var order []invariant.TP
 	by := map[invariant.TP][]invariant.LogRecord{}
 	for _, c := range recs {
@@ -39,7 +47,7 @@ func (r *run) trackReads(cmd *judge.Command) {
 		by[tp] = append(by[tp], invariant.LogRecord{Offset: c.Offset, ID: recordID(recordContent(c))})
 	}
 	for _, tp := range order {
-		r.reads = append(r.reads, readRecord{reader: reader, committed: committed, tp: tp, recs: by[tp]})
+		r.reads = append(r.reads, readRecord{reader: reader, committed: committed, unordered: unordered, tp: tp, recs: by[tp]})
 	}
 }
 
@@ -121,7 +129,7 @@ func (r *run) history(ctx context.Context) (*invariant.History, error) {
 		if len(rd.recs) == 0 {
 			continue
 		}
-		h.Reads = append(h.Reads, invariant.Read{Reader: rd.reader, Committed: rd.committed, TP: rd.tp,
+		h.Reads = append(h.Reads, invariant.Read{Reader: rd.reader, Committed: rd.committed, Unordered: rd.unordered, TP: rd.tp,
 			From: rd.recs[0].Offset, To: rd.recs[len(rd.recs)-1].Offset + 1, Records: rd.recs})
 	}
 	for _, tp := range order {
