@@ -287,19 +287,20 @@ func TestCloseEndsFetchSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	receiveN(t, c, 5)
+	var open [][2]int32
+	// The broker, not only the consumer (which counts a Fetch in flight
+	// once planned), must have seen an incremental Fetch from both.
 	waitFor(t, "incremental fetches in flight to both brokers", func() bool {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		return len(f.sessions) == 2 && c.Metrics().FetchesInFlight == 2
-	})
-	f.mu.Lock()
-	var open [][2]int32
-	for _, r := range f.fetches {
-		if !r.plan.Full && !slices.Contains(open, [2]int32{r.node, r.plan.SessionID}) {
-			open = append(open, [2]int32{r.node, r.plan.SessionID})
+		open = open[:0]
+		for _, r := range f.fetches {
+			if !r.plan.Full && !slices.Contains(open, [2]int32{r.node, r.plan.SessionID}) {
+				open = append(open, [2]int32{r.node, r.plan.SessionID})
+			}
 		}
-	}
-	f.mu.Unlock()
+		return len(f.sessions) == 2 && len(open) == 2 && c.Metrics().FetchesInFlight == 2
+	})
 	c.Close(context.Background())
 	slices.SortFunc(open, func(a, b [2]int32) int { return int(a[0] - b[0]) })
 	slices.SortFunc(f.closed, func(a, b [2]int32) int { return int(a[0] - b[0]) })

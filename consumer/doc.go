@@ -22,8 +22,9 @@
 // leader, each in that leader's fetch session (full, then incremental:
 // only partitions whose fetch position changed are listed). A partition
 // is fetched one response ahead of delivery: while its records wait for
-// Receive, the next Fetch already asks for what follows them, so the round
-// trip overlaps the application's processing; a partition with two
+// Receive and the log holds more (they end below the high watermark), the
+// next Fetch already asks for what follows them, so the round trip
+// overlaps the application's processing; a partition with two
 // fetched responses undelivered waits for Receive (and is forgotten from
 // the session meanwhile). A partition is not fetched while it is paused or
 // the buffered bytes reach Config.MaxBufferedBytes, and one Fetch asks

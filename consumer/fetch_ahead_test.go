@@ -32,18 +32,21 @@ func aheadState(c *Consumer, tp gregor.TopicPartition) (buf, ahead, held bool) {
 // TestFetchAheadWhileBuffered: the next Fetch for a partition goes out from
 // the end of its buffered records while they are still undelivered (one
 // fetch ahead, so the round trip overlaps delivery); its answer waits
-// behind them, Receive hands the chunks out oldest first, and with two
-// chunks buffered the partition is not fetched until one is delivered.
+// behind them, Receive hands the chunks out oldest first, with two chunks
+// buffered the partition is not fetched until one is delivered, and at
+// the log end (the high watermark) it is not fetched ahead. One batch per
+// response (PartitionMaxBytes 1: the fake answers at least one batch).
 func TestFetchAheadWhileBuffered(t *testing.T) {
 	f := newFakeBroker(t)
-	f.append(tp0, dataBatch(0, 10))
-	c := newTestConsumer(t, f, Config{})
+	f.append(tp0, dataBatch(0, 10), dataBatch(10, 10), dataBatch(20, 10))
+	c := newTestConsumer(t, f, Config{PartitionMaxBytes: 1})
 	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a Fetch from offset 10 with records 0-9 undelivered", func() bool { return f.fetchedFrom(tp0, 10) })
-	f.append(tp0, dataBatch(10, 10))
-	waitFor(t, "two chunks buffered", func() bool { buf, ahead, _ := aheadState(c, tp0); return buf && ahead })
+	waitFor(t, "two chunks buffered, none delivered", func() bool { buf, ahead, _ := aheadState(c, tp0); return buf && ahead })
+	if !f.fetchedFrom(tp0, 10) {
+		t.Fatal("no Fetch from offset 10")
+	}
 	c.mu.Lock()
 	fetchable := c.parts[tp0].fetchable(time.Now())
 	buffered := c.buffered
@@ -58,8 +61,17 @@ func TestFetchAheadWhileBuffered(t *testing.T) {
 	if got := c.Assignment()[0].Position; got != AtOffset(10) {
 		t.Fatalf("position %v after the first chunk, want 10", got)
 	}
+	waitFor(t, "the last batch fetched ahead", func() bool { _, ahead, _ := aheadState(c, tp0); return ahead })
 	wantOffsets(t, receiveN(t, c, 10), tp0, 10, 20)
-	waitFor(t, "a Fetch from offset 20", func() bool { return f.fetchedFrom(tp0, 20) })
+	c.mu.Lock()
+	st := c.parts[tp0]
+	atEnd := st.buf != nil && st.buf.next == 30 && st.hwm == 30 && !st.fetchable(time.Now())
+	c.mu.Unlock()
+	if !atEnd {
+		t.Fatal("the partition is fetched ahead at the log end")
+	}
+	wantOffsets(t, receiveN(t, c, 10), tp0, 20, 30)
+	waitFor(t, "a Fetch from offset 30", func() bool { return f.fetchedFrom(tp0, 30) })
 	if m := c.Metrics(); m.BufferedBytes != 0 {
 		t.Fatalf("%d bytes buffered after delivering everything", m.BufferedBytes)
 	}
@@ -71,21 +83,23 @@ func TestFetchAheadWhileBuffered(t *testing.T) {
 // where the error (here gone) is handled as without buffered records.
 func TestFetchAheadErrorWaitsForDelivery(t *testing.T) {
 	f := newFakeBroker(t)
-	f.append(tp0, dataBatch(0, 10))
-	c := newTestConsumer(t, f, Config{})
+	f.append(tp0, dataBatch(0, 10), dataBatch(10, 5))
+	injected := false // guarded by f.mu, which onFetch runs with
+	f.onFetch = func(req *fetchReq) {
+		if sp, ok := req.want[tp0]; ok && sp.FetchOffset == 10 && !injected {
+			injected = true // the fetch ahead: answered with an error
+			f.partErr[tp0] = []error{wire.ErrOffsetOutOfRange}
+		}
+	}
+	c := newTestConsumer(t, f, Config{PartitionMaxBytes: 1})
 	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtBeginning()}}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "records buffered", func() bool { buf, _, _ := aheadState(c, tp0); return buf })
-	f.mu.Lock()
-	f.partErr[tp0] = []error{wire.ErrOffsetOutOfRange}
-	f.mu.Unlock()
 	waitFor(t, "the fetch ahead held", func() bool { _, _, held := aheadState(c, tp0); return held })
-	if m := c.Metrics(); m.OffsetResets != 0 {
-		t.Fatalf("%d offset resets while records were buffered", m.OffsetResets)
+	if m := c.Metrics(); m.OffsetResets != 0 || m.BufferedRecords != 10 {
+		t.Fatalf("metrics %+v: want 10 records buffered, no offset reset", m)
 	}
 	wantOffsets(t, receiveN(t, c, 10), tp0, 0, 10)
-	f.append(tp0, dataBatch(10, 5))
 	wantOffsets(t, receiveN(t, c, 5), tp0, 10, 15)
 	if m := c.Metrics(); m.OffsetResets != 0 {
 		t.Fatalf("%d offset resets", m.OffsetResets)

@@ -92,10 +92,13 @@ const (
 
 // fetchable reports whether the fetch loop may list the partition now: at
 // most one Fetch is in flight for it and at most two chunks are buffered
-// (buf, and ahead from a fetch ahead).
+// (buf, and ahead from a fetch ahead). It is fetched ahead only while the
+// log is known to hold more (buf ends below the high watermark): a fetch
+// ahead at the log end would only wait at the broker (MaxWait), holding the
+// leader's one Fetch in flight, and a Seek after delivery behind it.
 func (p *partState) fetchable(now time.Time) bool {
 	return !p.paused && p.phase == phaseFetchable && !now.Before(p.backoff) &&
-		(p.buf == nil || (p.ahead == nil && !p.noAhead))
+		(p.buf == nil || (p.ahead == nil && !p.noAhead && p.buf.next < p.hwm))
 }
 
 // fetchPos is where the next Fetch of the partition starts, with the

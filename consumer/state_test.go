@@ -25,7 +25,10 @@ func TestPartitionPhases(t *testing.T) {
 	want("send", phaseInFlight, false)
 	st.answered()
 	want("answered", phaseFetchable, true)
+	st.hwm = 10
 	st.buffer(&chunk{next: 10, lastEpoch: -1})
+	want("buffered at the log end", phaseFetchable, false) // nothing to fetch ahead
+	st.hwm = 30
 	want("buffer", phaseFetchable, true) // fetched ahead from buf.next
 	st.send()
 	want("send ahead", phaseInFlight, false)
