@@ -53,6 +53,7 @@ type Consumer struct {
 	closed   bool                                 // mu
 	closedCh chan struct{}                        // set by New; closed under mu by Close
 	inflight map[int32]bool                       // mu: leaders with a Fetch in flight
+	notices  []error                              // mu: reported once each by Receive, before records (topic_id.go)
 
 	dec    *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
 	blocks blockPool          // blockPool.mu: recycled record blocks (Recycle)
@@ -133,6 +134,7 @@ func (c *Consumer) Close(ctx context.Context) error {
 	close(c.closedCh)
 	c.parts, c.order = map[gregor.TopicPartition]*partState{}, nil
 	c.buffered = 0
+	c.notices = nil
 	c.pins = pinRing{}
 	c.mu.Unlock()
 	c.cancel()

@@ -65,3 +65,51 @@ func (e *PartitionError) Error() string {
 
 // Unwrap returns the cause.
 func (e *PartitionError) Unwrap() error { return e.Err }
+
+// ErrTopicDeleted is matched (errors.Is) by a *TopicIDChangedError whose
+// topic no longer exists.
+var ErrTopicDeleted = errors.New("consumer: topic deleted")
+
+// ErrTopicRecreated is matched (errors.Is) by a *TopicIDChangedError whose
+// topic was deleted and created again under the same name (a new topic ID).
+var ErrTopicRecreated = errors.New("consumer: topic deleted and recreated")
+
+// TopicIDChangedError reports that a topic with assigned partitions was
+// deleted (NewID zero: metadata no longer lists it) or deleted and created
+// again under the same name (NewID is the new topic ID, KIP-516).
+// Positions and commits belong to a topic ID: an offset of the old topic
+// means nothing in the new one, so a recreated topic's partitions restart
+// under Config.OffsetReset (Stopped false), or under ResetNone, and when
+// the new topic has fewer partitions for those beyond its count, stop
+// until a Seek or a new assignment (Stopped true); they are never fetched or
+// committed at the old position. A deleted topic's partitions stay
+// assigned (fetched again when it reappears) unless the group revokes
+// them. Receive reports the change once, before any record of the new
+// topic; it is a notice, not a failure of the consumer.
+type TopicIDChangedError struct {
+	Topic      string
+	Partitions []int32   // the affected partitions, sorted
+	OldID      wire.UUID // the topic ID the positions belonged to
+	NewID      wire.UUID // the topic's ID now; zero: the topic is gone
+	Stopped    bool      // the partitions wait for a Seek (ResetNone)
+}
+
+// Error names the topic, its partitions and both IDs.
+func (e *TopicIDChangedError) Error() string {
+	if e.NewID.IsZero() {
+		return fmt.Sprintf("consumer: topic %q (ID %v) deleted; partitions %v", e.Topic, e.OldID, e.Partitions)
+	}
+	what := "restarted under the reset policy"
+	if e.Stopped {
+		what = "stopped until a seek"
+	}
+	return fmt.Sprintf("consumer: topic %q recreated (ID %v, was %v); partitions %v %s", e.Topic, e.NewID, e.OldID, e.Partitions, what)
+}
+
+// Is matches ErrTopicDeleted or ErrTopicRecreated.
+func (e *TopicIDChangedError) Is(target error) bool {
+	if e.NewID.IsZero() {
+		return target == ErrTopicDeleted
+	}
+	return target == ErrTopicRecreated
+}

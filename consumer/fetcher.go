@@ -100,6 +100,7 @@ type fetchState struct {
 	fatal    []candidate
 	fatalErr []error
 	leaders  []int32
+	idChange []candidate // partitions whose topic metadata shows deleted or recreated (topic_id.go)
 }
 
 func newFetchState() *fetchState {
@@ -195,6 +196,7 @@ type candidate struct {
 	lastEpoch int32
 	gen       uint64
 	hint      *leaderHint
+	known     wire.UUID // the topic ID the position belongs to (zero: none yet)
 	// From metadata (or the hint), set while grouping by leader.
 	epoch int32
 	id    wire.UUID
@@ -229,7 +231,7 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			}
 			continue
 		}
-		cands = append(cands, candidate{tp: tp, offset: st.offset, lastEpoch: st.lastEpoch, gen: st.gen, hint: st.hint})
+		cands = append(cands, candidate{tp: tp, offset: st.offset, lastEpoch: st.lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID})
 		if !slices.Contains(topics, tp.Topic) {
 			topics = append(topics, tp.Topic)
 		}
@@ -262,8 +264,13 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 	}
 	noLeader, caughtUp := fs.noLeader[:0], fs.caughtUp[:0]
 	fatal, fatalErr := fs.fatal[:0], fs.fatalErr[:0]
+	idChange := fs.idChange[:0]
 	for _, cd := range cands {
 		tm := md.Topics[cd.tp.Topic]
+		if topicIDChanged(cd, tm) {
+			idChange = append(idChange, cd)
+			continue
+		}
 		if tm == nil || tm.Err != nil {
 			if tm != nil && isFatalTopicErr(tm.Err) {
 				fatal, fatalErr = append(fatal, cd), append(fatalErr, tm.Err)
@@ -292,8 +299,13 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 		cd.epoch, cd.id = epoch, tm.ID
 		byLeader[leader] = append(byLeader[leader], cd)
 	}
-	fs.noLeader, fs.caughtUp, fs.fatal, fs.fatalErr = noLeader, caughtUp, fatal, fatalErr
+	fs.noLeader, fs.caughtUp, fs.fatal, fs.fatalErr, fs.idChange = noLeader, caughtUp, fatal, fatalErr, idChange
 	defer clear(fatalErr) // keep no errors alive
+	if len(idChange) > 0 {
+		if t := c.topicIDsChanged(idChange, md, now); !t.IsZero() && (earliest.IsZero() || t.Before(earliest)) {
+			earliest = t
+		}
+	}
 	if len(caughtUp) > 0 {
 		c.mu.Lock()
 		for _, cd := range caughtUp {
@@ -384,6 +396,10 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 				continue
 			}
 		}
+		if st.topicID.IsZero() {
+			st.topicID = cd.id // the position belongs to this topic ID from now on
+		}
+		st.gone = false
 		st.send()
 		order = append(order, cd.tp)
 		req.gens[cd.tp] = cd.gen

@@ -125,7 +125,10 @@ func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Reg
 // Consumer.Receive does. With CommitProcessed the returned records are
 // tracked for MarkProcessed. Errors: a *NoCommittedOffsetError once per
 // assignment that has partitions without committed offsets under
-// ResetNone; as Consumer.Receive; the membership's
+// ResetNone; a *TopicIDChangedError once when a subscribed topic with
+// owned partitions was deleted (after its partitions were revoked:
+// errors.Is(err, ErrTopicDeleted)) or recreated (the partitions restart
+// under OffsetReset, as in Consumer.Receive); as Consumer.Receive; the membership's
 // fatal error (for example wire.ErrFencedInstanceID, or a group
 // authorization failure) once the group has stopped; client.ErrClosed
 // after Close.
@@ -142,6 +145,7 @@ func (g *Group) Receive(ctx context.Context) ([]Record, error) {
 	}
 	g.mu.Unlock()
 	recs, err := g.c.Receive(ctx)
+	g.forgetIncarnation(err)
 	if errors.Is(err, client.ErrClosed) {
 		if ferr := g.fatalErr(); ferr != nil {
 			return nil, ferr

@@ -435,7 +435,9 @@ const metadataCheckInterval = time.Second
 
 // metadataChanged reports whether the group must rebalance because the
 // subscription (TopicRegex matches) or, on the leader, a subscribed
-// topic's partition count changed.
+// topic's partition count changed or the topic is gone. Metadata is the
+// client's cached snapshot: a change shows within MetadataMaxAge, or
+// sooner when a fetch error refreshed it.
 func (m *classicMember) metadataChanged(ctx context.Context) bool {
 	if time.Since(m.lastCheck) < metadataCheckInterval {
 		return false
@@ -456,8 +458,12 @@ func (m *classicMember) metadataChanged(ctx context.Context) bool {
 		return false
 	}
 	for t, n := range m.partCounts {
-		if tm, ok := md.Topics[t]; ok && tm.Err == nil && len(tm.Partitions) != n {
+		tm, ok := md.Topics[t]
+		if ok && tm.Err == nil && len(tm.Partitions) != n {
 			return true
+		}
+		if n > 0 && (!ok || errors.Is(tm.Err, wire.ErrUnknownTopicOrPartition)) {
+			return true // deleted: its partitions leave the assignment
 		}
 	}
 	return false

@@ -178,10 +178,20 @@ func (g *Group) commit(ctx context.Context, offsets map[gregor.TopicPartition]in
 		}
 		return nil
 	}
-	req, ids, err := g.commitRequest(ctx, send, gen, member)
+	ids, err := g.topicIDs(ctx, topicsOf(send))
 	if err != nil {
 		return err
 	}
+	// An offset belongs to the topic ID its position was read under: never
+	// committed under a recreated topic's new ID (nor by name into it).
+	for tp, err := range g.staleTopicIDs(send, ids) {
+		delete(send, tp)
+		refused[tp] = err
+	}
+	if len(send) == 0 {
+		return &CommitError{GenerationID: gen, MemberID: member, Partitions: refused}
+	}
+	req := g.commitRequest(send, ids, gen, member)
 	coord, err := g.cl.Coordinator(ctx, client.CoordinatorGroup, g.cfg.GroupID)
 	if err != nil {
 		return err
@@ -203,16 +213,22 @@ func (g *Group) commit(ctx context.Context, offsets map[gregor.TopicPartition]in
 	return ce
 }
 
+// topicsOf returns the topics of offsets, sorted.
+func topicsOf(offsets map[gregor.TopicPartition]int64) []string {
+	seen := map[string]bool{}
+	for tp := range offsets {
+		seen[tp.Topic] = true
+	}
+	return keys(seen)
+}
+
 // commitRequest builds an OffsetCommit naming topics both by name and by ID
-// (v10+ uses IDs), so it fits whichever version is negotiated.
-func (g *Group) commitRequest(ctx context.Context, send map[gregor.TopicPartition]int64, gen int32, member string) (*wire.OffsetCommitRequest, map[string]wire.UUID, error) {
+// (ids, from metadata; v10+ uses IDs), so it fits whichever version is
+// negotiated.
+func (g *Group) commitRequest(send map[gregor.TopicPartition]int64, ids map[string]wire.UUID, gen int32, member string) *wire.OffsetCommitRequest {
 	byTopic := map[string][]wire.OffsetCommitPartition{}
 	for tp, o := range send {
 		byTopic[tp.Topic] = append(byTopic[tp.Topic], wire.OffsetCommitPartition{PartitionIndex: tp.Partition, CommittedOffset: o, CommittedLeaderEpoch: -1})
-	}
-	ids, err := g.topicIDs(ctx, keys(byTopic))
-	if err != nil {
-		return nil, nil, err
 	}
 	req := &wire.OffsetCommitRequest{GroupID: g.cfg.GroupID, GenerationIDOrMemberEpoch: gen, MemberID: member, RetentionTimeMs: -1}
 	if g.cfg.InstanceID != "" {
@@ -223,7 +239,7 @@ func (g *Group) commitRequest(ctx context.Context, send map[gregor.TopicPartitio
 		sort.Slice(ps, func(i, j int) bool { return ps[i].PartitionIndex < ps[j].PartitionIndex })
 		req.Topics = append(req.Topics, wire.OffsetCommitTopic{Name: t, TopicID: ids[t], Partitions: ps})
 	}
-	return req, ids, nil
+	return req
 }
 
 // commitResult records accepted offsets and types the refusals. A

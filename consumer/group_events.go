@@ -77,7 +77,9 @@ func (g *Group) emit(ctx context.Context, kind AssignmentEventKind, tps []gregor
 
 // revoke gives up tps in a rebalance: pause them (nothing more is
 // delivered), emit Revoking with a chance to commit bounded by the
-// rebalance timeout, auto-commit them, then drop them from the fetch engine.
+// rebalance timeout, auto-commit them, then drop them from the fetch engine;
+// a topic among them that was deleted or recreated is not auto-committed
+// and is reported by Receive (goneTopics).
 func (g *Group) revoke(ctx context.Context, tps []gregor.TopicPartition) {
 	if len(tps) == 0 {
 		return
@@ -86,13 +88,17 @@ func (g *Group) revoke(ctx context.Context, tps []gregor.TopicPartition) {
 	for _, tp := range tps {
 		_ = g.c.Pause(tp)
 	}
+	gone := g.goneTopics(ctx, g.c.topicIDsOf(tps))
 	rctx, cancel := context.WithTimeout(ctx, g.cfg.RebalanceTimeout)
 	g.emit(rctx, Revoking, tps)
 	if !g.cfg.DisableAutoCommit {
-		_ = g.commitOwned(rctx, tps)
+		_ = g.commitOwned(rctx, withoutTopics(tps, gone))
 	}
 	cancel()
 	g.drop(tps)
+	for _, t := range keys(gone) {
+		g.c.notify(gone[t])
+	}
 }
 
 // lose drops tps without any commit and emits Lost.

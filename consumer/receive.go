@@ -19,7 +19,9 @@ import (
 //
 // Errors: a partition that stopped (*OffsetOutOfRangeError or
 // *LogTruncationError under ResetNone, *PartitionError) is reported once,
-// before any records; when ctx ends first, an error wrapping
+// before any records; so is a *TopicIDChangedError when an assigned
+// partition's topic was deleted or recreated (a notice: the consumer goes
+// on); when ctx ends first, an error wrapping
 // client.ErrTimeout (deadline) or client.ErrCancelled together with the
 // context's error; client.ErrClosed when the consumer is or becomes closed.
 // Receive never returns an empty batch with a nil error.
@@ -88,6 +90,12 @@ func (c *Consumer) unwaitLocked(w chan struct{}) {
 // takeLocked returns a pending partition error, or the deliverable
 // records, advancing positions.
 func (c *Consumer) takeLocked() ([]Record, error) {
+	if len(c.notices) > 0 {
+		err := c.notices[0]
+		c.notices[0] = nil
+		c.notices = c.notices[1:]
+		return nil, err
+	}
 	n := len(c.order)
 	for i := range n {
 		st := c.parts[c.order[(c.rotate+i)%n]]

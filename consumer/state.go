@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // partState is the consumer's state for one assigned partition. Every
@@ -29,6 +30,14 @@ type partState struct {
 	// NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH (KIP-951), used until
 	// metadata shows that epoch; nil for none.
 	hint *leaderHint
+	// topicID is the topic ID the position belongs to: the one metadata
+	// named when the partition was first fetched (zero before, or from a
+	// broker without topic IDs). A different ID means the topic was
+	// recreated; the position then restarts (topic_id.go).
+	topicID wire.UUID
+	// gone: metadata no longer lists the topic of topicID and the
+	// deletion was reported; cleared when the partition is fetched again.
+	gone bool
 
 	phase  phase
 	paused bool // orthogonal to phase: not fetched, not delivered

@@ -110,7 +110,9 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 	}
 	for _, part := range p.parts {
 		if part.leader < 0 && len(part.batches) > 0 {
-			p.needMetadataLocked(now)
+			// The client's cached snapshot shows no leader (or no such
+			// partition: one just added): only the brokers can tell more.
+			p.refreshMetadataLocked(now, true)
 			break
 		}
 	}
@@ -118,7 +120,11 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 
 // needMetadataLocked starts one background metadata refresh for the producer's
 // topics unless one is running or backing off.
-func (p *Producer) needMetadataLocked(now time.Time) {
+func (p *Producer) needMetadataLocked(now time.Time) { p.refreshMetadataLocked(now, false) }
+
+// refreshMetadataLocked is needMetadataLocked; with force the refresh asks
+// the brokers even when the client's cached snapshot is current.
+func (p *Producer) refreshMetadataLocked(now time.Time, force bool) {
 	if ok, again := p.meta.start(now); !ok {
 		if !again.IsZero() {
 			p.soonLocked(again)
@@ -130,6 +136,9 @@ func (p *Producer) needMetadataLocked(now time.Time) {
 	for name, t := range p.topics {
 		topics = append(topics, name)
 		unknown = max(unknown, t.unknown)
+	}
+	if force {
+		p.cl.InvalidateMetadata()
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
