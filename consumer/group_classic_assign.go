@@ -94,6 +94,7 @@ func (m *classicMember) partitionsOf(ctx context.Context, topics []string) (map[
 	for _, t := range topics {
 		tm, ok := md.Topics[t]
 		if !ok || tm.Err != nil {
+			counts[t] = 0 // absent (deleted, not created yet): a rebalance when it appears
 			continue
 		}
 		ps := make([]assign.Partition, 0, len(tm.Partitions))

@@ -11,7 +11,8 @@ import (
 )
 
 // applyTopicLocked applies md's entry for t, if it has one: error, topic ID,
-// partition count, available partitions and leaders.
+// partition count, available partitions and leaders; a recreated topic's
+// partitions restart their sequences (restartSequenceLocked).
 func (p *Producer) applyTopicLocked(t *topicState, md *client.Metadata) {
 	tm := md.Topics[t.name]
 	if tm == nil {
@@ -41,6 +42,7 @@ func (p *Producer) applyTopicLocked(t *topicState, md *client.Metadata) {
 			continue
 		}
 		ps.leader = leaderIn(tm, ps.partition)
+		p.restartSequenceLocked(ps)
 	}
 }
 

@@ -148,6 +148,9 @@ type partState struct {
 	pid     int64
 	epoch   int16
 	nextSeq int32
+	// seqID is the topic ID the sequence identity belongs to (zero: not
+	// known); another ID means the topic was recreated (restartSequenceLocked).
+	seqID wire.UUID
 	// confirmed: a batch under the current identity was acknowledged. Until
 	// then only one batch is in flight: a broker holding no state for this
 	// producer accepts any sequence number (ProducerAppendInfo.checkSequence),

@@ -67,6 +67,10 @@ func (p *Producer) assignSequenceLocked(part *partState, b *batch) {
 	if b.sequenced() {
 		return
 	}
+	p.restartSequenceLocked(part)
+	if part.seqID.IsZero() {
+		part.seqID = part.topic.id
+	}
 	if !part.hasID || !p.ident.adopted(part.pid, part.epoch) {
 		idle := true
 		for _, x := range part.batches {
@@ -77,6 +81,7 @@ func (p *Producer) assignSequenceLocked(part *partState, b *batch) {
 		}
 		if !part.hasID || idle {
 			part.hasID, part.pid, part.epoch, part.nextSeq = true, p.ident.pid, p.ident.epoch, 0
+			part.seqID = part.topic.id
 			part.confirmed = false
 		}
 	}
@@ -120,4 +125,33 @@ func (p *Producer) logger() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return p.log
+}
+
+// topicRecreated reports whether part's sequence identity belongs to a
+// topic ID other than its topic's current one: the topic was deleted and
+// created again under the same name.
+func topicRecreated(part *partState) bool {
+	id := part.topic.id
+	return part.hasID && !part.seqID.IsZero() && !id.IsZero() && id != part.seqID
+}
+
+// restartSequenceLocked starts part's sequences anew when its topic was
+// recreated (DESIGN.md: sequences belong to a topic ID), once none of its
+// batches is in flight: the new topic's partition holds no state for this
+// producer, so its batches lose the old topic's sequences and the
+// partition adopts the producer's identity at sequence 0 again. The old
+// topic's gap, if any, goes with it (no epoch bump).
+func (p *Producer) restartSequenceLocked(part *partState) {
+	if !topicRecreated(part) || part.inflight > 0 {
+		return
+	}
+	for _, b := range part.batches {
+		if b.sequenced() {
+			b.unsequence()
+		}
+	}
+	p.logger().Info("gregor: topic recreated, partition sequence restarts", "topic", part.topic.name, "partition", part.partition,
+		"topic_id", part.topic.id.String(), "was", part.seqID.String(), "next_sequence", part.nextSeq)
+	part.hasID, part.confirmed, part.seqID = false, false, part.topic.id
+	part.gap, part.gapUnknown, part.retry = false, false, false
 }

@@ -94,8 +94,8 @@ var classRows = []classRow{
 	{79, ClassRejoin, "a first JoinGroup gets its member id in this error (KIP-394): join again with it"},
 	{87, ClassNotAppended | ClassInvalidRecord, "a record breaks the topic's rules (e.g. no key on a compacted topic): nothing appended"},
 	{90, ClassNotAppended | ClassProducerFenced, "a newer producer with the same transactional id took over: nothing appended"},
-	{100, ClassStaleMetadata, "the broker does not know the topic id: the topic was deleted or metadata is stale"},
-	{103, ClassStaleMetadata, "the topic id does not match the broker's: the topic was recreated; refresh metadata"},
+	{100, ClassStaleMetadata | ClassNotAppended, "the broker does not know the topic id: the topic was deleted or metadata is stale; nothing appended"},
+	{103, ClassStaleMetadata | ClassNotAppended, "the topic id does not match the broker's: the topic was recreated; refresh metadata; nothing appended"},
 	{110, ClassRejoin, "the member epoch is fenced (KIP-848): rejoin with epoch 0"},
 }
 

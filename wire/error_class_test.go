@@ -13,7 +13,7 @@ func TestErrorClassTable(t *testing.T) {
 	want := map[ErrorClass][]int16{
 		ClassStaleMetadata:    {3, 5, 6, 41, 56, 74, 75, 100, 103},
 		ClassCoordinator:      {14, 15, 16},
-		ClassNotAppended:      {2, 3, 5, 6, 10, 17, 18, 19, 21, 29, 31, 32, 35, 42, 43, 45, 47, 59, 74, 76, 87, 90},
+		ClassNotAppended:      {2, 3, 5, 6, 10, 17, 18, 19, 21, 29, 31, 32, 35, 42, 43, 45, 47, 59, 74, 76, 87, 90, 100, 103},
 		ClassAuthorization:    {29, 30, 31, 53},
 		ClassProducerFenced:   {47, 90},
 		ClassInvalidRecord:    {2, 10, 18, 32, 87},

@@ -1,0 +1,213 @@
+package producer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/gregor-kafka/gregor/admin"
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// The producer's part of the topology-change suite (issue 36; the table in
+// INTERNALS.md, "Topology changes"), on the shared broker: a topic
+// deleted, deleted and recreated with more or fewer partitions, and
+// partitions added, under a producer that keeps running throughout.
+
+type topoEnv struct {
+	t     *testing.T
+	ctx   context.Context
+	cl    *client.Client
+	adm   *admin.Admin
+	p     *Producer
+	topic string
+}
+
+func newTopoEnv(t *testing.T, partitions int32, cfg Config) *topoEnv {
+	t.Helper()
+	cluster := kafkatest.Shared(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	cl, err := client.New(client.Config{Bootstrap: cluster.Bootstrap(kafkatest.Plaintext)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close(context.Background()) })
+	p, err := New(cl, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close(context.Background()) })
+	e := &topoEnv{t: t, ctx: ctx, cl: cl, adm: admin.New(cl, admin.Config{}), p: p, topic: kafkatest.UniqueName(t, "topo")}
+	e.create(partitions)
+	return e
+}
+
+func (e *topoEnv) create(partitions int32) {
+	e.t.Helper()
+	for {
+		res, err := e.adm.CreateTopics(e.ctx, []admin.NewTopic{{Name: e.topic, Partitions: partitions, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
+		if err == nil {
+			err = res[0].Err
+		}
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, wire.ErrTopicAlreadyExists) || e.ctx.Err() != nil {
+			e.t.Fatalf("CreateTopics %s: %v", e.topic, err)
+		}
+		time.Sleep(50 * time.Millisecond) // the deletion is still under way: ask again
+	}
+}
+
+func (e *topoEnv) remove() {
+	e.t.Helper()
+	res, err := e.adm.DeleteTopics(e.ctx, []admin.TopicRef{{Name: e.topic}}, admin.TopicOptions{WaitVisible: true})
+	if err == nil {
+		err = res[0].Err
+	}
+	if err != nil {
+		e.t.Fatalf("DeleteTopics %s: %v", e.topic, err)
+	}
+}
+
+// send writes n records to partition and returns their results.
+func (e *topoEnv) send(partition int32, n int) []Result {
+	e.t.Helper()
+	var ds []*Delivery
+	for i := range n {
+		d, err := e.p.Send(e.ctx, &Record{Topic: e.topic, Partition: ToPartition(partition), Value: fmt.Appendf(nil, "v%d", i)})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		ds = append(ds, d)
+	}
+	out := make([]Result, 0, n)
+	for _, d := range ds {
+		r, err := d.Wait(e.ctx)
+		if err != nil && r.Err == nil {
+			e.t.Fatalf("no result for partition %d: %v", partition, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// mustSend is send where every record must be delivered.
+func (e *topoEnv) mustSend(partition int32, n int) {
+	e.t.Helper()
+	for _, r := range e.send(partition, n) {
+		if r.Err != nil {
+			e.t.Fatalf("record to %s/%d: %v", e.topic, partition, r.Err)
+		}
+	}
+}
+
+// firstBatch reads the header of the first batch in partition's log.
+func (e *topoEnv) firstBatch(partition int32) wire.RecordBatch {
+	e.t.Helper()
+	e.cl.InvalidateMetadata()
+	md, err := e.cl.Metadata(e.ctx, []string{e.topic})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tm := md.Topics[e.topic]
+	if tm == nil || tm.Err != nil || int(partition) >= len(tm.Partitions) {
+		e.t.Fatalf("metadata of %s: %+v", e.topic, tm)
+	}
+	fp, err := fetchOnce(e.ctx, e.cl, tm.Partitions[partition].Leader, e.topic, tm.ID, partition, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var b wire.RecordBatch
+	if br := wire.NewBatchReader(fp.Records, wire.DecodeOptions{}); !br.NextHeader(&b) {
+		e.t.Fatalf("no batch in %s/%d: %v", e.topic, partition, br.Err())
+	}
+	return b
+}
+
+// TestTopologyProducer: each case with a producer that wrote 5 records to
+// each of two partitions before the change.
+func TestTopologyProducer(t *testing.T) {
+	// Recreated: the records sent afterwards are written to the new topic
+	// with sequences starting at 0 (the new topic ID starts anew), not
+	// under the old topic's sequence state; with fewer partitions a record
+	// for a partition the new topic lacks fails UNKNOWN_TOPIC_OR_PARTITION,
+	// not sent.
+	for _, parts := range []int32{3, 1} {
+		for _, pin := range []bool{false, true} {
+			t.Run(fmt.Sprintf("recreated-%d-partitions-pin=%v", parts, pin), func(t *testing.T) {
+				t.Parallel()
+				e := newTopoEnv(t, 2, Config{Linger: time.Millisecond, PinTopicIDs: pin})
+				e.mustSend(0, 5)
+				e.mustSend(1, 5)
+				e.remove()
+				e.create(parts)
+				if pin {
+					// Records admitted before the producer's metadata
+					// showed the new ID are pinned to the old one and fail
+					// with ErrTopicIDChanged, not sent (Config.PinTopicIDs).
+					for _, r := range e.send(0, 3) {
+						if r.Err != nil && (!errors.Is(r.Err, ErrTopicIDChanged) || r.Certainty != client.NotSent) {
+							t.Fatalf("pinned record after the recreation: %v (%v)", r.Err, r.Certainty)
+						}
+					}
+				}
+				e.mustSend(0, 3)
+				if b := e.firstBatch(0); b.BaseSequence != 0 {
+					t.Fatalf("first batch of the new topic: producer %d epoch %d base sequence %d, want 0", b.ProducerID, b.ProducerEpoch, b.BaseSequence)
+				}
+				if parts == 1 {
+					for _, r := range e.send(1, 1) {
+						if !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) || r.Certainty != client.NotSent {
+							t.Fatalf("record to the missing partition 1: %v (%v), want UNKNOWN_TOPIC_OR_PARTITION, not sent", r.Err, r.Certainty)
+						}
+					}
+				} else {
+					e.mustSend(2, 1)
+				}
+			})
+		}
+	}
+
+	// Deleted: a record for it fails by DeliveryTimeout at the latest (a
+	// batch the old topic answered UNKNOWN_TOPIC_ID is retried, as Java's
+	// producer does), with a typed error and not-sent certainty; it is never
+	// written anywhere.
+	t.Run("deleted", func(t *testing.T) {
+		t.Parallel()
+		e := newTopoEnv(t, 2, Config{Linger: time.Millisecond, DeliveryTimeout: 8 * time.Second})
+		e.mustSend(0, 5)
+		e.remove()
+		start := time.Now()
+		for _, r := range e.send(0, 1) {
+			if !errors.Is(r.Err, wire.ErrUnknownTopicOrPartition) && !errors.Is(r.Err, ErrDeliveryTimeout) || r.Certainty != client.NotSent {
+				t.Fatalf("record to the deleted topic: %v (%v), want UNKNOWN_TOPIC_OR_PARTITION or the delivery timeout, not sent", r.Err, r.Certainty)
+			}
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Fatalf("the record failed after %v", d)
+		}
+	})
+
+	// Partitions added: a record for a new partition is delivered at once
+	// (the producer asks the brokers when its cached metadata lacks the
+	// partition), not after MetadataMaxAge.
+	t.Run("partitions-added", func(t *testing.T) {
+		t.Parallel()
+		e := newTopoEnv(t, 2, Config{Linger: time.Millisecond, DeliveryTimeout: 20 * time.Second})
+		e.mustSend(0, 5)
+		res, err := e.adm.CreatePartitions(e.ctx, []admin.PartitionsIncrease{{Topic: e.topic, TotalCount: 3}}, admin.TopicOptions{WaitVisible: true})
+		if err == nil {
+			err = res[0].Err
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mustSend(2, 1)
+	})
+}
