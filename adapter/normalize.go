@@ -68,6 +68,9 @@ func normalize(err error, fam family) string {
 	if errors.As(err, &kerr) {
 		return brokerKind(kerr.Code, fam) + ":broker_" + strconv.Itoa(int(kerr.Code))
 	}
+	if code, ok := brokerCodeOf(err); ok {
+		return brokerKind(code, fam) + ":broker_" + strconv.Itoa(int(code))
+	}
 	var kc kindClassifier
 	if errors.As(err, &kc) {
 		if k := kc.ProtocolKind(); k != "" {

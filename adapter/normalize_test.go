@@ -39,6 +39,8 @@ func TestNormalize(t *testing.T) {
 		{context.DeadlineExceeded, familyConsumer, "timeout"},
 		{errors.Join(client.ErrTimeout, context.DeadlineExceeded), familyConsumer, "timeout"},
 		{consumer.ErrNotAssigned, familyConsumer, "state"},
+		{&consumer.TopicIDChangedError{Topic: "t", Partitions: []int32{0}, OldID: wire.UUID{1}}, familyConsumer, "broker:broker_3"},
+		{&consumer.TopicIDChangedError{Topic: "t", Partitions: []int32{0}, OldID: wire.UUID{1}, NewID: wire.UUID{2}}, familyConsumer, "broker:broker_100"},
 		{client.ErrAuthentication, familyAdmin, "access"},
 		{fmt.Errorf("%w: %w", client.ErrAuthentication, wire.ErrorForCode(58)), familyAdmin, "access:broker_58"},
 		{&client.RequestError{Err: client.ErrTransport}, familyAdmin, "transport"},
