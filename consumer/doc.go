@@ -38,6 +38,26 @@
 // so it does not hold one of the broker's shared session-cache slots until
 // evicted as idle.
 //
+// # Deleted and recreated topics
+//
+// A position belongs to the topic ID it was read under (KIP-516): the ID
+// metadata named when the partition was first fetched. When metadata
+// shows the topic under another ID (deleted and created again under the
+// same name), every assigned partition of it drops what it buffered,
+// leaves its fetch sessions and restarts under Config.OffsetReset; under
+// ResetNone, and for partitions the new topic does not have, it stops
+// until a Seek or a new assignment. When metadata no longer lists the
+// topic, its partitions stay assigned and metadata is asked again once a
+// second. Either change is reported once by Receive, before any record of
+// the new topic, as a *TopicIDChangedError naming the topic and its
+// partitions (errors.Is: ErrTopicDeleted, ErrTopicRecreated); it is a
+// notice, and the consumer goes on. Partitions added to a topic change
+// nothing for the assigned consumer (Add them). A Group refuses to commit
+// an offset read under another topic ID than metadata's (the
+// *CommitError names the partition with a *TopicIDChangedError), does not
+// auto-commit the revoked partitions of a deleted or recreated topic, and
+// its Receive reports such a topic once its partitions are revoked.
+//
 // # Truncation (KIP-320)
 //
 // Each Fetch carries the partition's current leader epoch (fencing stale

@@ -88,7 +88,7 @@ func (g *Group) revoke(ctx context.Context, tps []gregor.TopicPartition) {
 	for _, tp := range tps {
 		_ = g.c.Pause(tp)
 	}
-	gone := g.goneTopics(ctx, g.c.topicIDsOf(tps))
+	gone := g.goneTopics(ctx, g.c.topicIDsOf(tps, false)) // not those the engine reported
 	rctx, cancel := context.WithTimeout(ctx, g.cfg.RebalanceTimeout)
 	g.emit(rctx, Revoking, tps)
 	if !g.cfg.DisableAutoCommit {

@@ -49,7 +49,7 @@ func (g *Group) staleTopicIDs(tps map[gregor.TopicPartition]int64, ids map[strin
 	for tp := range tps {
 		list = append(list, tp)
 	}
-	known := g.c.topicIDsOf(list)
+	known := g.c.topicIDsOf(list, true)
 	var out map[gregor.TopicPartition]error
 	for tp, id := range known {
 		if id.IsZero() || ids[tp.Topic] == id {

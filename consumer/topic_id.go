@@ -113,13 +113,14 @@ func (c *Consumer) topicIDsChanged(cds []candidate, md *client.Metadata, now tim
 }
 
 // topicIDsOf returns the topic IDs the positions of tps belong to (zero:
-// not known yet; absent: not assigned).
-func (c *Consumer) topicIDsOf(tps []gregor.TopicPartition) map[gregor.TopicPartition]wire.UUID {
+// not known yet; absent: not assigned). Without gone, partitions whose
+// topic's deletion the consumer already reported are left out.
+func (c *Consumer) topicIDsOf(tps []gregor.TopicPartition, gone bool) map[gregor.TopicPartition]wire.UUID {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make(map[gregor.TopicPartition]wire.UUID, len(tps))
 	for _, tp := range tps {
-		if st := c.parts[tp]; st != nil {
+		if st := c.parts[tp]; st != nil && (gone || !st.gone) {
 			out[tp] = st.topicID
 		}
 	}
