@@ -354,6 +354,9 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	if ch := st.reposition(c.gen, offset); ch != nil {
 		c.buffered -= ch.charge()
 	}
+	// The new position is the topic's as metadata names it at the next
+	// Fetch (a stopped partition of a recreated topic restarts there).
+	st.topicID, st.gone = wire.UUID{}, false
 	c.progressedLocked()
 }
 
