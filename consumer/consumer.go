@@ -358,6 +358,9 @@ func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	// A Fetch in flight for the old position is now stale (its result is
 	// dropped by gen); the partition may be listed again at once.
 	c.buffered -= st.reposition(c.gen, offset)
+	// The new position is the topic's as metadata names it at the next
+	// Fetch (a stopped partition of a recreated topic restarts there).
+	st.topicID, st.gone = wire.UUID{}, false
 	c.progressedLocked()
 }
 

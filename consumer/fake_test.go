@@ -197,7 +197,12 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 	for _, tp := range req.plan.Parts {
 		sess[tp] = req.want[tp]
 	}
-	for _, tp := range req.plan.Forgotten {
+	for j, tp := range req.plan.Forgotten {
+		// Kafka keys a session's partitions by topic ID too: forgetting
+		// the old ID of a recreated topic keeps the new one just added.
+		if j < len(req.plan.ForgottenIDs) && sess[tp].TopicID != req.plan.ForgottenIDs[j] {
+			continue
+		}
 		delete(sess, tp)
 	}
 	if !maps.Equal(sess, req.want) {

@@ -79,7 +79,7 @@ func (g *Group) Commit(ctx context.Context, offsets map[gregor.TopicPartition]in
 // CommitDelivered commits the position of every owned partition (the
 // offset after what Receive delivered, or where the partition was sought).
 func (g *Group) CommitDelivered(ctx context.Context) error {
-	return g.commit(ctx, g.positions(g.ownedList()))
+	return g.commit(ctx, g.positions(ctx, g.ownedList()))
 }
 
 // MarkProcessed marks delivered records processed (CommitProcessed mode),
@@ -115,10 +115,13 @@ func (g *Group) commitOwned(ctx context.Context, tps []gregor.TopicPartition) er
 	if g.cfg.CommitProcessed {
 		return g.commit(ctx, g.markedOffsets(tps))
 	}
-	return g.commit(ctx, g.positions(tps))
+	return g.commit(ctx, g.positions(ctx, tps))
 }
 
-func (g *Group) positions(tps []gregor.TopicPartition) map[gregor.TopicPartition]int64 {
+// positions returns the positions of tps, but not those read under another
+// topic ID than metadata names now (a deleted or recreated topic's
+// partition that waits or stopped): committing them could only be refused.
+func (g *Group) positions(ctx context.Context, tps []gregor.TopicPartition) map[gregor.TopicPartition]int64 {
 	want := make(map[gregor.TopicPartition]bool, len(tps))
 	for _, tp := range tps {
 		want[tp] = true
@@ -127,6 +130,11 @@ func (g *Group) positions(tps []gregor.TopicPartition) map[gregor.TopicPartition
 	for _, p := range g.c.Assignment() {
 		if want[p.TopicPartition] {
 			out[p.TopicPartition] = p.Position.Offset
+		}
+	}
+	if ids, err := g.topicIDs(ctx, topicsOf(out)); err == nil {
+		for tp := range g.staleTopicIDs(out, ids) {
+			delete(out, tp)
 		}
 	}
 	return out

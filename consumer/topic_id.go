@@ -81,13 +81,15 @@ func (c *Consumer) topicIDsChanged(cds []candidate, md *client.Metadata, now tim
 			// Recreated: nothing of the old incarnation carries over.
 			c.gen++
 			c.buffered -= st.reposition(c.gen, st.offset)
-			st.topicID, st.gone, st.leaderEpoch, st.hint = id, false, -1, nil
+			st.gone, st.leaderEpoch, st.hint = false, -1, nil
 			// ResetNone, or a partition the new topic lacks (fewer
-			// partitions): stopped until a Seek or reassignment.
+			// partitions): stopped until a Seek or reassignment, its
+			// position still the old ID's (never committed under the new).
 			stopped := c.cfg.OffsetReset == ResetNone || findPartition(tm, tp.Partition) == nil
 			if stopped {
 				st.stop(nil)
 			} else {
+				st.topicID = id
 				st.startReset()
 			}
 			note(tp, cd.known, id, stopped)

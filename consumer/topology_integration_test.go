@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,7 +257,8 @@ func TestTopologyAssigned(t *testing.T) {
 	}
 
 	// Recreated under ResetNone: the partitions stop, reported by the
-	// notice; nothing of the new topic is read at the old position.
+	// notice; nothing of the new topic is read at the old position; a Seek
+	// restarts one in the new topic.
 	t.Run("recreated-reset-none", func(t *testing.T) {
 		t.Parallel()
 		e, c := setup(t, ResetNone)
@@ -277,6 +280,19 @@ func TestTopologyAssigned(t *testing.T) {
 		cancel()
 		if len(recs) > 0 || ctx.Err() == nil {
 			t.Fatalf("Receive after the stop: %d records, %v; want nothing until a Seek", len(recs), err)
+		}
+		// A Seek restarts a partition in the new topic.
+		if err := c.Seek(e.ctx, tps(e)[0], AtBeginning()); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, s := range wantNew(30, 2) {
+			if strings.HasPrefix(s, "0/") {
+				want = append(want, s)
+			}
+		}
+		if got := e.collectNew(c, 15); !slices.Equal(got, want) {
+			t.Fatalf("after the Seek: %v, want %v", got, want)
 		}
 	})
 
@@ -306,7 +322,7 @@ func TestTopologyGroup(t *testing.T) {
 		setup := func(t *testing.T, maxAge time.Duration) (*topoEnv, *member) {
 			e := newTopoEnv(t, 2)
 			e.produce("old", 20, 2)
-			cl, err := client.New(client.Config{Bootstrap: e.cluster.Bootstrap(kafkatest.Plaintext), MetadataMaxAge: maxAge})
+			cl, err := client.New(client.Config{Bootstrap: e.cluster.Bootstrap(kafkatest.Plaintext), MetadataMaxAge: maxAge, Logger: testLogger(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -338,9 +354,19 @@ func TestTopologyGroup(t *testing.T) {
 				t.Run(fmt.Sprintf("recreated-%d-partitions", parts), func(t *testing.T) {
 					t.Parallel()
 					e, m := setup(t, 0)
+					// Paused, the member fetches nothing between the
+					// deletion and the new topic's 15 records a partition,
+					// so a position carried over (10) would skip 10 of them.
+					owned := m.Assignment()
+					for _, p := range owned {
+						_ = m.Pause(p.TopicPartition)
+					}
 					e.remove()
 					e.create(parts)
 					e.produce("new", 15*int(parts), parts)
+					for _, p := range owned {
+						_ = m.Resume(p.TopicPartition) // ErrNotAssigned if revoked meanwhile
+					}
 					if got, want := e.collectNew(m, 15*int(parts)), wantNew(15*int(parts), parts); !slices.Equal(got, want) {
 						t.Fatalf("new topic's records %v, want %v", got, want)
 					}
@@ -377,4 +403,25 @@ func TestTopologyGroup(t *testing.T) {
 			})
 		})
 	}
+}
+
+// testLogger logs the client's Info lines through t (shown when a case
+// fails).
+func testLogger(t *testing.T) *slog.Logger {
+	w := &testWriter{t: t}
+	t.Cleanup(func() { w.done.Store(true) }) // runs after the client's cleanup
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// testWriter writes to t's log until the test ends.
+type testWriter struct {
+	t    *testing.T
+	done atomic.Bool
+}
+
+func (w *testWriter) Write(b []byte) (int, error) {
+	if !w.done.Load() {
+		w.t.Log(strings.TrimSpace(string(b)))
+	}
+	return len(b), nil
 }

@@ -121,7 +121,10 @@ type Config struct {
 	// instead of landing in the new topic; records admitted after the
 	// change go to the new incarnation. Default false: records follow the
 	// topic name, as the Java client's do. Metadata without topic IDs
-	// (brokers before Kafka 2.8) pins nothing.
+	// (brokers before Kafka 2.8) pins nothing. Pinned or not, a recreated
+	// topic's partitions start their idempotence sequences anew (at 0,
+	// once none of their batches is in flight): nothing is written to the
+	// new topic under the old one's sequence state.
 	PinTopicIDs bool
 
 	// BorrowSlices hands each record's Key, Value and Headers (the slice of
