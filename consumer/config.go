@@ -59,9 +59,10 @@ func (p ResetPolicy) String() string {
 	return fmt.Sprintf("ResetPolicy(%d)", int8(p))
 }
 
-// Defaults applied by New to zero fields of Config. Each is chosen so that
-// a consumer needs no tuning from one partition to thousands, on loopback
-// or across a 20 ms round trip (the reasons are on Config's fields).
+// Defaults applied by New to zero fields of Config, chosen so that a
+// consumer needs no tuning from one partition to thousands, on loopback or
+// across a round trip of tens of milliseconds (the reasons are on Config's
+// fields).
 const (
 	DefaultMaxWait           = 500 * time.Millisecond // fetch.max.wait.ms
 	DefaultMinBytes          = 1                      // fetch.min.bytes

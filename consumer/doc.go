@@ -29,10 +29,10 @@
 // the session meanwhile). A partition is not fetched while it is paused or
 // the buffered bytes reach Config.MaxBufferedBytes, and one Fetch asks
 // for at most a quarter of MaxBufferedBytes, so that one response can be
-// processed while another waits and the next arrives. The defaults (Config) need no tuning
-// for one partition or thousands, on loopback or across a 20 ms round
-// trip. When NOT_LEADER_OR_FOLLOWER or
-// FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
+// processed while another waits and the next arrives. The defaults
+// (Config) are chosen to need no tuning from one partition to thousands,
+// on loopback or across a round trip of tens of milliseconds.
+// When NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
 // (CurrentLeader, Fetch v16+, KIP-951) and the client knows that broker,
 // the partition is fetched from it at once (after validating the position,
 // KIP-320), while metadata still names the old leader, and no metadata is
