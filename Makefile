@@ -151,7 +151,9 @@ soak: deps
 	@cd testlab && SOAK_DURATION='$(SOAK_DURATION)' $(GO) test $(RACE) -tags soak -count=1 -v -timeout 120m -run '^TestSoak$$' ./faultcheck/ 2>&1 | \
 	  grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME))'
 
-# test: one shared single-node cluster for the whole run, stopped on exit, failure or Ctrl-C.
+# test: one shared single-node cluster (KAFKA_VERSION) for the whole run, stopped on
+# exit, failure or Ctrl-C. internal/featuretest starts the oldest supported
+# release (3.7.2) itself: the short form of the suite on an old broker.
 test: deps kafka-local
 	@run=$$(mktemp -d -t gregor-test-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
 	cleanup() { \
