@@ -12,8 +12,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// scalePartitions are the partition counts of the consume cost curve.
-var scalePartitions = []int32{1, 16, 64, 256, 1024}
+// scaleConsumePartitions are the partition counts of the consume cost curve.
+var scaleConsumePartitions = []int32{1, 16, 64, 256, 1024}
 
 // BenchmarkScaleConsume is the consumer's cost curve over the partition
 // count: consumeRecords 100-byte records pre-filled round-robin over 1 to
@@ -27,7 +27,7 @@ var scalePartitions = []int32{1, 16, 64, 256, 1024}
 // Compare with: benchstat -col /client
 func BenchmarkScaleConsume(b *testing.B) {
 	owner := b
-	for _, parts := range scalePartitions {
+	for _, parts := range scaleConsumePartitions {
 		c := consumeCase{partitions: parts, codec: wire.CompressionNone}
 		topicFn := func(b *testing.B) string { return scaleTopic(b, owner, c) }
 		name := fmt.Sprintf("parts=%d", parts)
