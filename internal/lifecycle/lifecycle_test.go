@@ -58,7 +58,7 @@ type bed struct {
 type object interface {
 	// start puts the object in st and returns the pending call's outcome
 	// channel (nil when st has none).
-	start(ctx context.Context, t *testing.T, st state) <-chan error
+	start(ctx context.Context, t testing.TB, st state) <-chan error
 	// after makes a call after the close and returns its error.
 	after(ctx context.Context) error
 	// close closes the object.
@@ -70,7 +70,7 @@ type object interface {
 type subject struct {
 	name   string
 	states []state
-	build  func(ctx context.Context, t *testing.T, b *bed) object
+	build  func(ctx context.Context, t testing.TB, b *bed) object
 	// pendingOK checks the pending call's outcome.
 	pendingOK func(o order, st state, err error) error
 	// closeOK checks the first Close's error.
@@ -121,8 +121,19 @@ func TestLifecycleMatrix(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, cluster *kafkatest.Cluster, s subject, o order, st state) {
+func runCase(t testing.TB, cluster *kafkatest.Cluster, s subject, o order, st state) {
 	snap := leakcheck.Take()
+	// Registered first, so run last, also when the case fails with
+	// t.Fatal (in build, start or below): after the object and the
+	// client are closed (the cleanups below), every goroutine the case
+	// started must end. A failed case so never leaves its client and
+	// object running, whose later goroutines (a group's fetch worker and
+	// its connection, say) the next case's check would count as its own.
+	t.Cleanup(func() {
+		leakCtx, leakCancel := context.WithTimeout(context.Background(), bound)
+		defer leakCancel()
+		snap.Check(leakCtx, t)
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	h := newHold()
@@ -130,12 +141,18 @@ func runCase(t *testing.T, cluster *kafkatest.Cluster, s subject, o order, st st
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = cl.Close(context.Background()) })
 	b := &bed{cluster: cluster, cl: cl, topic: kafkatest.UniqueName(t, "life"), hold: h}
 	if err := cluster.CreateTopic(ctx, b.topic, 1, 1); err != nil {
 		t.Fatal(err)
 	}
 	visible(ctx, t, b)
 	obj := s.build(ctx, t, b)
+	t.Cleanup(func() { // a second close is harmless; the first may not have run
+		closeCtx, closeCancel := context.WithTimeout(context.Background(), bound)
+		defer closeCancel()
+		_ = obj.close(closeCtx)
+	})
 	callCtx, callCancel := context.WithTimeout(ctx, 30*time.Second)
 	defer callCancel()
 	pend := obj.start(callCtx, t, st)
@@ -188,14 +205,11 @@ func runCase(t *testing.T, cluster *kafkatest.Cluster, s subject, o order, st st
 	if err := cl.Close(ctx); err != nil { // twice for the client too
 		t.Errorf("second client Close: %v", err)
 	}
-	leakCtx, leakCancel := context.WithTimeout(ctx, bound)
-	defer leakCancel()
-	snap.Check(leakCtx, t)
 }
 
 // visible returns metadata showing the bed's new topic with its partition
 // (the topic may reach this client's broker after CreateTopic returns).
-func visible(ctx context.Context, t *testing.T, b *bed) *client.Metadata {
+func visible(ctx context.Context, t testing.TB, b *bed) *client.Metadata {
 	for {
 		md, err := b.cl.Metadata(ctx, []string{b.topic})
 		if err == nil && len(md.Topics[b.topic].Partitions) > 0 && md.Topics[b.topic].Partitions[0].Leader >= 0 {
@@ -226,7 +240,7 @@ type clientObj struct{ b *bed }
 func clientSubject() subject {
 	return subject{
 		name: "client", states: []state{idle, inFlight},
-		build: func(ctx context.Context, t *testing.T, b *bed) object { return &clientObj{b} },
+		build: func(ctx context.Context, t testing.TB, b *bed) object { return &clientObj{b} },
 		pendingOK: func(o order, st state, err error) error {
 			if e := closedErr(err); e != nil {
 				return e
@@ -240,7 +254,7 @@ func clientSubject() subject {
 	}
 }
 
-func (c *clientObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (c *clientObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	md := c.b.cl.CachedMetadata() // runCase waited until it shows the topic
 	if st != inFlight {
 		return nil
@@ -281,7 +295,7 @@ type producerObj struct {
 func producerSubject() subject {
 	return subject{
 		name: "producer", states: []state{idle, pending, inFlight},
-		build: func(ctx context.Context, t *testing.T, b *bed) object {
+		build: func(ctx context.Context, t testing.TB, b *bed) object {
 			p, err := producer.New(b.cl, producer.Config{Linger: time.Hour})
 			if err != nil {
 				t.Fatal(err)
@@ -321,7 +335,7 @@ func producerSubject() subject {
 	}
 }
 
-func (p *producerObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (p *producerObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	// One record through first: the producer has its ID and metadata.
 	if _, err := p.p.Send(ctx, &producer.Record{Topic: p.b.topic, Value: []byte("first")}); err != nil {
 		t.Fatal(err)
@@ -370,7 +384,7 @@ type consumerObj struct {
 func consumerSubject() subject {
 	return subject{
 		name: "consumer", states: []state{idle, pending},
-		build: func(ctx context.Context, t *testing.T, b *bed) object {
+		build: func(ctx context.Context, t testing.TB, b *bed) object {
 			c, err := consumer.New(b.cl, consumer.Config{MaxWait: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
@@ -382,7 +396,7 @@ func consumerSubject() subject {
 	}
 }
 
-func (c *consumerObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (c *consumerObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	tp := gregor.TopicPartition{Topic: c.b.topic, Partition: 0}
 	if err := c.c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}}); err != nil {
 		t.Fatal(err)
@@ -411,7 +425,7 @@ type groupObj struct {
 func groupSubject() subject {
 	return subject{
 		name: "group", states: []state{idle, pending, rebalance},
-		build: func(ctx context.Context, t *testing.T, b *bed) object {
+		build: func(ctx context.Context, t testing.TB, b *bed) object {
 			g, err := consumer.NewGroup(b.cl, consumer.GroupConfig{GroupID: kafkatest.UniqueName(t, "life-group"), Topics: []string{b.topic},
 				Config: consumer.Config{MaxWait: 10 * time.Second}})
 			if err != nil {
@@ -424,7 +438,7 @@ func groupSubject() subject {
 	}
 }
 
-func (g *groupObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (g *groupObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	if st == rebalance {
 		return goAsync(func() error { _, err := g.g.Receive(ctx); return err })
 	}
@@ -465,7 +479,7 @@ type shareObj struct {
 func shareSubject() subject {
 	return subject{
 		name: "share", states: []state{idle, pending},
-		build: func(ctx context.Context, t *testing.T, b *bed) object {
+		build: func(ctx context.Context, t testing.TB, b *bed) object {
 			c, err := share.New(b.cl, share.Config{GroupID: kafkatest.UniqueName(t, "life-share"), Topics: []string{b.topic}, MaxWait: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
@@ -477,7 +491,7 @@ func shareSubject() subject {
 	}
 }
 
-func (s *shareObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (s *shareObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	if st != pending {
 		return nil
 	}
@@ -501,7 +515,7 @@ type txnObj struct {
 func txnSubject() subject {
 	return subject{
 		name: "txn", states: []state{idle, pending},
-		build: func(ctx context.Context, t *testing.T, b *bed) object {
+		build: func(ctx context.Context, t testing.TB, b *bed) object {
 			p, err := txn.New(b.cl, txn.Config{TransactionalID: kafkatest.UniqueName(t, "life-txn"), Producer: producer.Config{Linger: time.Hour}})
 			if err != nil {
 				t.Fatal(err)
@@ -521,7 +535,7 @@ func txnSubject() subject {
 	}
 }
 
-func (x *txnObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (x *txnObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	if err := x.p.InitTransactions(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -553,7 +567,7 @@ type adminObj struct {
 func adminSubject() subject {
 	return subject{
 		name: "admin", states: []state{idle, inFlight},
-		build: func(ctx context.Context, t *testing.T, b *bed) object {
+		build: func(ctx context.Context, t testing.TB, b *bed) object {
 			return &adminObj{b: b, a: admin.New(b.cl, admin.Config{})}
 		},
 		pendingOK: func(o order, st state, err error) error { return closedErr(err) },
@@ -561,7 +575,7 @@ func adminSubject() subject {
 	}
 }
 
-func (a *adminObj) start(ctx context.Context, t *testing.T, st state) <-chan error {
+func (a *adminObj) start(ctx context.Context, t testing.TB, st state) <-chan error {
 	if _, err := a.a.ListTopics(ctx, false); err != nil {
 		t.Fatal(err)
 	}
