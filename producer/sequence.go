@@ -147,7 +147,11 @@ func (p *Producer) restartSequenceLocked(part *partState) {
 	}
 	for _, b := range part.batches {
 		if b.sequenced() {
+			// A batch sent to the old topic may have been written there:
+			// its certainty stays (certainty never improves).
+			written := b.maybeWritten
 			b.unsequence()
+			b.maybeWritten = written
 		}
 	}
 	p.logger().Info("gregor: topic recreated, partition sequence restarts", "topic", part.topic.name, "partition", part.partition,

@@ -1,0 +1,38 @@
+package producer
+
+import (
+	"testing"
+
+	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
+)
+
+// TestRecreatedTopicKeepsPossiblySent: when a recreated topic restarts a
+// partition's sequences, a batch whose earlier attempt to the old topic
+// ended with an unknown outcome stays possibly sent (certainty never
+// improves), while one the old topic never saw is still not sent.
+func TestRecreatedTopicKeepsPossiblySent(t *testing.T) {
+	oldID, newID := wire.UUID{1}, wire.UUID{2}
+	unknown := &batch{phase: batchSequenced, maybeWritten: true}
+	refused := &batch{phase: batchSequenced}
+	part := &partState{
+		topic:   &topicState{name: "t", id: newID},
+		batches: []*batch{unknown, refused},
+		hasID:   true,
+		seqID:   oldID,
+	}
+	p := &Producer{}
+	p.restartSequenceLocked(part)
+	if part.seqID != newID || part.hasID {
+		t.Fatalf("sequences not restarted: seqID %v, hasID %v", part.seqID, part.hasID)
+	}
+	if unknown.sequenced() || refused.sequenced() {
+		t.Fatal("a batch kept its old topic's sequence range")
+	}
+	if got := certaintyOf(unknown); got != client.PossiblySent {
+		t.Errorf("batch with an unknown outcome on the old topic: %v, want PossiblySent", got)
+	}
+	if got := certaintyOf(refused); got != client.NotSent {
+		t.Errorf("batch the old topic refused: %v, want NotSent", got)
+	}
+}
