@@ -224,6 +224,7 @@ type candidate struct {
 	gen       uint64
 	hint      *leaderHint
 	known     wire.UUID // the topic ID the position belongs to (zero: none yet)
+	retired   wire.UUID // the topic ID the partition left on a recreation (zero: none)
 	// From metadata (or the hint), set while grouping by leader.
 	epoch int32
 	id    wire.UUID
@@ -259,7 +260,7 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			continue
 		}
 		offset, lastEpoch := st.fetchPos()
-		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID})
+		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID, retired: st.retiredID})
 		if !slices.Contains(topics, tp.Topic) {
 			topics = append(topics, tp.Topic)
 		}

@@ -35,6 +35,10 @@ type partState struct {
 	// broker without topic IDs). A different ID means the topic was
 	// recreated; the position then restarts (topic_id.go).
 	topicID wire.UUID
+	// retiredID is the topic ID the partition left when it restarted in a
+	// recreated topic (zero: none): metadata still naming it is stale (a
+	// broker that has not seen the recreation yet), not a change back.
+	retiredID wire.UUID
 	// gone: metadata no longer lists the topic of topicID and the
 	// deletion was reported; cleared when the partition is fetched again.
 	gone bool

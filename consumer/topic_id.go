@@ -18,8 +18,9 @@ const topicGoneBackoff = time.Second
 // topicIDChanged reports whether metadata tm shows that the topic of
 // candidate cd, whose position belongs to topic ID cd.known, was deleted
 // (not listed, UNKNOWN_TOPIC_OR_PARTITION) or recreated (another ID). A
-// partition without a known ID yet, or metadata without IDs, changes
-// nothing.
+// partition without a known ID yet, metadata without IDs, or metadata
+// naming the ID the partition left on a recreation (a stale broker's view)
+// changes nothing.
 func topicIDChanged(cd candidate, tm *client.TopicMetadata) bool {
 	if cd.known.IsZero() {
 		return false
@@ -27,7 +28,7 @@ func topicIDChanged(cd candidate, tm *client.TopicMetadata) bool {
 	if tm == nil || errors.Is(tm.Err, wire.ErrUnknownTopicOrPartition) {
 		return true
 	}
-	return tm.Err == nil && !tm.ID.IsZero() && tm.ID != cd.known
+	return tm.Err == nil && !tm.ID.IsZero() && tm.ID != cd.known && tm.ID != cd.retired
 }
 
 // topicIDsChanged applies what topicIDChanged found (KAFKA-12257,
@@ -89,7 +90,7 @@ func (c *Consumer) topicIDsChanged(cds []candidate, md *client.Metadata, now tim
 			if stopped {
 				st.stop(nil)
 			} else {
-				st.topicID = id
+				st.topicID, st.retiredID = id, cd.known
 				st.startReset()
 			}
 			note(tp, cd.known, id, stopped)

@@ -120,3 +120,21 @@ func TestTopicDeletedNoticeNoLoop(t *testing.T) {
 		t.Fatalf("%d metadata looks in 1.5s while the topic is gone, want about one a second", n)
 	}
 }
+
+// TestTopicIDChangedIgnoresRetiredID: after a partition restarted in a
+// recreated topic (ID B, having left A), metadata from a broker that has
+// not seen the recreation still names A: that is stale, not a change back
+// (which would reset the position again and, under ResetLatest, skip the
+// records written to B meanwhile). Another new ID is a change.
+func TestTopicIDChangedIgnoresRetiredID(t *testing.T) {
+	a, b, c := wire.UUID{0xa}, wire.UUID{0xb}, wire.UUID{0xc}
+	cd := candidate{known: b, retired: a}
+	for _, tc := range []struct {
+		id   wire.UUID
+		want bool
+	}{{a, false}, {b, false}, {c, true}} {
+		if got := topicIDChanged(cd, &client.TopicMetadata{ID: tc.id}); got != tc.want {
+			t.Errorf("metadata naming %v for a partition at %v (left %v): changed %v, want %v", tc.id, b, a, got, tc.want)
+		}
+	}
+}
