@@ -131,6 +131,7 @@ type fetchPlan struct {
 	node   int32
 	epoch  int32
 	add    []gregor.TopicPartition
+	addIDs []wire.UUID // add's topic IDs, as the request names them
 	forget []gregor.TopicPartition
 	acks   []ack
 	req    *wire.ShareFetchRequest
@@ -193,6 +194,12 @@ func (c *Consumer) planLocked(ctx context.Context) ([]*fetchPlan, error) {
 			s.reset()
 			c.sessions[n] = s
 		}
+		if s.epoch != 0 && s.recreated(md) {
+			// A topic was recreated: open a new session under the new
+			// IDs (acknowledgements of this session fail NotSent below;
+			// their records are delivered again).
+			s.reset()
+		}
 		p := &fetchPlan{node: n, epoch: s.epoch}
 		acks := acksByNode[n]
 		if s.epoch == 0 && len(acks) > 0 {
@@ -204,6 +211,7 @@ func (c *Consumer) planLocked(ctx context.Context) ([]*fetchPlan, error) {
 		for tp := range want[n] {
 			if _, in := s.parts[tp]; !in || s.epoch == 0 {
 				p.add = append(p.add, tp)
+				p.addIDs = append(p.addIDs, md[tp.Topic].id)
 			}
 		}
 		if s.epoch != 0 {
@@ -335,8 +343,8 @@ func (c *Consumer) applyFetchLocked(p *fetchPlan) error {
 		return kerr
 	}
 	s.epoch = nextEpoch(s.epoch)
-	for _, tp := range p.add {
-		s.parts[tp] = struct{}{}
+	for i, tp := range p.add {
+		s.parts[tp] = p.addIDs[i]
 	}
 	for _, tp := range p.forget {
 		delete(s.parts, tp)

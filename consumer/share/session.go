@@ -12,8 +12,22 @@ import (
 type session struct {
 	// epoch is the next ShareSessionEpoch to send: 0 opens the session.
 	epoch int32
-	// parts are the partitions the broker's session holds.
-	parts map[gregor.TopicPartition]struct{}
+	// parts are the partitions the broker's session holds, each with the
+	// topic ID it was added under.
+	parts map[gregor.TopicPartition]wire.UUID
+}
+
+// recreated reports whether a topic of the session's partitions now has
+// another ID in md: it was deleted and created again, and the broker's
+// session still holds the old topic's partitions under the old ID, which
+// the responses (named by the new ID) would never answer.
+func (s *session) recreated(md map[string]topicMeta) bool {
+	for tp, id := range s.parts {
+		if m, ok := md[tp.Topic]; ok && !m.id.IsZero() && !id.IsZero() && m.id != id {
+			return true
+		}
+	}
+	return false
 }
 
 // nextEpoch is the epoch after e (1 follows MaxInt32; 0 and -1 are the
@@ -28,7 +42,7 @@ func nextEpoch(e int32) int32 {
 // reset forgets the session: the next request opens a new one.
 func (s *session) reset() {
 	s.epoch = 0
-	s.parts = map[gregor.TopicPartition]struct{}{}
+	s.parts = map[gregor.TopicPartition]wire.UUID{}
 }
 
 // ackBatches builds the acknowledgement batches of one partition: offsets
