@@ -105,3 +105,20 @@ func TestFetchAheadErrorWaitsForDelivery(t *testing.T) {
 		t.Fatalf("%d offset resets", m.OffsetResets)
 	}
 }
+
+// TestFetchAheadStopsAtLastStable: under read_committed a partition whose
+// buffered records end at the last stable offset is not fetched ahead,
+// although the high watermark is beyond it (an open transaction): such a
+// Fetch would wait at the broker for MaxWait, holding the leader's one
+// Fetch in flight. Under read_uncommitted the records up to the high
+// watermark may be read, so it is.
+func TestFetchAheadStopsAtLastStable(t *testing.T) {
+	for _, tc := range []struct {
+		readCommitted, want bool
+	}{{true, false}, {false, true}} {
+		st := &partState{phase: phaseFetchable, hwm: 30, lso: 20, readCommitted: tc.readCommitted, buf: &chunk{next: 20}}
+		if got := st.fetchable(time.Now()); got != tc.want {
+			t.Errorf("readCommitted %v, buffered up to 20, LSO 20, HWM 30: fetchable %v, want %v", tc.readCommitted, got, tc.want)
+		}
+	}
+}

@@ -49,12 +49,7 @@ func (c *Consumer) countsLocked(tp gregor.TopicPartition) *partCounts {
 }
 
 // endLocked is the end of st's log the consumer may read (-1 unknown).
-func (c *Consumer) endLocked(st *partState) int64 {
-	if c.cfg.Isolation == ReadCommitted && st.lso >= 0 {
-		return st.lso
-	}
-	return st.hwm
-}
+func (c *Consumer) endLocked(st *partState) int64 { return st.readEnd() }
 
 func (c *Consumer) progressLocked(st *partState) Progress {
 	p := Progress{TopicPartition: st.tp, Position: st.offset, End: c.endLocked(st), Lag: -1}

@@ -68,7 +68,10 @@ type partState struct {
 	// hwm and lso are the high watermark and last stable offset the
 	// latest Fetch response listing the partition reported; -1 before.
 	hwm, lso int64
-	counts   *partCounts // the consumer's counters of tp, set at the first fetched chunk
+	// readCommitted: the consumer reads read_committed, so the log end it
+	// may read is lso (readEnd); set at creation.
+	readCommitted bool
+	counts        *partCounts // the consumer's counters of tp, set at the first fetched chunk
 }
 
 // phase is where a partition is in the life of a fetch (see INTERNALS.md,
@@ -97,12 +100,24 @@ const (
 // fetchable reports whether the fetch loop may list the partition now: at
 // most one Fetch is in flight for it and at most two chunks are buffered
 // (buf, and ahead from a fetch ahead). It is fetched ahead only while the
-// log is known to hold more (buf ends below the high watermark): a fetch
+// log is known to hold more that the consumer may read (buf ends below
+// readEnd: the high watermark, or under read_committed the last stable
+// offset, which an open transaction holds below it): a fetch
 // ahead at the log end would only wait at the broker (MaxWait), holding the
 // leader's one Fetch in flight, and a Seek after delivery behind it.
 func (p *partState) fetchable(now time.Time) bool {
 	return !p.paused && p.phase == phaseFetchable && !now.Before(p.backoff) &&
-		(p.buf == nil || (p.ahead == nil && !p.noAhead && p.buf.next < p.hwm))
+		(p.buf == nil || (p.ahead == nil && !p.noAhead && p.buf.next < p.readEnd()))
+}
+
+// readEnd is the end of the log the consumer may read: the last stable
+// offset under read_committed (once known), else the high watermark; -1
+// before a Fetch answered.
+func (p *partState) readEnd() int64 {
+	if p.readCommitted && p.lso >= 0 {
+		return p.lso
+	}
+	return p.hwm
 }
 
 // fetchPos is where the next Fetch of the partition starts, with the
