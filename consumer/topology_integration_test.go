@@ -55,6 +55,39 @@ func (e *topoEnv) remove() {
 	}
 }
 
+// waitOffsetsGone waits until group has no committed offset left for the
+// deleted topic's partitions: the coordinator drops a deleted topic's
+// offsets asynchronously, and a classic group assigned the recreated
+// topic before that would resume at the old topic's committed offset
+// (offsets are kept by topic name; the Java client reads them the same
+// way). A gregor commit cannot land meanwhile: the topic does not exist.
+func (e *topoEnv) waitOffsetsGone(group string, partitions int32) {
+	e.t.Helper()
+	var tps []gregor.TopicPartition
+	for p := range partitions {
+		tps = append(tps, gregor.TopicPartition{Topic: e.topic, Partition: p})
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		res, err := e.adm.FetchOffsets(e.ctx, []admin.GroupOffsetsQuery{{GroupID: group, Partitions: tps}}, admin.FetchOffsetsOptions{})
+		if err == nil && len(res) == 1 && res[0].Err == nil {
+			left := false
+			for _, o := range res[0].Offsets {
+				left = left || o.Committed
+			}
+			if !left {
+				return
+			}
+		}
+		select {
+		case <-e.ctx.Done():
+			e.t.Fatalf("group %s still has committed offsets of deleted topic %s: %v %v", group, e.topic, res, err)
+		case <-tick.C:
+		}
+	}
+}
+
 // create creates the topic again with partitions, retrying while the
 // deletion is still being completed.
 func (e *topoEnv) create(partitions int32) {
@@ -362,6 +395,7 @@ func TestTopologyGroup(t *testing.T) {
 						_ = m.Pause(p.TopicPartition)
 					}
 					e.remove()
+					e.waitOffsetsGone(e.topic+"-g", 2)
 					e.create(parts)
 					e.produce("new", 15*int(parts), parts)
 					for _, p := range owned {
