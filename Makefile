@@ -264,7 +264,7 @@ lint:
 # keys (internal/secretscan): it fails on any hit.
 secret-scan: kafka-up
 	@mkdir -p .kafka/secret-scan; \
-	GREGOR_KAFKA_STATE=$(STATE) $(GO) test -count=1 -v -run 'Integration(MTLS|OAuth|Authorization|Reauth)|SASL|TLS|Security' ./client/ ./adapter/ > .kafka/secret-scan/go-test.log 2>&1; \
+	GREGOR_KAFKA_STATE=$(STATE) $(GO) test -count=1 -v -run 'Integration(MTLS|OAuth|Authorization|Reauth)|SASL|TLS|Security' ./client/ ./adapter/internal/protocol/ > .kafka/secret-scan/go-test.log 2>&1; \
 	$(MAKE) --no-print-directory run RUN='security' > .kafka/secret-scan/make-run.log 2>&1; \
 	GREGOR_KAFKA_STATE=$(STATE) GREGOR_SECRET_SCAN=$(CURDIR)/.kafka/secret-scan $(GO) test -count=1 -v ./internal/secretscan/
 

@@ -106,7 +106,7 @@ func TestPackageDirs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"wire", "client", "producer", "adapter", "adapter/cmd/gregor-adapter",
+	for _, want := range []string{"wire", "client", "producer", "adapter/internal/protocol", "adapter/cmd/gregor-adapter",
 		"internal/kafkatest", "internal/kafkatest/cmd/kafka-local", selfDir} {
 		if !slices.Contains(dirs, want) {
 			t.Errorf("package dir %s not found; got %q", want, dirs)

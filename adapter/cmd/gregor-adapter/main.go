@@ -3,9 +3,9 @@ package main
 import (
 	"os"
 
-	"github.com/gregor-kafka/gregor/adapter"
+	"github.com/gregor-kafka/gregor/adapter/internal/protocol"
 )
 
 func main() {
-	os.Exit(adapter.NewSession(adapter.Gregor{}, os.Stdout, os.Stderr).Run(os.Stdin))
+	os.Exit(protocol.NewSession(protocol.Gregor{}, os.Stdout, os.Stderr).Run(os.Stdin))
 }
