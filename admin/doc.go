@@ -4,8 +4,49 @@
 // users, quotas, producers and transactions, features, the KRaft quorum),
 // each with typed per-resource results in request order.
 //
-// API summary (every call takes ctx first; its deadline bounds the whole
-// operation, retries included; TopicPartition is gregor.TopicPartition):
+// # Quick start
+//
+// Create a topic and wait until every broker knows it (the package's
+// Examples have whole programs):
+//
+//	a := admin.New(cl, admin.Config{}) // cl: a *client.Client
+//	res, err := a.CreateTopics(ctx, []admin.NewTopic{{Name: "orders", Partitions: 6}},
+//		admin.TopicOptions{WaitVisible: true})
+//	if err != nil {
+//		return err // nothing could be sent, or the deadline ended first
+//	}
+//	if err := res[0].Err; err != nil && !errors.Is(err, gregor.ErrTopicAlreadyExists) {
+//		return err // this topic's own failure
+//	}
+//
+// Every call takes a batch of resources and returns one typed result per
+// resource, in request order. The contract (validation, errors, retries)
+// follows; the summary of every call comes last.
+//
+// # Errors
+//
+// Validation: a batch with a repeated resource, an invalid name or a
+// negative count fails with a *BatchError (matching ErrInvalidBatch) that
+// names the resource, and nothing is sent.
+//
+// Errors: a batch returns per-resource errors inside its results (Err
+// fields: *gregor.KafkaError (= *wire.KafkaError) values, possibly wrapped in *BrokerError with
+// the broker's message; match with errors.Is(err, gregor.ErrTopicAlreadyExists)
+// and friends) and returns a non-nil error only for an operation-wide
+// failure (nothing could be sent, or the deadline ended before any answer).
+// Retriable failures (NOT_COORDINATOR and coordinator loading, leadership
+// changes, NOT_CONTROLLER, transport failures of idempotent requests) are
+// retried with backoff until the deadline; a resource still failing then
+// carries an error matching client.ErrTimeout that wraps the last failure.
+// UNKNOWN_TOPIC_OR_PARTITION is an answer, not retried (after one metadata
+// refresh for leader-routed calls): use WaitVisible after creating topics.
+// Singleton convenience (turning a per-resource error into a command
+// failure) is the caller's.
+//
+// # API summary
+//
+// Every call takes ctx first; its deadline bounds the whole
+// operation, retries included. TopicPartition is gregor.TopicPartition.
 //
 //	a := admin.New(cl *client.Client, admin.Config{})      // RetryBackoff, RetryBackoffMax
 //
@@ -71,22 +112,4 @@
 //	  DescribeFeatures(ctx, broker) (*FeatureMetadata, error)                    // ApiVersions
 //	  UpdateFeatures(ctx, []FeatureUpdate, validateOnly) ([]FeatureResult, error); WaitFeatures(ctx, map[string]int16)
 //	  DescribeQuorum(ctx) (*QuorumDescription, error)
-//
-// Validation: a batch with a repeated resource, an invalid name or a
-// negative count fails with a *BatchError (matching ErrInvalidBatch) that
-// names the resource, and nothing is sent.
-//
-// Errors: a batch returns per-resource errors inside its results (Err
-// fields: *gregor.KafkaError (= *wire.KafkaError) values, possibly wrapped in *BrokerError with
-// the broker's message; match with errors.Is(err, gregor.ErrTopicAlreadyExists)
-// and friends) and returns a non-nil error only for an operation-wide
-// failure (nothing could be sent, or the deadline ended before any answer).
-// Retriable failures (NOT_COORDINATOR and coordinator loading, leadership
-// changes, NOT_CONTROLLER, transport failures of idempotent requests) are
-// retried with backoff until the deadline; a resource still failing then
-// carries an error matching client.ErrTimeout that wraps the last failure.
-// UNKNOWN_TOPIC_OR_PARTITION is an answer, not retried (after one metadata
-// refresh for leader-routed calls): use WaitVisible after creating topics.
-// Singleton convenience (turning a per-resource error into a command
-// failure) is the caller's.
 package admin

@@ -16,11 +16,10 @@ import (
 // Client is a connection to one Kafka cluster, safe for concurrent use. It
 // holds up to one connection per broker and workload lane (Lane), a
 // metadata cache and a coordinator cache; see the package documentation.
-//
-// Ownership: the Client has no lock of its own. Fields marked "set in New"
-// are read-only afterwards; the others are atomics or values that guard
-// themselves (their own mutex, documented on their types).
 type Client struct {
+	// Ownership: the Client has no lock of its own. Fields marked "set in New"
+	// are read-only afterwards; the others are atomics or values that guard
+	// themselves (their own mutex, documented on their types).
 	cfg    Config                                                            // set in New
 	dialer func(ctx context.Context, network, addr string) (net.Conn, error) // set in New
 

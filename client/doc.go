@@ -13,6 +13,73 @@
 // values, client-side failures are the Err values of this package wrapped in
 // *RequestError with a Certainty (NotSent or PossiblySent).
 //
+// # Quick start
+//
+// One client for a program's producers, consumers and admin calls (close it
+// last):
+//
+//	cl, err := client.New(client.Config{
+//		Bootstrap: []string{"127.0.0.1:9092"},
+//		// TLS: &tls.Config{...}, SASL: &client.SASL{Mechanism: client.SASLScramSHA512, Username: u, Password: pw},
+//	})
+//	// ... handle err
+//	defer cl.Close(context.Background())
+//	if err := cl.Ready(ctx); err != nil { // optional: fail early if no broker answers
+//		return err
+//	}
+//	p, err := producer.New(cl, producer.Config{}) // consumer.New, admin.New, txn.New alike
+//
+// The contract follows (deadlines and certainty, security, observability);
+// how connections, lanes and allocation work comes last.
+//
+// # Deadlines and certainty
+//
+// A call's deadline is its context's, or RequestTimeout from the call when
+// that is earlier or the context has none. A request that never reached the
+// socket fails NotSent; once written it is PossiblySent. When a written
+// request's caller gives up (deadline or cancellation), the request keeps
+// its place on the connection and its response is discarded; if no response
+// arrives within RequestTimeout of the write, the connection is closed as
+// stalled (Kafka answers in order, so everything behind it waits too).
+// Request retries, with exponential backoff and jitter within the deadline,
+// failures where nothing was sent, and transport failures of read-only APIs
+// (Metadata, FindCoordinator, describes and lists); Enqueue and StartCall
+// never retry.
+// Errors from a context are ErrTimeout or ErrCancelled and also match
+// context.DeadlineExceeded or context.Canceled.
+//
+// # Security
+//
+// Mutual TLS: put the client certificate in Config.TLS.Certificates; the
+// broker's principal is then the certificate's (subject DN as mapped by
+// ssl.principal.mapping.rules). A broker that refuses the certificate
+// (ssl.client.auth=required: none given, or another CA's) fails the
+// connection with ErrAuthentication, as do refused SASL exchanges and
+// certificates the client cannot verify; these are not retried.
+// Credentials (passwords, tokens) are never logged or put in errors: SASL,
+// Token and the provided Mechanisms print themselves redacted for every fmt
+// verb, and Config holds them behind pointers and interfaces.
+//
+// # Observability
+//
+// Config.Hooks takes values implementing any of the Hook* interfaces
+// (ConnOpenedHook, ConnClosedHook, RequestWrittenHook, ResponseReadHook,
+// ThrottleHook, ProduceBatchWrittenHook, ProduceBatchAckedHook,
+// FetchBatchHook, RecordOutcomeHook, AssignmentHook, TxnOutcomeHook); the
+// producer and consumers built on the client report through the same
+// hooks (Client.Hooks). Hooks run synchronously on the client's goroutines
+// and must return quickly (see Hook). With no hook registered a call site
+// costs a nil or length check and allocates nothing.
+// Config.Logger receives the lines listed in logs.go's comment (Warn
+// "gregor: connection lost", Info "gregor: retrying", "gregor: leader
+// moved", ...): Info is quiet in steady state, every line is guarded by
+// Logger.Enabled, and no line carries credentials. MetricsSnapshot.Requests
+// holds request latency histograms (LatencyBuckets) and byte counts per
+// broker and lane; MetricsSnapshot.Partitions the produce and fetch counts,
+// end offsets, consumer positions, lag and buffered records per topic and
+// partition of the producers and consumers built on the client. The nested modules plugin/prom and plugin/otel turn
+// hooks and snapshots into Prometheus and OpenTelemetry signals.
+//
 // # Connections
 //
 // Each broker address has at most one connection per workload lane (Lane):
@@ -81,34 +148,6 @@
 // also re-authenticates at 85–95% of their remaining life, when that comes
 // first, taking a fresh token from its TokenSource.
 //
-// # Security
-//
-// Mutual TLS: put the client certificate in Config.TLS.Certificates; the
-// broker's principal is then the certificate's (subject DN as mapped by
-// ssl.principal.mapping.rules). A broker that refuses the certificate
-// (ssl.client.auth=required: none given, or another CA's) fails the
-// connection with ErrAuthentication, as do refused SASL exchanges and
-// certificates the client cannot verify; these are not retried.
-// Credentials (passwords, tokens) are never logged or put in errors: SASL,
-// Token and the provided Mechanisms print themselves redacted for every fmt
-// verb, and Config holds them behind pointers and interfaces.
-//
-// # Deadlines and certainty
-//
-// A call's deadline is its context's, or RequestTimeout from the call when
-// that is earlier or the context has none. A request that never reached the
-// socket fails NotSent; once written it is PossiblySent. When a written
-// request's caller gives up (deadline or cancellation), the request keeps
-// its place on the connection and its response is discarded; if no response
-// arrives within RequestTimeout of the write, the connection is closed as
-// stalled (Kafka answers in order, so everything behind it waits too).
-// Request retries, with exponential backoff and jitter within the deadline,
-// failures where nothing was sent, and transport failures of read-only APIs
-// (Metadata, FindCoordinator, describes and lists); Enqueue and StartCall
-// never retry.
-// Errors from a context are ErrTimeout or ErrCancelled and also match
-// context.DeadlineExceeded or context.Canceled.
-//
 // # Allocation
 //
 // Sending a request on a live connection allocates nothing per request but
@@ -123,24 +162,4 @@
 // allocate nothing; a request that supplies its frame's memory
 // (wire.FrameBufferer: the consumer's Fetch, into its record block) has its
 // response read there.
-//
-// # Observability
-//
-// Config.Hooks takes values implementing any of the Hook* interfaces
-// (ConnOpenedHook, ConnClosedHook, RequestWrittenHook, ResponseReadHook,
-// ThrottleHook, ProduceBatchWrittenHook, ProduceBatchAckedHook,
-// FetchBatchHook, RecordOutcomeHook, AssignmentHook, TxnOutcomeHook); the
-// producer and consumers built on the client report through the same
-// hooks (Client.Hooks). Hooks run synchronously on the client's goroutines
-// and must return quickly (see Hook). With no hook registered a call site
-// costs a nil or length check and allocates nothing.
-// Config.Logger receives the lines listed in logs.go's comment (Warn
-// "gregor: connection lost", Info "gregor: retrying", "gregor: leader
-// moved", ...): Info is quiet in steady state, every line is guarded by
-// Logger.Enabled, and no line carries credentials. MetricsSnapshot.Requests
-// holds request latency histograms (LatencyBuckets) and byte counts per
-// broker and lane; MetricsSnapshot.Partitions the produce and fetch counts,
-// end offsets, consumer positions, lag and buffered records per topic and
-// partition of the producers and consumers built on the client. The nested modules plugin/prom and plugin/otel turn
-// hooks and snapshots into Prometheus and OpenTelemetry signals.
 package client

@@ -24,12 +24,11 @@ type cluster interface {
 // for concurrent use. One background goroutine plans Fetch requests (at most
 // one in flight per leader, each in a fetch session, KIP-227) while the
 // application calls Receive.
-//
-// Ownership: fields marked "set by New" are read-only afterwards; "mu"
-// fields, and every partState they reach, need mu (methods ending in
-// Locked need it held). The fetch loop goroutine owns its fetch sessions
-// (local to fetchLoop), not any field here.
 type Consumer struct {
+	// Ownership: fields marked "set by New" are read-only afterwards; "mu"
+	// fields, and every partState they reach, need mu (methods ending in
+	// Locked need it held). The fetch loop goroutine owns its fetch sessions
+	// (local to fetchLoop), not any field here.
 	cl    cluster       // set by New
 	tr    transport     // set by New
 	cfg   Config        // set by New

@@ -4,6 +4,29 @@
 // leaders, filters aborted transactions under read_committed, detects
 // truncation with leader epochs (KIP-320), and bounds buffered bytes.
 //
+// # Quick start
+//
+// A member of group "billing" reading topic "orders" (ExampleNewGroup has
+// the whole program):
+//
+//	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:9092"}})
+//	// ... handle err; defer cl.Close(ctx) after the group's Close
+//	g, err := consumer.NewGroup(cl, consumer.GroupConfig{GroupID: "billing", Topics: []string{"orders"}})
+//	// ... handle err; defer g.Close(ctx)
+//	for {
+//		recs, err := g.Receive(ctx) // ctx's error, a stopped member, or a notice (TopicIDChangedError)
+//		// ... handle err
+//		for _, r := range recs {
+//			process(r.Topic, r.Partition, r.Offset, r.Key, r.Value)
+//		}
+//	}
+//
+// Offsets are committed automatically (GroupConfig.DisableAutoCommit turns
+// that off for Commit, CommitDelivered or CommitProcessed). Without a group,
+// New and Assign read explicit partitions from a Position (AtBeginning,
+// AtEnd, AtOffset; ExampleConsumer_Assign). The contract follows; how
+// fetching works comes last.
+//
 // # Positions
 //
 // Every assigned partition has a position: the next offset Receive
@@ -15,89 +38,6 @@
 // compaction, control batches and aborted batches move it forward without
 // being delivered. Records below the position (a Fetch returns whole
 // batches) are never delivered.
-//
-// # Fetching
-//
-// Fetch requests are sent in the background: at most one in flight per
-// leader, each in that leader's fetch session (full, then incremental:
-// only partitions whose fetch position changed are listed). A partition
-// is fetched one response ahead of delivery: while its records wait for
-// Receive and the log holds more (they end below the high watermark), the
-// next Fetch already asks for what follows them, so the round trip
-// overlaps the application's processing; a partition with two
-// fetched responses undelivered waits for Receive (and is forgotten from
-// the session meanwhile). A partition is not fetched while it is paused or
-// the buffered bytes reach Config.MaxBufferedBytes, and one Fetch asks
-// for at most a quarter of MaxBufferedBytes, so that one response can be
-// processed while another waits and the next arrives. The defaults
-// (Config) are chosen to need no tuning from one partition to thousands,
-// on loopback or across a round trip of tens of milliseconds.
-// When NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
-// (CurrentLeader, Fetch v16+, KIP-951) and the client knows that broker,
-// the partition is fetched from it at once (after validating the position,
-// KIP-320), while metadata still names the old leader, and no metadata is
-// refreshed (Metrics.LeaderHints). Other retriable errors (also those
-// without a hint, or the same hint twice) refresh metadata and retry after a
-// short backoff; session errors restart the session.
-// OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
-// partition stops and Receive reports an *OffsetOutOfRangeError. A broker's
-// throttle_time_ms delays the next Fetch to it (KIP-219). Close asks each
-// broker to drop the consumer's session (a Fetch with the final epoch -1),
-// so it does not hold one of the broker's shared session-cache slots until
-// evicted as idle.
-//
-// # Deleted and recreated topics
-//
-// A position belongs to the topic ID it was read under (KIP-516): the ID
-// metadata named when the partition was first fetched. When metadata
-// shows the topic under another ID (deleted and created again under the
-// same name), every assigned partition of it drops what it buffered,
-// leaves its fetch sessions and restarts under Config.OffsetReset; under
-// ResetNone, and for partitions the new topic does not have, it stops
-// until a Seek or a new assignment. When metadata no longer lists the
-// topic, its partitions stay assigned and metadata is asked again once a
-// second. Either change is reported once by Receive, before any record of
-// the new topic, as a *TopicIDChangedError naming the topic and its
-// partitions (errors.Is: ErrTopicDeleted, ErrTopicRecreated); it is a
-// notice, and the consumer goes on. Partitions added to a topic change
-// nothing for the assigned consumer (Add them). A Group refuses to commit
-// an offset read under another topic ID than metadata's (the
-// *CommitError names the partition with a *TopicIDChangedError), does not
-// auto-commit the revoked partitions of a deleted or recreated topic, and
-// its Receive reports such a topic once its partitions are revoked.
-//
-// # Truncation (KIP-320)
-//
-// Each Fetch carries the partition's current leader epoch (fencing stale
-// leaders) and the epoch of the last consumed batch (v12+). When metadata
-// names a new leader epoch, the position is first validated with
-// OffsetForLeaderEpoch; a diverging epoch in a Fetch response is handled
-// the same way. If the leader's log ends that epoch below the position
-// (an unclean election truncated it), the position moves back to the
-// epoch's end or, with ResetNone, Receive reports a *LogTruncationError.
-//
-// # Memory
-//
-// Config.MaxBufferedBytes (default 64 MiB) bounds, in bytes, the memory of
-// records fetched and not yet delivered: each response's records field,
-// the decompressed bytes of its compressed batches and 112 bytes per
-// Record value. A broker bounds max_bytes in compressed bytes, so decoding
-// stops at the buffer's room (after at least one batch per response) and
-// the rest is fetched again later: the buffer exceeds MaxBufferedBytes by
-// at most one batch per leader, and the memory reserved for a response
-// (its records slice and decompression buffer) is sized to what that room
-// admits, however well the data compresses (a consumer's first compressed
-// response, before any ratio is known, may reserve up to twice the room).
-// Memory handed back with Recycle is kept for reuse within
-// MaxBufferedBytes more (at most 8 blocks); Close releases it.
-//
-// Delivered records are the application's: the records of one response
-// share its records slice and decompression buffer, so a delivered slice
-// (or any record, key or value of it still referenced) keeps the whole
-// response's memory, up to the room it was decoded into, until it is
-// recycled or garbage collected. Hand slices back with Recycle, or copy
-// what must outlive the next few Receive calls, to keep what a consumer
-// holds within about twice MaxBufferedBytes (buffered and recycled).
 //
 // # Delivery
 //
@@ -198,4 +138,87 @@
 // wait behind it.
 // JoinGroup is bounded by the client's RequestTimeout and retried when it
 // expires.
+//
+// # Deleted and recreated topics
+//
+// A position belongs to the topic ID it was read under (KIP-516): the ID
+// metadata named when the partition was first fetched. When metadata
+// shows the topic under another ID (deleted and created again under the
+// same name), every assigned partition of it drops what it buffered,
+// leaves its fetch sessions and restarts under Config.OffsetReset; under
+// ResetNone, and for partitions the new topic does not have, it stops
+// until a Seek or a new assignment. When metadata no longer lists the
+// topic, its partitions stay assigned and metadata is asked again once a
+// second. Either change is reported once by Receive, before any record of
+// the new topic, as a *TopicIDChangedError naming the topic and its
+// partitions (errors.Is: ErrTopicDeleted, ErrTopicRecreated); it is a
+// notice, and the consumer goes on. Partitions added to a topic change
+// nothing for the assigned consumer (Add them). A Group refuses to commit
+// an offset read under another topic ID than metadata's (the
+// *CommitError names the partition with a *TopicIDChangedError), does not
+// auto-commit the revoked partitions of a deleted or recreated topic, and
+// its Receive reports such a topic once its partitions are revoked.
+//
+// # Truncation (KIP-320)
+//
+// Each Fetch carries the partition's current leader epoch (fencing stale
+// leaders) and the epoch of the last consumed batch (v12+). When metadata
+// names a new leader epoch, the position is first validated with
+// OffsetForLeaderEpoch; a diverging epoch in a Fetch response is handled
+// the same way. If the leader's log ends that epoch below the position
+// (an unclean election truncated it), the position moves back to the
+// epoch's end or, with ResetNone, Receive reports a *LogTruncationError.
+//
+// # Memory
+//
+// Config.MaxBufferedBytes (default 64 MiB) bounds, in bytes, the memory of
+// records fetched and not yet delivered: each response's records field,
+// the decompressed bytes of its compressed batches and 112 bytes per
+// Record value. A broker bounds max_bytes in compressed bytes, so decoding
+// stops at the buffer's room (after at least one batch per response) and
+// the rest is fetched again later: the buffer exceeds MaxBufferedBytes by
+// at most one batch per leader, and the memory reserved for a response
+// (its records slice and decompression buffer) is sized to what that room
+// admits, however well the data compresses (a consumer's first compressed
+// response, before any ratio is known, may reserve up to twice the room).
+// Memory handed back with Recycle is kept for reuse within
+// MaxBufferedBytes more (at most 8 blocks); Close releases it.
+//
+// Delivered records are the application's: the records of one response
+// share its records slice and decompression buffer, so a delivered slice
+// (or any record, key or value of it still referenced) keeps the whole
+// response's memory, up to the room it was decoded into, until it is
+// recycled or garbage collected. Hand slices back with Recycle, or copy
+// what must outlive the next few Receive calls, to keep what a consumer
+// holds within about twice MaxBufferedBytes (buffered and recycled).
+//
+// # Fetching
+//
+// Fetch requests are sent in the background: at most one in flight per
+// leader, each in that leader's fetch session (full, then incremental:
+// only partitions whose fetch position changed are listed). A partition
+// is fetched one response ahead of delivery: while its records wait for
+// Receive and the log holds more (they end below the high watermark), the
+// next Fetch already asks for what follows them, so the round trip
+// overlaps the application's processing; a partition with two
+// fetched responses undelivered waits for Receive (and is forgotten from
+// the session meanwhile). A partition is not fetched while it is paused or
+// the buffered bytes reach Config.MaxBufferedBytes, and one Fetch asks
+// for at most a quarter of MaxBufferedBytes, so that one response can be
+// processed while another waits and the next arrives. The defaults
+// (Config) are chosen to need no tuning from one partition to thousands,
+// on loopback or across a round trip of tens of milliseconds.
+// When NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
+// (CurrentLeader, Fetch v16+, KIP-951) and the client knows that broker,
+// the partition is fetched from it at once (after validating the position,
+// KIP-320), while metadata still names the old leader, and no metadata is
+// refreshed (Metrics.LeaderHints). Other retriable errors (also those
+// without a hint, or the same hint twice) refresh metadata and retry after a
+// short backoff; session errors restart the session.
+// OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
+// partition stops and Receive reports an *OffsetOutOfRangeError. A broker's
+// throttle_time_ms delays the next Fetch to it (KIP-219). Close asks each
+// broker to drop the consumer's session (a Fetch with the final epoch -1),
+// so it does not hold one of the broker's shared session-cache slots until
+// evicted as idle.
 package consumer

@@ -25,15 +25,18 @@ type kafkaClient interface {
 	RegisterProducerMetrics(src func(*client.ProducerMetrics)) (unregister func())
 }
 
-// Producer is gregor's idempotent, acks=all producer. Safe for concurrent use.
-//
-// Ownership (the database/sql convention): each field says who may touch
-// it. "set by New" fields are read-only afterwards; "mu" fields, and the
-// topicState, partState, batch and waiter values they reach, need p.mu
-// (a batch being encoded excepted: its sender owns it, see batch);
-// "sender" fields are moreover written only by the sender goroutine (run,
-// collect). Methods ending in Locked need p.mu held.
+// Producer is gregor's idempotent, acks=all producer: Send, TrySend and
+// Produce hand it records, each reaching exactly one terminal Result;
+// Flush waits for them and Close ends the producer. Safe for concurrent
+// use.
 type Producer struct {
+	// Ownership (the database/sql convention): each field says who may
+	// touch it. "set by New" fields are read-only afterwards; "mu" fields,
+	// and the topicState, partState, batch and waiter values they reach,
+	// need p.mu (a batch being encoded excepted: its sender owns it, see
+	// batch); "sender" fields are moreover written only by the sender
+	// goroutine (run, collect). Methods ending in Locked need p.mu held
+	// (INTERNALS.md, section 3).
 	cfg   settings           // set by New
 	cl    kafkaClient        // set by New
 	enc   *wire.BatchEncoder // set by New; used by the sender goroutine only (encode)

@@ -2,14 +2,24 @@
 // transaction protocol v2 of KIP-890 when the cluster finalizes
 // transaction.version 2, and the error classes of KIP-1050.
 //
-// # Life of a transaction
+// # Quick start
 //
-//	p, _ := txn.New(client, txn.Config{TransactionalID: "copier-1"})
-//	_ = p.InitTransactions(ctx) // fences older producers with this ID
-//	_ = p.Begin()
-//	d, _ := p.Send(ctx, &producer.Record{Topic: "out", Value: v})
-//	_ = p.SendOffsets(ctx, offsets, groupMetadata) // optional: consume-transform-produce
-//	err := p.Commit(ctx)                           // or p.Abort(ctx)
+// Copy records to topic "out" in one transaction (the package Example has the
+// whole program):
+//
+//	p, err := txn.New(cl, txn.Config{TransactionalID: "copier-1"}) // cl: a *client.Client
+//	// ... handle err; defer p.Close(ctx)
+//	err = p.InitTransactions(ctx) // fences older producers with this ID
+//	err = p.Begin()
+//	d, err := p.Send(ctx, &producer.Record{Topic: "out", Value: v})
+//	err = p.SendOffsets(ctx, offsets, groupMetadata) // optional: consume-transform-produce
+//	err = p.Commit(ctx)                              // or p.Abort(ctx)
+//	// errors.Is(err, txn.ErrAbortable): Abort and go on; ErrFenced, ErrFatal: Close
+//
+// The contract follows (what commits, errors, aborts, how a transaction
+// ends); which protocol version does what comes last.
+//
+// # Life of a transaction
 //
 // Records go through the idempotent producer's record path (package
 // producer: batching, admission, backpressure, cancellation, certainty);
@@ -18,16 +28,6 @@
 // consumers together with the offsets SendOffsets added, when Commit
 // returns nil (a moment later: the coordinator writes the commit markers
 // after answering EndTxn), or never.
-//
-// # Transactions v1 and v2
-//
-// With v1 a partition is added to the transaction (AddPartitionsToTxn)
-// before its first batch is sent, Produce is sent at v11 or lower, offsets
-// need AddOffsetsToTxn before TxnOffsetCommit (v4 or lower), and the epoch
-// stays for the producer's life (bumped with InitProducerId after an abort,
-// KIP-360). With v2 Produce (v12+) and TxnOffsetCommit (v5) add partitions
-// and groups themselves, and EndTxn (v5) bumps the epoch at every
-// transaction's end. Config.TransactionVersion can force v1.
 //
 // # Errors (KIP-1050)
 //
@@ -40,6 +40,19 @@
 // ErrFenced/ErrFatal (close), and ErrCommitOutcomeUnknown. A failure in none
 // of these classes (ctx ended) leaves the state as it was: the call may be
 // repeated (an Abort whose ctx ended goes on in the background, see Abort).
+//
+// # Abort
+//
+// Abort first fails every record not yet in a ProduceRequest with
+// ErrAborted (certainty NotSent unless an earlier attempt of its batch may
+// have been written, then PossiblySent), waits for the outstanding
+// requests (a batch they return for a retry fails too), and only then ends
+// the transaction: no record of it is ever written afterwards, nor into the
+// next transaction. If Abort's ctx ends first (records stuck retrying, a
+// coordinator moving) it returns a retriable error at once and the abort
+// completes in the background within TransactionTimeout: Begin may open
+// the next transaction right away; that transaction's records wait for the
+// abort, and its Commit, SendOffsets and Abort wait for it first.
 //
 // # Ending a transaction
 //
@@ -55,16 +68,13 @@
 // Commit returns ErrCommitOutcomeUnknown and the retries go on in the
 // background; the outcome is reported to the TxnOutcomeHook when known.
 //
-// # Abort
+// # Transactions v1 and v2
 //
-// Abort first fails every record not yet in a ProduceRequest with
-// ErrAborted (certainty NotSent unless an earlier attempt of its batch may
-// have been written, then PossiblySent), waits for the outstanding
-// requests (a batch they return for a retry fails too), and only then ends
-// the transaction: no record of it is ever written afterwards, nor into the
-// next transaction. If Abort's ctx ends first (records stuck retrying, a
-// coordinator moving) it returns a retriable error at once and the abort
-// completes in the background within TransactionTimeout: Begin may open
-// the next transaction right away; that transaction's records wait for the
-// abort, and its Commit, SendOffsets and Abort wait for it first.
+// With v1 a partition is added to the transaction (AddPartitionsToTxn)
+// before its first batch is sent, Produce is sent at v11 or lower, offsets
+// need AddOffsetsToTxn before TxnOffsetCommit (v4 or lower), and the epoch
+// stays for the producer's life (bumped with InitProducerId after an abort,
+// KIP-360). With v2 Produce (v12+) and TxnOffsetCommit (v5) add partitions
+// and groups themselves, and EndTxn (v5) bumps the epoch at every
+// transaction's end. Config.TransactionVersion can force v1.
 package txn
