@@ -76,10 +76,7 @@ func TestDeclGaps(t *testing.T) {
 }
 
 func TestDocGapsMissingDocGo(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testRoot(t)
 	gaps, err := docGaps(root, selfDir+"/testdata/nodocgo")
 	if err != nil {
 		t.Fatal(err)
@@ -98,10 +95,7 @@ func TestDocGapsMissingDocGo(t *testing.T) {
 // leave out nested modules and testdata, so a broken walk cannot pass the
 // check by finding nothing.
 func TestPackageDirs(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testRoot(t)
 	dirs, err := packageDirs(root)
 	if err != nil {
 		t.Fatal(err)

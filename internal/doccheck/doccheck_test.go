@@ -20,10 +20,7 @@ const selfDir = "internal/doccheck"
 // TestDocComments fails for every documentation gap in every package of the
 // root module.
 func TestDocComments(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testRoot(t)
 	dirs, err := packageDirs(root)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +39,16 @@ func TestDocComments(t *testing.T) {
 		}
 	}
 	t.Logf("%d packages checked", len(dirs))
+}
+
+// testRoot returns the root module's directory or fails the test.
+func testRoot(t *testing.T) string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // moduleRoot returns the directory of the root module's go.mod, found by

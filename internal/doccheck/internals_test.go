@@ -22,10 +22,7 @@ import (
 // nested testlab and bench modules, tests included). Each failure names
 // INTERNALS.md:line and the missing name.
 func TestInternalsNamesExist(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testRoot(t)
 	decls, err := declaredNames(root)
 	if err != nil {
 		t.Fatal(err)
@@ -318,10 +315,7 @@ var newcomerTraces = []string{
 // for each of newcomerTraces and that each trace names at least two files
 // (TestInternalsNamesExist checks that they exist).
 func TestInternalsTraces(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testRoot(t)
 	refs, err := internalsRefs(filepath.Join(root, "INTERNALS.md"))
 	if err != nil {
 		t.Fatal(err)
