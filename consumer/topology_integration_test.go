@@ -15,7 +15,7 @@ import (
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
-	"github.com/gregor-kafka/gregor/wire"
+	"github.com/gregor-kafka/gregor/internal/topotest"
 )
 
 // The topology-change suite (issue 36): topics deleted, deleted and
@@ -26,7 +26,8 @@ import (
 // topoEnv is a groupEnv with an admin client for the topology changes.
 type topoEnv struct {
 	*groupEnv
-	adm *admin.Admin
+	adm  *admin.Admin
+	topo topotest.Topic
 }
 
 // newTopoEnv is newGroupEnv with the topic created through admin and
@@ -39,21 +40,13 @@ func newTopoEnv(t *testing.T, partitions int32) *topoEnv {
 	cl := newTestClient(t, cluster)
 	e := &topoEnv{groupEnv: &groupEnv{t: t, ctx: ctx, cluster: cluster, cl: cl, topic: kafkatest.UniqueName(t, "topo")},
 		adm: admin.New(cl, admin.Config{})}
+	e.topo = topotest.Topic{Admin: e.adm, Name: e.topic}
 	e.create(partitions)
 	return e
 }
 
 // remove deletes the topic and waits until every broker's metadata lost it.
-func (e *topoEnv) remove() {
-	e.t.Helper()
-	res, err := e.adm.DeleteTopics(e.ctx, []admin.TopicRef{{Name: e.topic}}, admin.TopicOptions{WaitVisible: true})
-	if err == nil {
-		err = res[0].Err
-	}
-	if err != nil {
-		e.t.Fatalf("DeleteTopics %s: %v", e.topic, err)
-	}
-}
+func (e *topoEnv) remove() { e.t.Helper(); e.topo.Remove(e.ctx, e.t) }
 
 // waitOffsetsGone waits until group has no committed offset left for the
 // deleted topic's partitions: the coordinator drops a deleted topic's
@@ -88,24 +81,8 @@ func (e *topoEnv) waitOffsetsGone(group string, partitions int32) {
 	}
 }
 
-// create creates the topic again with partitions, retrying while the
-// deletion is still being completed.
-func (e *topoEnv) create(partitions int32) {
-	e.t.Helper()
-	for {
-		res, err := e.adm.CreateTopics(e.ctx, []admin.NewTopic{{Name: e.topic, Partitions: partitions, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
-		if err == nil {
-			err = res[0].Err
-		}
-		if err == nil {
-			return
-		}
-		if !errors.Is(err, wire.ErrTopicAlreadyExists) || e.ctx.Err() != nil {
-			e.t.Fatalf("CreateTopics %s: %v", e.topic, err)
-		}
-		time.Sleep(50 * time.Millisecond) // the deletion is still under way: ask again
-	}
-}
+// create creates the topic (again) with partitions.
+func (e *topoEnv) create(partitions int32) { e.t.Helper(); e.topo.Create(e.ctx, e.t, partitions) }
 
 // grow raises the topic's partition count to total.
 func (e *topoEnv) grow(total int32) {

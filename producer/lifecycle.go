@@ -59,12 +59,14 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 // ctx ends (then it returns an error matching client.ErrTimeout or
 // client.ErrCancelled and ctx's error). Lingering batches are sent at once.
 // It never hangs on a dead broker beyond the records' DeliveryTimeout.
-// When the client is or becomes closed, the records fail at once (see
-// Close) and Flush returns an error matching ErrProducerClosed and
-// client.ErrClosed.
+// When the client is or becomes closed, the records not yet delivered fail
+// at once (see Close) and Flush returns an error matching
+// ErrProducerClosed and client.ErrClosed; records all delivered before the
+// client closed make a Flush that returns nil.
 func (p *Producer) Flush(ctx context.Context) error {
 	p.mu.Lock()
 	p.flushing++
+	goneAtStart := p.gone
 	var wait []*Delivery
 	for _, part := range p.parts {
 		for _, b := range part.batches {
@@ -97,12 +99,7 @@ func (p *Producer) Flush(ctx context.Context) error {
 			return ctxError(ctx)
 		}
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.gone {
-		return errClientClosed
-	}
-	return nil
+	return flushResult(goneAtStart, wait)
 }
 
 // anyLive returns the Delivery of a non-terminal record of b (records of a
@@ -197,6 +194,24 @@ func (p *Producer) refusalLocked() error {
 		return errRefusedClientClosed
 	case p.closing:
 		return errRefusedClosed
+	}
+	return nil
+}
+
+// flushResult is Flush's answer once every record it waited for is
+// terminal: the client-closed error when the client was gone before Flush
+// began or a record it waited for failed because the client closed, else
+// nil. A client closed after the last of them was delivered does not turn a
+// complete flush into a failure. Each Delivery in waited is terminal, so
+// its outcome is immutable.
+func flushResult(goneAtStart bool, waited []*Delivery) error {
+	if goneAtStart {
+		return errClientClosed
+	}
+	for _, d := range waited {
+		if err := d.o.err; errors.Is(err, ErrProducerClosed) || errors.Is(err, client.ErrClosed) {
+			return errClientClosed
+		}
 	}
 	return nil
 }

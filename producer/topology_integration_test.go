@@ -10,6 +10,7 @@ import (
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
+	"github.com/gregor-kafka/gregor/internal/topotest"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -25,6 +26,7 @@ type topoEnv struct {
 	adm   *admin.Admin
 	p     *Producer
 	topic string
+	topo  topotest.Topic
 }
 
 func newTopoEnv(t *testing.T, partitions int32, cfg Config) *topoEnv {
@@ -43,37 +45,14 @@ func newTopoEnv(t *testing.T, partitions int32, cfg Config) *topoEnv {
 	}
 	t.Cleanup(func() { p.Close(context.Background()) })
 	e := &topoEnv{t: t, ctx: ctx, cl: cl, adm: admin.New(cl, admin.Config{}), p: p, topic: kafkatest.UniqueName(t, "topo")}
+	e.topo = topotest.Topic{Admin: e.adm, Name: e.topic}
 	e.create(partitions)
 	return e
 }
 
-func (e *topoEnv) create(partitions int32) {
-	e.t.Helper()
-	for {
-		res, err := e.adm.CreateTopics(e.ctx, []admin.NewTopic{{Name: e.topic, Partitions: partitions, ReplicationFactor: 1}}, admin.TopicOptions{WaitVisible: true})
-		if err == nil {
-			err = res[0].Err
-		}
-		if err == nil {
-			return
-		}
-		if !errors.Is(err, wire.ErrTopicAlreadyExists) || e.ctx.Err() != nil {
-			e.t.Fatalf("CreateTopics %s: %v", e.topic, err)
-		}
-		time.Sleep(50 * time.Millisecond) // the deletion is still under way: ask again
-	}
-}
+func (e *topoEnv) create(partitions int32) { e.t.Helper(); e.topo.Create(e.ctx, e.t, partitions) }
 
-func (e *topoEnv) remove() {
-	e.t.Helper()
-	res, err := e.adm.DeleteTopics(e.ctx, []admin.TopicRef{{Name: e.topic}}, admin.TopicOptions{WaitVisible: true})
-	if err == nil {
-		err = res[0].Err
-	}
-	if err != nil {
-		e.t.Fatalf("DeleteTopics %s: %v", e.topic, err)
-	}
-}
+func (e *topoEnv) remove() { e.t.Helper(); e.topo.Remove(e.ctx, e.t) }
 
 // send writes n records to partition and returns their results.
 func (e *topoEnv) send(partition int32, n int) []Result {

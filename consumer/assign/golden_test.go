@@ -63,33 +63,7 @@ func TestAssignmentsMatchJavaGolden(t *testing.T) {
 // what Java computes today, so that the golden cannot rot. It needs a JDK
 // (java >= 17) and the test bed's jars, and fails without them.
 func TestGoldenMatchesJava(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	jars, err := kafkatest.EnsureJars(ctx, t.Logf)
-	if err != nil {
-		t.Fatalf("the test bed's Kafka jars are needed to run Java's assignors: %v", err)
-	}
-	java, err := exec.LookPath("java")
-	if h := os.Getenv("JAVA_HOME"); h != "" {
-		java, err = filepath.Join(h, "bin", "java"), nil
-	}
-	if err != nil {
-		t.Fatalf("java (JDK >= 17) is needed to run Java's assignors: %v", err)
-	}
-	cases := filepath.Join(t.TempDir(), "cases.json")
-	if err := os.WriteFile(cases, casesJSON(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	outFile := filepath.Join(t.TempDir(), "golden.json")
-	cmd := exec.CommandContext(ctx, java, "-XX:-UsePerfData", "-cp", filepath.Join(jars, "*"), oracleFile, cases, outFile)
-	if log, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("java %s: %v\n%s", oracleFile, err, log)
-	}
-	out, err := os.ReadFile(outFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out = append(out, '\n')
+	out := runOracle(t, casesJSON(t))
 	var fromJava []oracleResult
 	if err := json.Unmarshal(out, &fromJava); err != nil {
 		t.Fatalf("oracle output: %v\n%s", err, out)
@@ -111,4 +85,46 @@ func TestGoldenMatchesJava(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatalf("%s differs from what Java computes now: run go test -run TestGoldenMatchesJava -update ./consumer/assign/ and review the diff", goldenFile)
 	}
+}
+
+// runOracle runs testdata/AssignorOracle.java over cases (cases.json's
+// shape) with Java's assignors, the kafka-clients jar of the test bed,
+// passing args after the input and output files, and returns its output
+// (with a final newline, as golden.json keeps it). It needs a JDK (java
+// >= 17) and the test bed's jars, and fails the test without them. Java
+// may take until shortly before the test binary's -timeout.
+func runOracle(t *testing.T, cases []byte, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	if dl, ok := t.Deadline(); ok {
+		cancel()
+		ctx, cancel = context.WithDeadline(context.Background(), dl.Add(-10*time.Second)) // the test's own bound (go test -timeout)
+	}
+	defer cancel()
+	jars, err := kafkatest.EnsureJars(ctx, t.Logf)
+	if err != nil {
+		t.Fatalf("the test bed's Kafka jars are needed to run Java's assignors: %v", err)
+	}
+	java, err := exec.LookPath("java")
+	if h := os.Getenv("JAVA_HOME"); h != "" {
+		java, err = filepath.Join(h, "bin", "java"), nil
+	}
+	if err != nil {
+		t.Fatalf("java (JDK >= 17) is needed to run Java's assignors: %v", err)
+	}
+	in := filepath.Join(t.TempDir(), "cases.json")
+	if err := os.WriteFile(in, cases, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outFile := filepath.Join(t.TempDir(), "golden.json")
+	argv := append([]string{"-XX:-UsePerfData", "-cp", filepath.Join(jars, "*"), oracleFile, in, outFile}, args...)
+	cmd := exec.CommandContext(ctx, java, argv...)
+	if log, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("java %s: %v\n%s", oracleFile, err, log)
+	}
+	out, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
 }

@@ -65,6 +65,7 @@ type oracleRound struct {
 	Assignment map[string][]string `json:"assignment,omitempty"`
 	UserData   map[string]string   `json:"user_data,omitempty"` // hex, of the members after the round
 	Error      string              `json:"error,omitempty"`
+	Nanos      int64               `json:"nanos,omitempty"` // the oracle's timing mode: median ns of Java's assign
 }
 
 func (m oracleMember) member() Member {
@@ -85,7 +86,12 @@ func (m oracleMember) member() Member {
 // runCase plays c's rounds through gregor's assignor as the oracle plays
 // them through Java's: after each round every member owns what it was
 // assigned, in the next generation, and sends its assignor's user data.
-func runCase(c oracleCase) oracleResult {
+func runCase(c oracleCase) oracleResult { return playCase(c, nil) }
+
+// playCase is runCase calling onRound (when not nil) with each round's
+// input before the round is assigned: the members as they subscribe and
+// the topics' partitions. onRound must not keep or change them.
+func playCase(c oracleCase, onRound func(members []Member, topics map[string][]Partition)) oracleResult {
 	a, ok := ByName(c.Assignor)
 	if !ok {
 		panic("unknown assignor " + c.Assignor)
@@ -123,6 +129,9 @@ func runCase(c oracleCase) oracleResult {
 					members[i].Topics = ts
 				}
 			}
+		}
+		if onRound != nil {
+			onRound(members, topics)
 		}
 		got, err := a.Assign(members, topics)
 		if err != nil {

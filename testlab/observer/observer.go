@@ -140,8 +140,18 @@ func (o *Observer) Topics(ctx context.Context, internal bool) (map[string]bool, 
 	return out, nil
 }
 
-// Watermarks returns the log start offset and high watermark of a partition.
+// Watermarks returns the log start offset and high watermark of a
+// partition, asking again while the broker answers a retriable error.
 func (o *Observer) Watermarks(ctx context.Context, topic string, partition int32) (start, end int64, err error) {
+	err = untilSettled(ctx, fmt.Sprintf("watermarks of %s[%d]", topic, partition), func() error {
+		var rerr error
+		start, end, rerr = o.watermarksOnce(ctx, topic, partition)
+		return rerr
+	})
+	return start, end, err
+}
+
+func (o *Observer) watermarksOnce(ctx context.Context, topic string, partition int32) (start, end int64, err error) {
 	so, err := o.adm.ListStartOffsets(ctx, topic)
 	if err != nil {
 		return 0, 0, err

@@ -16,6 +16,11 @@
 // may leave and join, or change their subscriptions, between rounds. A
 // round where the assignor throws records the exception's class; every
 // round records the user data each member's assignor then writes (hex).
+//
+// With a third argument N (the scale test's timing mode) every round is
+// also assigned N more times by a fresh assignor and the round records
+// the median time of those runs in "nanos" (the first, untimed run warms
+// the JIT up for the rest).
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -110,9 +115,35 @@ public class AssignorOracle {
         return out;
     }
 
+    // subscriptions is what the members send this round (fresh buffers:
+    // an assignor reads the user data).
+    static Map<String, Subscription> subscriptions(List<MemberState> members) {
+        Map<String, Subscription> subs = new HashMap<>();
+        for (MemberState m : members) {
+            Subscription s = new Subscription(m.topics, m.userData == null ? null : m.userData.duplicate(), m.owned, m.generation,
+                m.rack.isEmpty() ? Optional.empty() : Optional.of(m.rack));
+            s.setGroupInstanceId(m.instanceId.isEmpty() ? Optional.empty() : Optional.of(m.instanceId));
+            subs.put(m.id, s);
+        }
+        return subs;
+    }
+
+    // medianNanos runs work reps times and returns the median duration.
+    static long medianNanos(int reps, Runnable work) {
+        long[] ns = new long[reps];
+        for (int i = 0; i < reps; i++) {
+            long t0 = System.nanoTime();
+            work.run();
+            ns[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(ns);
+        return ns[reps / 2];
+    }
+
     @SuppressWarnings("removal") // ConsumerGroupMetadata's constructor, as KafkaConsumer builds it
     public static void main(String[] args) throws Exception {
         ObjectMapper om = new ObjectMapper();
+        int reps = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         JsonNode cases = om.readTree(new File(args[0]));
         ArrayNode outCases = om.createArrayNode();
         for (JsonNode c : cases) {
@@ -139,17 +170,13 @@ public class AssignorOracle {
                         }
                     }
                 }
-                Map<String, Subscription> subs = new HashMap<>();
-                for (MemberState m : members) {
-                    Subscription s = new Subscription(m.topics, m.userData == null ? null : m.userData.duplicate(), m.owned, m.generation,
-                        m.rack.isEmpty() ? Optional.empty() : Optional.of(m.rack));
-                    s.setGroupInstanceId(m.instanceId.isEmpty() ? Optional.empty() : Optional.of(m.instanceId));
-                    subs.put(m.id, s);
-                }
+                Map<String, Subscription> subs = subscriptions(members);
                 ObjectNode round = om.createObjectNode();
                 try {
                     Map<String, Assignment> result = newAssignor(assignorName).assign(cluster, new GroupSubscription(subs)).groupAssignment();
                     round.set("assignment", render(om, members, result));
+                    if (reps > 0)
+                        round.put("nanos", medianNanos(reps, () -> newAssignor(assignorName).assign(cluster, new GroupSubscription(subscriptions(members)))));
                     int gen = c.path("generation").asInt(1) + r;
                     for (MemberState m : members) {
                         // the member receives its partitions sorted, as gregor's assignors list them
