@@ -108,21 +108,23 @@ func TestAssignAtScaleMatchesJava(t *testing.T) {
 // scale cases, the inputs as the rounds before them leave them.
 func BenchmarkAssignScale(b *testing.B) {
 	for _, c := range scaleCases(true) {
-		a, _ := ByName(c.Assignor)
-		var rounds [][]Member
-		var topics map[string][]Partition
-		playCase(c, func(ms []Member, ts map[string][]Partition) {
-			rounds, topics = append(rounds, append([]Member(nil), ms...)), ts
-		})
-		for r, members := range rounds {
-			b.Run(fmt.Sprintf("%s/round-%d", c.Name, r+1), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := a.Assign(members, topics); err != nil {
-						b.Fatal(err)
-					}
-				}
+		b.Run(c.Name, func(b *testing.B) {
+			a, _ := ByName(c.Assignor)
+			var rounds [][]Member
+			var topics map[string][]Partition
+			playCase(c, func(ms []Member, ts map[string][]Partition) {
+				rounds, topics = append(rounds, append([]Member(nil), ms...)), ts
 			})
-		}
+			for r, members := range rounds {
+				b.Run(fmt.Sprintf("round-%d", r+1), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := a.Assign(members, topics); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
 	}
 }
