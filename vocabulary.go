@@ -16,8 +16,13 @@ type TopicPartition struct {
 	Partition int32
 }
 
-// String returns "topic/partition", e.g. "orders/3".
+// String returns "topic/partition", e.g. "orders/3", or for a negative
+// partition (a record whose partition is not chosen yet) "orders (no
+// partition yet)".
 func (tp TopicPartition) String() string {
+	if tp.Partition < 0 {
+		return tp.Topic + " (no partition yet)"
+	}
 	return tp.Topic + "/" + strconv.FormatInt(int64(tp.Partition), 10)
 }
 
