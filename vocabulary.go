@@ -16,10 +16,21 @@ type TopicPartition struct {
 	Partition int32
 }
 
-// String returns "topic/partition", e.g. "orders/3".
+// String returns "topic/partition", e.g. "orders/3", or for a negative
+// partition (a record whose partition is not chosen yet) "orders (no
+// partition yet)".
 func (tp TopicPartition) String() string {
+	if tp.Partition < 0 {
+		return tp.Topic + " (no partition yet)"
+	}
 	return tp.Topic + "/" + strconv.FormatInt(int64(tp.Partition), 10)
 }
+
+// TopicID is a topic's ID (KIP-516): 16 bytes the controller assigns when
+// the topic is created, zero when unknown or when the broker predates topic
+// IDs. A topic deleted and created again under the same name has a new ID.
+// It is wire.UUID, named here so that programs need not import wire.
+type TopicID = wire.UUID
 
 // Header is a record header: Key, and Value where nil is null, distinct
 // from empty. Headers keep their order; duplicates are allowed.

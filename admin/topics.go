@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -47,7 +48,7 @@ type CreateTopicResult struct {
 	// Name is the topic name.
 	Name string
 	// TopicID is the new topic's ID (zero for ValidateOnly or failures).
-	TopicID wire.UUID
+	TopicID gregor.TopicID
 	// Partitions and ReplicationFactor are what the controller chose or
 	// validated, -1 when unknown.
 	Partitions int32
@@ -224,7 +225,7 @@ type TopicResult struct {
 	// Name is the topic name.
 	Name string
 	// TopicID is set for DeleteTopics by ID (and by name when known).
-	TopicID wire.UUID
+	TopicID gregor.TopicID
 	// Err is nil on success, else the Kafka error (possibly in *BrokerError)
 	// or the failure that ended the retries.
 	Err error
@@ -271,7 +272,7 @@ type TopicRef struct {
 	// Name is the topic name.
 	Name string
 	// ID is the topic ID (zero when unknown).
-	ID wire.UUID
+	ID gregor.TopicID
 }
 
 // DeleteTopics deletes topics by name or ID (DeleteTopics v1-6, any broker)
@@ -353,7 +354,7 @@ type TopicDescription struct {
 	// Name is the topic name.
 	Name string
 	// ID is the topic ID (zero when unknown).
-	ID wire.UUID
+	ID gregor.TopicID
 	// Internal marks Kafka's internal topics (__consumer_offsets, ...).
 	Internal bool
 	// Partitions are sorted by partition index.
@@ -408,7 +409,7 @@ type TopicListing struct {
 	// Name is the topic name.
 	Name string
 	// ID is the topic ID (zero when unknown).
-	ID wire.UUID
+	ID gregor.TopicID
 	// Internal marks Kafka's internal topics (__consumer_offsets, ...).
 	Internal bool
 	// Partitions is the partition count.

@@ -12,6 +12,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -179,7 +180,7 @@ type PartitionMetadata struct {
 // TopicMetadata describes one topic. Partitions are sorted by partition.
 type TopicMetadata struct {
 	Name       string
-	ID         wire.UUID
+	ID         gregor.TopicID
 	Internal   bool
 	Partitions []PartitionMetadata
 	Err        error // per-topic error (e.g. wire.ErrUnknownTopicOrPartition), or nil

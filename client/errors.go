@@ -46,8 +46,13 @@ type RequestError struct {
 	Err       error
 }
 
-// Error describes the failure without any credentials.
+// Error describes the failure without any credentials. A request the
+// client routed itself (AnyBroker: a bootstrap or any known broker) reads
+// "to any broker".
 func (e *RequestError) Error() string {
+	if e.Broker < 0 {
+		return fmt.Sprintf("%s to any broker (%s): %v", e.API, e.Certainty, e.Err)
+	}
 	return fmt.Sprintf("%s to broker %d (%s): %v", e.API, e.Broker, e.Certainty, e.Err)
 }
 

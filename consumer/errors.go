@@ -88,10 +88,10 @@ var ErrTopicRecreated = errors.New("consumer: topic deleted and recreated")
 // topic; it is a notice, not a failure of the consumer.
 type TopicIDChangedError struct {
 	Topic      string
-	Partitions []int32   // the affected partitions, sorted
-	OldID      wire.UUID // the topic ID the positions belonged to
-	NewID      wire.UUID // the topic's ID now; zero: the topic is gone
-	Stopped    bool      // the partitions wait for a Seek (ResetNone)
+	Partitions []int32        // the affected partitions, sorted
+	OldID      gregor.TopicID // the topic ID the positions belonged to
+	NewID      gregor.TopicID // the topic's ID now; zero: the topic is gone
+	Stopped    bool           // the partitions wait for a Seek (ResetNone)
 }
 
 // Error names the topic, its partitions and both IDs.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 )
 
@@ -105,7 +106,7 @@ type BatchError struct {
 // Error describes the failure as "gregor/producer: <topic>/<partition>
 // after <n> attempt(s): <cause>".
 func (e *BatchError) Error() string {
-	return fmt.Sprintf("gregor/producer: %s/%d after %d attempt(s): %v", e.Topic, e.Partition, e.Attempts, e.Err)
+	return fmt.Sprintf("gregor/producer: %s after %d attempt(s): %v", gregor.TopicPartition{Topic: e.Topic, Partition: e.Partition}, e.Attempts, e.Err)
 }
 
 // Unwrap returns the cause (a *wire.KafkaError, client error or producer sentinel).
@@ -136,7 +137,7 @@ type RecordError struct {
 // Error describes the failure as "gregor/producer: record to
 // <topic>/<partition> failed (<certainty>): <cause>".
 func (e *RecordError) Error() string {
-	return fmt.Sprintf("gregor/producer: record to %s/%d failed (%s): %v", e.Topic, e.Partition, e.Certainty, e.Err)
+	return fmt.Sprintf("gregor/producer: record to %s failed (%s): %v", gregor.TopicPartition{Topic: e.Topic, Partition: e.Partition}, e.Certainty, e.Err)
 }
 
 // Unwrap returns the cause.

@@ -66,7 +66,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 func (p *Producer) Flush(ctx context.Context) error {
 	p.mu.Lock()
 	p.flushing++
-	goneAtStart := p.gone
+	goneAtStart := p.gone || p.clientIsClosed()
 	var wait []*Delivery
 	for _, part := range p.parts {
 		for _, b := range part.batches {
@@ -196,6 +196,21 @@ func (p *Producer) refusalLocked() error {
 		return errRefusedClosed
 	}
 	return nil
+}
+
+// clientIsClosed reports whether the client's Close has begun, which the
+// sender notices (p.gone) only on its next pass: Flush on an idle producer
+// right after the client closed must not answer nil in between.
+func (p *Producer) clientIsClosed() bool {
+	if p.clientDone == nil {
+		return false
+	}
+	select {
+	case <-p.clientDone:
+		return true
+	default:
+		return false
+	}
 }
 
 // flushResult is Flush's answer once every record it waited for is

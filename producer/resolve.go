@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -16,7 +17,7 @@ import (
 type SentBatch struct {
 	// TopicID is the topic's ID when the batch was last sent (zero when the
 	// broker names topics only by name).
-	TopicID wire.UUID
+	TopicID gregor.TopicID
 	// ProducerID, ProducerEpoch and BaseSequence are the batch header's.
 	ProducerID    int64
 	ProducerEpoch int16
