@@ -82,6 +82,9 @@ func (t *telemetry) terminate(ctx context.Context) {
 	if t == nil {
 		return
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	t.closeCtx = ctx
 	close(t.closing)
 	t.cancel() // a regular push in flight is abandoned for the terminating one

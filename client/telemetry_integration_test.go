@@ -177,6 +177,21 @@ func TestTelemetryRealBroker(t *testing.T) {
 		return len(pushesOf(all, prodID)) >= want && len(pushesOf(all, consID)) >= want
 	})
 
+	// A push after a Produce carries the producer's request latency.
+	produced := time.Now().UnixMilli()
+	if _, err := p.Produce(ctx, producer.Record{Topic: topic, Value: []byte("again")}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "a producer push with node.request.latency.avg", time.Minute, func() bool {
+		for _, ps := range pushesOf(readPushes(t, kc.TelemetryLog()), prodID) {
+			if ps.TimeMs >= produced && slices.Contains(ps.Metrics, "org.apache.kafka.producer.node.request.latency.avg") &&
+				slices.Contains(ps.Metrics, "org.apache.kafka.producer.node.request.latency.max") {
+				return true
+			}
+		}
+		return false
+	})
+
 	_ = p.Close(ctx)
 	_ = cons.Close(ctx)
 	_ = pc.Close(ctx)
