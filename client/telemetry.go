@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -227,12 +228,12 @@ func (t *telemetry) subscribe() (time.Duration, bool) {
 	id, _ := t.c.ClientInstanceID()
 	resp, err := t.c.Request(t.ctx, t.broker, &wire.GetTelemetrySubscriptionsRequest{ClientInstanceID: id})
 	if err != nil {
-		t.c.cfg.Logger.Debug("gregor: telemetry: GetTelemetrySubscriptions failed", "broker", t.broker, "err", err)
+		t.debug("gregor: telemetry: GetTelemetrySubscriptions failed", "broker", t.broker, "err", err)
 		return 0, false
 	}
 	r := resp.(*wire.GetTelemetrySubscriptionsResponse)
 	if r.ErrorCode != 0 {
-		t.c.cfg.Logger.Debug("gregor: telemetry: GetTelemetrySubscriptions refused", "broker", t.broker, "err", wire.ErrorForCode(r.ErrorCode))
+		t.debug("gregor: telemetry: GetTelemetrySubscriptions refused", "broker", t.broker, "err", wire.ErrorForCode(r.ErrorCode))
 		return 0, false
 	}
 	if r.ClientInstanceID != (wire.UUID{}) {
@@ -259,6 +260,13 @@ func (t *telemetry) subscribe() (time.Duration, bool) {
 	return time.Duration(float64(t.sub.interval) * (0.5 + rand.Float64())), true
 }
 
+// debug logs a Debug line when the logger takes Debug.
+func (t *telemetry) debug(msg string, args ...any) {
+	if t.c.logEnabled(slog.LevelDebug) {
+		t.c.cfg.Logger.Debug(msg, args...)
+	}
+}
+
 // pickCodec is the first accepted compression type gregor can write, or
 // none (the broker accepts uncompressed pushes always).
 func pickCodec(accepted []int8) wire.Compression {
@@ -281,11 +289,11 @@ func (t *telemetry) push(terminating bool) (time.Duration, bool) {
 	}
 	payload, err := t.payload()
 	if err != nil {
-		t.c.cfg.Logger.Debug("gregor: telemetry: encoding failed", "err", err)
+		t.debug("gregor: telemetry: encoding failed", "err", err)
 		return t.sub.interval, false
 	}
 	if t.sub.maxBytes > 0 && len(payload) > t.sub.maxBytes {
-		t.c.cfg.Logger.Debug("gregor: telemetry: payload above TelemetryMaxBytes, not pushed", "bytes", len(payload), "max", t.sub.maxBytes)
+		t.debug("gregor: telemetry: payload above TelemetryMaxBytes, not pushed", "bytes", len(payload), "max", t.sub.maxBytes)
 		return t.sub.interval, false
 	}
 	id, _ := t.c.ClientInstanceID()
@@ -293,7 +301,7 @@ func (t *telemetry) push(terminating bool) (time.Duration, bool) {
 		CompressionType: int8(t.sub.codec), Metrics: payload}
 	resp, err := t.c.Request(ctx, t.broker, req)
 	if err != nil {
-		t.c.cfg.Logger.Debug("gregor: telemetry: PushTelemetry failed", "broker", t.broker, "err", err)
+		t.debug("gregor: telemetry: PushTelemetry failed", "broker", t.broker, "err", err)
 		return 0, true // another broker, perhaps: subscribe again
 	}
 	r := resp.(*wire.PushTelemetryResponse)
@@ -307,7 +315,7 @@ func (t *telemetry) afterPush(r *wire.PushTelemetryResponse) (time.Duration, boo
 		return next, false
 	}
 	err := wire.ErrorForCode(r.ErrorCode)
-	t.c.cfg.Logger.Debug("gregor: telemetry: PushTelemetry refused", "broker", t.broker, "err", err)
+	t.debug("gregor: telemetry: PushTelemetry refused", "broker", t.broker, "err", err)
 	switch {
 	case errors.Is(err, wire.ErrUnknownSubscriptionID), errors.Is(err, wire.ErrUnsupportedCompressionType):
 		return 0, true // subscribe again at once
