@@ -55,7 +55,6 @@ type telemetry struct {
 	sub    subscription
 	comp   *wire.Compressor
 	state  metricState
-	buf    []byte
 }
 
 // newTelemetry returns the loop of c, not started.
@@ -267,11 +266,12 @@ func (t *telemetry) debug(msg string, args ...any) {
 	}
 }
 
-// pickCodec is the first accepted compression type gregor can write, or
-// none (the broker accepts uncompressed pushes always).
+// pickCodec is the first accepted compression type gregor can write (the
+// broker lists them in its order of preference), or none when the list is
+// empty (the broker accepts uncompressed pushes always).
 func pickCodec(accepted []int8) wire.Compression {
 	for _, a := range accepted {
-		if c := wire.Compression(a); c > wire.CompressionNone && c <= wire.CompressionZstd {
+		if c := wire.Compression(a); c >= wire.CompressionNone && c <= wire.CompressionZstd {
 			return c
 		}
 	}
@@ -332,9 +332,11 @@ func (t *telemetry) afterPush(r *wire.PushTelemetryResponse) (time.Duration, boo
 // payload encodes the subscribed metrics and compresses them.
 func (t *telemetry) payload() ([]byte, error) {
 	md := t.state.collect(t.c.Metrics(), time.Now(), t.sub.delta, t.sub.selector)
-	t.buf = md.Append(t.buf[:0])
+	// A fresh buffer per push: an abandoned request may still hold the
+	// previous one (pushes are seconds apart; the allocation is nothing).
+	raw := md.Append(nil)
 	if t.sub.codec == wire.CompressionNone {
-		return t.buf, nil
+		return raw, nil
 	}
 	if t.comp == nil {
 		comp, err := wire.NewCompressor(wire.CompressionLevels{})
@@ -343,5 +345,5 @@ func (t *telemetry) payload() ([]byte, error) {
 		}
 		t.comp = comp
 	}
-	return t.comp.Compress(nil, t.sub.codec, t.buf)
+	return t.comp.Compress(nil, t.sub.codec, raw)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor/internal/otlp"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 func findMetric(md *otlp.MetricsData, name string) *otlp.Metric {
@@ -65,5 +66,23 @@ func TestTelemetryMetricValues(t *testing.T) {
 	}
 	if md := st.collect(snap(1, 1, 1, 0), t0.Add(2*time.Second), false, newMetricSelector(nil)); len(md.Metrics) != 0 {
 		t.Fatal("metrics with no prefix requested")
+	}
+}
+
+// TestTelemetryPickCodec: the broker's first accepted type that gregor
+// writes; none for an empty list; unknown codes skipped.
+func TestTelemetryPickCodec(t *testing.T) {
+	for _, c := range []struct {
+		accepted []int8
+		want     wire.Compression
+	}{
+		{nil, wire.CompressionNone},
+		{[]int8{4, 3, 1, 2}, wire.CompressionZstd},
+		{[]int8{9, 3}, wire.CompressionLZ4},
+		{[]int8{0, 4}, wire.CompressionNone},
+	} {
+		if got := pickCodec(c.accepted); got != c.want {
+			t.Errorf("pickCodec(%v) = %v, want %v", c.accepted, got, c.want)
+		}
 	}
 }
