@@ -46,7 +46,8 @@ type Client struct {
 	closed    atomic.Bool
 	closeOnce sync.Once
 	stop      chan struct{}  // set in New; closed by Close: background work and backoffs end
-	bg        sync.WaitGroup // the reaper goroutine
+	bg        sync.WaitGroup // the reaper and telemetry goroutines
+	tel       *telemetry     // set in New; nil when EnableMetricsPush is false
 }
 
 // New validates cfg, fills in defaults and returns a Client. It does not
@@ -70,6 +71,11 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.bg.Add(1)
 	go c.reaper()
+	if cfg.EnableMetricsPush == nil || *cfg.EnableMetricsPush {
+		c.tel = newTelemetry(c)
+		c.bg.Add(1)
+		go c.tel.run()
+	}
 	return c, nil
 }
 
@@ -92,13 +98,15 @@ func (c *Client) reaper() {
 // Close stops background work, fails outstanding requests with ErrClosed
 // (PossiblySent for written ones) and closes every connection. Later calls
 // fail with ErrClosed, NotSent. Safe to call more than once; it returns nil.
-// It does not wait on the network, so it never waits for ctx (which it
-// takes for the Close shape every gregor type shares). Close producers and
+// It does not wait on the network, except for the terminating
+// PushTelemetry when the client pushes metrics (KIP-714), which it waits
+// for at most 2s and never past ctx. Close producers and
 // consumers first, they leave the client open; closed first, the client
 // makes every object built on it fail its pending and later calls with
 // errors matching ErrClosed (see Closed).
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
+		c.tel.terminate(ctx)
 		c.closed.Store(true)
 		close(c.stop)
 		c.watchMu.Lock()

@@ -80,6 +80,13 @@ type Config struct {
 	// and fetched batches, record outcomes, assignments); each implements
 	// some of the Hook* interfaces (see Hook for the contract). Default: none.
 	Hooks []Hook
+	// EnableMetricsPush is enable.metrics.push (KIP-714): nil or true
+	// (the default, as in the Java client) pushes the client's metrics to
+	// a broker that asks for them (GetTelemetrySubscriptions, then
+	// PushTelemetry at the subscription's interval, and a last push on
+	// Close); false never does. A broker without a client telemetry
+	// receiver does not ask, and the client then sends nothing.
+	EnableMetricsPush *bool
 	// Dialer, when set, replaces net.Dialer (tests use it for fault injection).
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 }

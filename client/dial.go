@@ -62,6 +62,7 @@ func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane)
 	if open {
 		c.m.connsOpened.Add(1)
 		c.m.laneOpened[lane].Add(1)
+		c.tel.wake()
 	}
 	if broker >= 0 {
 		c.knownReachable()

@@ -162,4 +162,31 @@
 // allocate nothing; a request that supplies its frame's memory
 // (wire.FrameBufferer: the consumer's Fetch, into its record block) has its
 // response read there.
+//
+// # Metrics push (KIP-714)
+//
+// Like the Java client (enable.metrics.push, default true), a Client
+// pushes its metrics to the cluster when the cluster asks for them:
+// Config.EnableMetricsPush nil or true is on, a pointer to false is off.
+// A broker asks only when it runs a client telemetry receiver (a
+// metric.reporters plugin implementing ClientTelemetryExporterProvider);
+// without one it does not advertise GetTelemetrySubscriptions and
+// PushTelemetry, and the client sends nothing, dials nothing and logs
+// nothing for it. With one, the client takes a broker it is already
+// connected to, gets its subscription (GetTelemetrySubscriptions: client
+// instance id, push interval, metric name prefixes, accepted compression,
+// size limit, delta or cumulative counters) and pushes the subscribed
+// metrics (PushTelemetry, OTLP protobuf, compressed with the first
+// accepted codec) first after a random 0.5–1.5 intervals, then at the
+// interval. An operator subscribes clients with kafka-configs
+// --entity-type client-metrics (metrics=prefixes, interval.ms). Close
+// sends a last, terminating push, waiting for it at most 2s and never past
+// its ctx. ClientInstanceID returns the id the broker assigned, as the
+// broker reports it. The metric names are KIP-714's standard ones under
+// org.apache.kafka.producer. (for a client with a producer) and
+// org.apache.kafka.consumer. (for a client that fetches): connection
+// creation rate and total and per-node request latency (avg, max), plus
+// the consumer's fetch latency (avg, max); those gregor does not measure
+// (record queue time, produce throttle time, poll idle ratio, commit and
+// rebalance latencies) are not sent.
 package client

@@ -30,9 +30,13 @@ type fakeCluster struct {
 	fast     func(fc *fakeConn, raw []byte) bool // sees raw request frames first (benchmarks)
 	versions map[wire.APIKey][2]int16            // advertised ranges that differ from wire's table
 	omit     map[wire.APIKey]bool                // APIs not advertised
-	leaders  map[string][]int32                  // topic -> leader per partition
-	epochs   map[string][]int32
-	log      []*fakeReq
+	// telemetry advertises GetTelemetrySubscriptions and PushTelemetry
+	// (a real broker does only with a client telemetry receiver); tests
+	// answer them in their handle function.
+	telemetry bool
+	leaders   map[string][]int32 // topic -> leader per partition
+	epochs    map[string][]int32
+	log       []*fakeReq
 }
 
 type fakeBroker struct {
@@ -149,8 +153,16 @@ func newRequest(k wire.APIKey) wire.RequestDecoder {
 		return &wire.ProduceRequest{}
 	case wire.KeyFetch:
 		return &wire.FetchRequest{}
+	case wire.KeyGetTelemetrySubscriptions:
+		return &wire.GetTelemetrySubscriptionsRequest{}
+	case wire.KeyPushTelemetry:
+		return &wire.PushTelemetryRequest{}
 	}
 	return nil
+}
+
+func isTelemetryAPI(k wire.APIKey) bool {
+	return k == wire.KeyGetTelemetrySubscriptions || k == wire.KeyPushTelemetry
 }
 
 func (c *fakeConn) serve() {
@@ -208,7 +220,7 @@ func (c *fakeConn) answer(r *fakeReq) {
 		resp := &wire.ApiVersionsResponse{FinalizedFeaturesEpoch: -1}
 		cl.mu.Lock()
 		for _, a := range wire.APIs() {
-			if cl.omit[a.Key] {
+			if cl.omit[a.Key] || isTelemetryAPI(a.Key) && !cl.telemetry {
 				continue
 			}
 			rng := [2]int16{a.MinVersion, a.MaxVersion}

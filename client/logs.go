@@ -23,6 +23,10 @@ import (
 //     attributes added, removed.
 //   - Info "gregor: rebootstrapping"; Debug "gregor: connected",
 //     "gregor: ApiVersions fallback", "gregor: re-authenticated".
+//   - Debug "gregor: telemetry: ..." (KIP-714 metrics push): a
+//     GetTelemetrySubscriptions or PushTelemetry that failed or was
+//     refused (attributes broker, err), a payload not encoded or above the
+//     broker's TelemetryMaxBytes.
 //
 // Every call site checks Logger.Enabled first, so a disabled level formats
 // and allocates nothing.

@@ -220,6 +220,7 @@ func (mc *metaCache) get(ctx context.Context, topics []string, force bool) (*Met
 		close(f.done)
 		if f.err == nil {
 			mc.cl.logMetadataChanges(old, f.md)
+			mc.cl.tel.wake() // it may wait for a broker metadata names
 		}
 		return f.md, f.err
 	}

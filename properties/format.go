@@ -47,6 +47,9 @@ func Format(c Configs) map[string]string {
 	msOf("connections.max.idle.ms", cl.ConnIdleTimeout)
 	msOf("default.api.timeout.ms", c.APITimeout)
 	num("max.in.flight.requests.per.connection", int64(cl.MaxInFlightPerBroker))
+	if cl.EnableMetricsPush != nil {
+		p["enable.metrics.push"] = strconv.FormatBool(*cl.EnableMetricsPush)
+	}
 	sasl := cl.SASL != nil || cl.Mechanism != nil
 	switch {
 	case sasl && cl.TLS != nil:

@@ -299,6 +299,14 @@ var baseKeys = []Key{
 		b.p.Idempotence = &on
 		return nil
 	}},
+	{Name: "enable.metrics.push", Scope: all, Sets: "client.Config.EnableMetricsPush", apply: func(b *builder, v string) error {
+		on, err := parseBool(v)
+		if err != nil {
+			return err
+		}
+		b.cl.EnableMetricsPush = &on
+		return nil
+	}},
 	{Name: "fetch.max.bytes", Scope: cons, Sets: "consumer.Config.MaxBytes", apply: bytesInt(func(b *builder, n int64) { b.c.MaxBytes = int32(n) }, 1, math.MaxInt32)},
 	{Name: "fetch.max.wait.ms", Scope: cons, Sets: "consumer.Config.MaxWait", apply: ms(func(b *builder, d time.Duration) { b.c.MaxWait = d }, 1)},
 	{Name: "fetch.min.bytes", Scope: cons, Sets: "consumer.Config.MinBytes", apply: bytesInt(func(b *builder, n int64) { b.c.MinBytes = int32(n) }, 0, math.MaxInt32)},

@@ -60,6 +60,7 @@ func TestAllKeys(t *testing.T) {
 		"socket.connection.setup.timeout.ms":    "3000",
 		"default.api.timeout.ms":                "20000",
 		"max.in.flight.requests.per.connection": "3",
+		"enable.metrics.push":                   "false",
 		"acks":                                  "all",
 		"enable.idempotence":                    "true",
 		"linger.ms":                             "0",
@@ -97,11 +98,11 @@ func TestAllKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	retries, on := 4, true
+	retries, on, off := 4, true, false
 	want := Configs{
 		Client: client.Config{Bootstrap: []string{"h1:9092", "h2:9093"}, ClientID: "cid", RequestTimeout: 7 * time.Second,
 			RetryBackoff: 50 * time.Millisecond, RetryBackoffMax: 900 * time.Millisecond, MetadataMaxAge: time.Minute,
-			ConnIdleTimeout: time.Second, DialTimeout: 3 * time.Second, MaxInFlightPerBroker: 3,
+			ConnIdleTimeout: time.Second, DialTimeout: 3 * time.Second, MaxInFlightPerBroker: 3, EnableMetricsPush: &off,
 			SASL: &client.SASL{Mechanism: client.SASLScramSHA512, Username: "alice", Password: `a "quoted" secret`}},
 		APITimeout: 20 * time.Second,
 	}

@@ -216,6 +216,9 @@ func (b *fakeBroker) apply(r fakeReq) wire.ResponseEncoder {
 	case *wire.ApiVersionsRequest:
 		resp := &wire.ApiVersionsResponse{FinalizedFeaturesEpoch: -1}
 		for _, a := range wire.APIs() {
+			if a.Key == wire.KeyGetTelemetrySubscriptions || a.Key == wire.KeyPushTelemetry {
+				continue // as a broker without a client telemetry receiver (KIP-714)
+			}
 			resp.ApiKeys = append(resp.ApiKeys, wire.ApiVersionsResponseKey{ApiKey: a.Key, MinVersion: a.MinVersion, MaxVersion: a.MaxVersion})
 		}
 		if b.tv > 0 && r.hdr.Version >= 3 {

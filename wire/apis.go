@@ -8,8 +8,9 @@ import "slices"
 // stable version Apache Kafka 4.4 speaks. It joins the per-area tables
 // (coreAPIs in apis_core.go, adminAPIs in apis_admin.go, groupAPIs in
 // apis_group.go, groupNextAPIs in apis_group848.go, shareAPIs in
-// apis_share.go, txnAPIs in apis_txn.go), sorted by key.
-var apiTable = joinAPIs(coreAPIs, adminAPIs, groupAPIs, groupNextAPIs, shareAPIs, txnAPIs)
+// apis_share.go, telemetryAPIs in apis_telemetry.go, txnAPIs in
+// apis_txn.go), sorted by key.
+var apiTable = joinAPIs(coreAPIs, adminAPIs, groupAPIs, groupNextAPIs, shareAPIs, telemetryAPIs, txnAPIs)
 
 // joinAPIs concatenates API tables and sorts the result by key.
 func joinAPIs(tables ...[]APIInfo) []APIInfo {

@@ -39,6 +39,9 @@ type Cluster struct {
 	nodes          []*node // controller first when dedicated
 	log            func(string, ...any)
 	brokerConfig   map[string]string // Options.BrokerConfig
+	// telemetryClasses holds the compiled telemetry reporter
+	// (Options.TelemetryReporter), "" without one.
+	telemetryClasses string
 
 	attached bool // from a state file: Close is a no-op, Stop/Kill/Restart refused
 	detached bool // JVMs outlive this process (kafka-local up)
@@ -85,9 +88,15 @@ func start(ctx context.Context, o Options, detached bool) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	var tele string
+	if o.TelemetryReporter {
+		if tele, err = compileTelemetryReporter(ctx, java, lib); err != nil {
+			return nil, err
+		}
+	}
 	var lastErr error
 	for attempt := 1; attempt <= 3; attempt++ {
-		c := &Cluster{shape: o.Shape, java: java, libDir: lib, release: rel, log: logf, detached: detached, brokerConfig: o.BrokerConfig}
+		c := &Cluster{shape: o.Shape, java: java, libDir: lib, release: rel, log: logf, detached: detached, brokerConfig: o.BrokerConfig, telemetryClasses: tele}
 		err := c.tryStart(ctx, o.Dir)
 		if err == nil {
 			return c, nil

@@ -97,6 +97,10 @@ type Options struct {
 	// keys, e.g. "connections.max.reauth.ms"), applied after the test
 	// bed's own settings.
 	BrokerConfig map[string]string
+	// TelemetryReporter configures every broker with the test bed's client
+	// telemetry receiver (KIP-714; TelemetryReporterClass, compiled with
+	// javac and cached), which records each push in TelemetryLog.
+	TelemetryReporter bool
 	// Version is the Kafka release to run (one of SupportedVersions; its
 	// jars are downloaded when not cached); "" is Version(), i.e.
 	// $KAFKA_VERSION or KafkaVersion.

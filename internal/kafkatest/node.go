@@ -70,7 +70,7 @@ func (c *Cluster) startNode(n *node) error {
 		"-Djava.io.tmpdir="+filepath.Join(n.dir, "tmp"),
 		"-Dkafka.logs.dir="+filepath.Join(n.dir, "logs"),
 		"-Dlog4j2.configurationFile="+c.serverLog4j,
-		"-cp", js.classpath,
+		"-cp", c.nodeClasspath(js),
 		"kafka.Kafka", n.config)
 	cmd := exec.Command(c.java.Path, args...)
 	cmd.Dir = n.dir
