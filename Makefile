@@ -194,7 +194,8 @@ test: deps kafka-local
 # bench: the offline benchmarks of the root and testlab modules, then the
 # bench module's end-to-end suite (bench/run.sh: gregor, franz-go, sarama,
 # kafka-go and confluent-kafka-go, produce and consume; gregor and franz-go
-# also latency at fixed rates, group consumer, transactions and share group;
+# also latency at fixed rates, group consumer, transactions, share group and
+# beside Kafka's ProducerPerformance/ConsumerPerformance (suite tools);
 # interleaved runs, gregor's profiles, charts) against a single-node Kafka
 # it starts and stops. BENCH_COUNT (default 6) sets the interleaved runs;
 # SUITES (run.sh's) narrows the suites, e.g. make bench SUITES='latency txn'.
