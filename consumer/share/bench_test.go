@@ -25,6 +25,17 @@ type benchT struct {
 	md   map[string]topicMeta
 }
 
+// newBenchT returns a benchT answering benchRecords records compressed
+// with codec.
+func newBenchT(t testing.TB, codec wire.Compression) *benchT {
+	return &benchT{
+		md: map[string]topicMeta{fakeTopic: {id: fakeTopicID, leaders: map[int32]int32{0: 1}}},
+		resp: &wire.ShareFetchResponse{AcquisitionLockTimeoutMs: 30_000, Responses: []wire.ShareFetchTopicResponse{{TopicID: fakeTopicID, Partitions: []wire.ShareFetchPartitionResponse{{
+			PartitionIndex: 0, Records: benchShareRecords(t, codec), AcquiredRecords: []wire.ShareAcquiredRecords{acquired(0, benchRecords-1, 1)},
+		}}}}},
+	}
+}
+
 func (f *benchT) coordinator(context.Context, string) (int32, error) { return 1, nil }
 func (f *benchT) invalidateCoordinator(string)                       {}
 func (f *benchT) invalidateMetadata()                                {}
@@ -89,13 +100,7 @@ func benchShareRecords(b testing.TB, codec wire.Compression) []byte {
 func BenchmarkShareReceiveAck(b *testing.B) {
 	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionGzip, wire.CompressionSnappy, wire.CompressionLZ4, wire.CompressionZstd} {
 		b.Run(codec.String(), func(b *testing.B) {
-			f := &benchT{
-				md: map[string]topicMeta{fakeTopic: {id: fakeTopicID, leaders: map[int32]int32{0: 1}}},
-				resp: &wire.ShareFetchResponse{AcquisitionLockTimeoutMs: 30_000, Responses: []wire.ShareFetchTopicResponse{{TopicID: fakeTopicID, Partitions: []wire.ShareFetchPartitionResponse{{
-					PartitionIndex: 0, Records: benchShareRecords(b, codec), AcquiredRecords: []wire.ShareAcquiredRecords{acquired(0, benchRecords-1, 1)},
-				}}}}},
-			}
-			c, err := newConsumer(f, Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: time.Second})
+			c, err := newConsumer(newBenchT(b, codec), Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: time.Second})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -15,14 +15,7 @@ import (
 // arena its lz4 batches were decompressed into), while one kept by the
 // application still holds its own values after later Receives.
 func TestRecycleReusesOnlyHandedBack(t *testing.T) {
-	raw := benchShareRecords(t, wire.CompressionLZ4)
-	f := &benchT{
-		md: map[string]topicMeta{fakeTopic: {id: fakeTopicID, leaders: map[int32]int32{0: 1}}},
-		resp: &wire.ShareFetchResponse{AcquisitionLockTimeoutMs: 30_000, Responses: []wire.ShareFetchTopicResponse{{TopicID: fakeTopicID, Partitions: []wire.ShareFetchPartitionResponse{{
-			PartitionIndex: 0, Records: raw, AcquiredRecords: []wire.ShareAcquiredRecords{acquired(0, benchRecords-1, 1)},
-		}}}}},
-	}
-	c, err := newConsumer(f, Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: 10 * time.Millisecond})
+	c, err := newConsumer(newBenchT(t, wire.CompressionLZ4), Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,13 +60,7 @@ func TestRecycleReusesOnlyHandedBack(t *testing.T) {
 // written while that goroutine reads it), and checks each slice's records
 // agree with their offsets.
 func TestRecycleConcurrentWithReceive(t *testing.T) {
-	f := &benchT{
-		md: map[string]topicMeta{fakeTopic: {id: fakeTopicID, leaders: map[int32]int32{0: 1}}},
-		resp: &wire.ShareFetchResponse{AcquisitionLockTimeoutMs: 30_000, Responses: []wire.ShareFetchTopicResponse{{TopicID: fakeTopicID, Partitions: []wire.ShareFetchPartitionResponse{{
-			PartitionIndex: 0, Records: benchShareRecords(t, wire.CompressionSnappy), AcquiredRecords: []wire.ShareAcquiredRecords{acquired(0, benchRecords-1, 1)},
-		}}}}},
-	}
-	c, err := newConsumer(f, Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: 10 * time.Millisecond, MaxRecords: 100})
+	c, err := newConsumer(newBenchT(t, wire.CompressionSnappy), Config{GroupID: "g", Topics: []string{fakeTopic}, MaxWait: 10 * time.Millisecond, MaxRecords: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
