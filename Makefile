@@ -175,7 +175,7 @@ test: deps kafka-local
 	done; \
 	echo "=== allocation targets without -race (the race detector allocates)"; \
 	$(GO) test -count=1 -run 'SteadyStateAllocations|ProduceCallAllocatesNothing' ./client/ || rc=1; \
-	echo "=== offline produce and consume paths: 0 allocs/op for every codec (-benchmem)"; \
+	echo "=== offline produce, consume and share consume paths: 0 allocs/op for every codec (-benchmem)"; \
 	$(ALLOC_GUARD) || rc=1; \
 	echo "=== testlab scenarios through the adapter (make run's suite)"; \
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
@@ -194,7 +194,8 @@ test: deps kafka-local
 # bench: the offline benchmarks of the root and testlab modules, then the
 # bench module's end-to-end suite (bench/run.sh: gregor, franz-go, sarama,
 # kafka-go and confluent-kafka-go, produce and consume; gregor and franz-go
-# also latency at fixed rates, group consumer, transactions and share group;
+# also latency at fixed rates, group consumer, transactions, share group and
+# beside Kafka's ProducerPerformance/ConsumerPerformance (suite tools);
 # interleaved runs, gregor's profiles, charts) against a single-node Kafka
 # it starts and stops. BENCH_COUNT (default 6) sets the interleaved runs;
 # SUITES (run.sh's) narrows the suites, e.g. make bench SUITES='latency txn'.
@@ -232,14 +233,14 @@ GOFMT_CHECK = ( files=$$(git ls-files --cached --others --exclude-standard -- '*
 	if ! out=$$(gofmt -l $$files </dev/null); then echo "ERROR: gofmt failed" >&2; exit 1; fi; \
 	if [ -n "$$out" ]; then echo "gofmt needed (gofmt -w FILE):"; echo "$$out"; exit 1; fi )
 
-# ALLOC_GUARD runs the offline produce (BenchmarkAdmitEncode) and consume
-# (BenchmarkDeliverRecycle) benchmarks, one op = one record, for every codec
-# (produce in both the copy and the BorrowSlices mode) and fails unless
-# each reports 0 allocs/op.
-ALLOC_GUARD = ( out=$$($(GO) test -count=1 -run '^$$' -bench '^(BenchmarkAdmitEncode|BenchmarkDeliverRecycle)$$' -benchmem -benchtime=20000x ./producer/ ./consumer/) || { echo "$$out"; exit 1; }; \
+# ALLOC_GUARD runs the offline produce (BenchmarkAdmitEncode), consume
+# (BenchmarkDeliverRecycle) and share consume (BenchmarkShareReceiveAck)
+# benchmarks, one op = one record, for every codec (produce in both the copy
+# and the BorrowSlices mode) and fails unless each reports 0 allocs/op.
+ALLOC_GUARD = ( out=$$($(GO) test -count=1 -run '^$$' -bench '^(BenchmarkAdmitEncode|BenchmarkDeliverRecycle|BenchmarkShareReceiveAck)$$' -benchmem -benchtime=20000x ./producer/ ./consumer/ ./consumer/share/) || { echo "$$out"; exit 1; }; \
 	echo "$$out" | grep '^Benchmark'; \
 	echo "$$out" | awk '/^Benchmark/ { n++; for (i = 2; i < NF; i++) if ($$(i+1) == "allocs/op" && $$i != 0) { print "ERROR: " $$1 " allocates " $$i " allocs/op" > "/dev/stderr"; bad = 1 } } \
-	  END { if (n < 15) { print "ERROR: expected 15 guarded benchmarks (copy and borrow produce, every codec; consume, every codec), saw " n > "/dev/stderr"; bad = 1 }; exit bad }' )
+	  END { if (n < 20) { print "ERROR: expected 20 guarded benchmarks (copy and borrow produce, every codec; consume and share consume, every codec), saw " n > "/dev/stderr"; bad = 1 }; exit bad }' )
 
 fmt-check:
 	@$(GOFMT_CHECK)

@@ -6,9 +6,11 @@
 // and franz-go also in BenchmarkGroupConsume (consumer group),
 // BenchmarkTransaction (transactions/s), BenchmarkShareConsume (share
 // group), BenchmarkProduceAckLatency (one record at a time) and the paced
-// latency benchmarks below. run.sh runs them interleaved, suite by suite
-// (SUITES: produce consume latency group txn share), and cmd/charts draws
-// the results (RESULTS.md).
+// latency benchmarks below. BenchmarkPerfTools sets both beside Apache
+// Kafka's own ProducerPerformance and ConsumerPerformance (a JVM per op,
+// its CPU and peak RSS from the child's getrusage). run.sh runs them
+// interleaved, suite by suite (SUITES: produce consume latency group txn
+// share scale tools), and cmd/charts draws the results (RESULTS.md).
 //
 // # Latency at a fixed offered rate
 //

@@ -79,6 +79,13 @@ func benchGroup(b *testing.B, topic string, read func(b *testing.B, boot []strin
 }
 
 func gregorGroupRead(b *testing.B, boot []string, topic, group string) {
+	gregorGroupReadN(b, boot, topic, group, consumeRecords)
+}
+
+// gregorGroupReadN reads want records of topic as the only member of a new
+// group (classic protocol, range) with gregor's consumer.Group and returns
+// when the last arrived (before the group and client are closed).
+func gregorGroupReadN(b *testing.B, boot []string, topic, group string, want int) time.Time {
 	ctx := ctxFor(b, 5*time.Minute)
 	cl, err := client.New(client.Config{Bootstrap: boot, ClientID: "gregor-bench"})
 	if err != nil {
@@ -92,19 +99,25 @@ func gregorGroupRead(b *testing.B, boot []string, topic, group string) {
 	}
 	defer g.Close(ctx)
 	n := 0
-	for n < consumeRecords {
+	for n < want {
 		rs, err := g.Receive(ctx)
 		if err != nil {
 			b.Fatalf("Receive after %d records: %v", n, err)
 		}
 		n += len(rs)
 	}
-	if n != consumeRecords {
-		b.Fatalf("read %d records, want %d", n, consumeRecords)
+	if n != want {
+		b.Fatalf("read %d records, want %d", n, want)
 	}
+	return time.Now()
 }
 
 func franzGroupRead(b *testing.B, boot []string, topic, group string) {
+	franzGroupReadN(b, boot, topic, group, consumeRecords)
+}
+
+// franzGroupReadN is gregorGroupReadN with franz-go's group consumer.
+func franzGroupReadN(b *testing.B, boot []string, topic, group string, want int) time.Time {
 	ctx := ctxFor(b, 5*time.Minute)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(boot...), kgo.ClientID("franz-bench"),
 		kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic), kgo.Balancers(kgo.RangeBalancer()),
@@ -116,14 +129,15 @@ func franzGroupRead(b *testing.B, boot []string, topic, group string) {
 	}
 	defer cl.Close()
 	n := 0
-	for n < consumeRecords {
+	for n < want {
 		fs := cl.PollFetches(ctx)
 		if errs := fs.Errors(); len(errs) > 0 {
 			b.Fatalf("PollFetches after %d records: %v", n, errs[0].Err)
 		}
 		n += fs.NumRecords()
 	}
-	if n != consumeRecords {
-		b.Fatalf("read %d records, want %d", n, consumeRecords)
+	if n != want {
+		b.Fatalf("read %d records, want %d", n, want)
 	}
+	return time.Now()
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/producer"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -130,20 +131,7 @@ func BenchmarkProduce(b *testing.B) {
 func benchGregorProduce(b *testing.B, topic string, c produceCase, borrow bool) {
 	cl := newGregorClient(b)
 	defer cl.Close(context.Background())
-	// MaxRetries nil: unlimited retries within DeliveryTimeout, as franz-go.
-	p, err := producer.New(cl, producer.Config{
-		Compression:          c.codec,
-		Linger:               benchLinger,
-		BatchMaxBytes:        benchBatchMaxBytes,
-		MaxInFlightPerBroker: benchInFlight,
-		RequestMaxBytes:      benchRequestMaxBytes,
-		RetainedBytes:        benchBufferBytes,
-		InFlightRecords:      benchBufferRecords,
-		BorrowSlices:         borrow, // the values are never modified
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := newGregorProducer(b, cl, c.codec, borrow)
 	ctx := ctxFor(b, 5*time.Minute)
 	defer p.Close(ctx)
 	value := c.values()
@@ -201,9 +189,31 @@ func benchGregorProduce(b *testing.B, topic string, c produceCase, borrow bool) 
 	}
 }
 
-func benchFranzProduce(b *testing.B, topic string, c produceCase) {
+// newGregorProducer returns gregor's producer at the benchmarks' settings
+// (acks=all and idempotence are gregor's only mode).
+func newGregorProducer(b *testing.B, cl *client.Client, codec wire.Compression, borrow bool) *producer.Producer {
+	// MaxRetries nil: unlimited retries within DeliveryTimeout, as franz-go.
+	p, err := producer.New(cl, producer.Config{
+		Compression:          codec,
+		Linger:               benchLinger,
+		BatchMaxBytes:        benchBatchMaxBytes,
+		MaxInFlightPerBroker: benchInFlight,
+		RequestMaxBytes:      benchRequestMaxBytes,
+		RetainedBytes:        benchBufferBytes,
+		InFlightRecords:      benchBufferRecords,
+		BorrowSlices:         borrow, // the values are never modified
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// newFranzProducer returns a franz-go client producing to topic at the
+// benchmarks' settings (the same as newGregorProducer's).
+func newFranzProducer(b *testing.B, topic string, c wire.Compression) *kgo.Client {
 	codec := kgo.NoCompression()
-	if c.codec == wire.CompressionLZ4 {
+	if c == wire.CompressionLZ4 {
 		codec = kgo.Lz4Compression()
 	}
 	cl, err := kgo.NewClient(
@@ -225,6 +235,11 @@ func benchFranzProduce(b *testing.B, topic string, c produceCase) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return cl
+}
+
+func benchFranzProduce(b *testing.B, topic string, c produceCase) {
+	cl := newFranzProducer(b, topic, c.codec)
 	defer cl.Close()
 	ctx := ctxFor(b, 5*time.Minute)
 	value := c.values()

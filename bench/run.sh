@@ -6,7 +6,8 @@
 #
 #   COUNT     interleaved runs of every suite (default 6)
 #   CLIENTS   clients to run (default: gregor franz sarama kafkago confluent)
-#   SUITES    any of produce consume latency group txn share scale (default all):
+#   SUITES    any of produce consume latency group txn share scale tools
+#             (default all):
 #             produce   BenchmarkProduce, BenchmarkPeerProduce
 #             consume   BenchmarkConsume, BenchmarkPeerConsume
 #             latency   BenchmarkProduceLatencyAtRate, BenchmarkEndToEndLatency
@@ -15,7 +16,10 @@
 #             share     BenchmarkShareConsume
 #             scale     BenchmarkScale* (cost curves over 1 to 4,096
 #                       partitions, both clients at their defaults)
-#             (the last five have gregor and franz-go only; other clients
+#             tools     BenchmarkPerfTools: gregor and franz-go beside
+#                       Kafka's ProducerPerformance and ConsumerPerformance
+#                       (client "java", a JVM per op, added to CLIENTS)
+#             (the last six have gregor and franz-go only; other clients
 #             are skipped in them)
 #   PROFILES  1 (default) also profiles every gregor case once (not the
 #             latency suite's: paced runs wait most of their time); 0 skips it
@@ -38,7 +42,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 COUNT=${COUNT:-6}
 CLIENTS=(${CLIENTS:-gregor franz sarama kafkago confluent})
-SUITES=(${SUITES:-produce consume latency group txn share scale})
+SUITES=(${SUITES:-produce consume latency group txn share scale tools})
 PROFILES=${PROFILES:-1}
 OUT=${OUT:-results}
 PRODUCE_BENCHTIME=${PRODUCE_BENCHTIME:-2s}
@@ -61,6 +65,7 @@ pattern() {
 	txn) top='Transaction$' ;;
 	share) top='ShareConsume$' ;;
 	scale) top='Scale[A-Za-z]*' ;;
+	tools) top='PerfTools$' ;;
 	*)
 		echo "run.sh: unknown suite $suite" >&2
 		exit 2
@@ -70,6 +75,10 @@ pattern() {
 	produce | consume) ;;
 	scale) # a client's variants too (gregor-snappy, franz-none)
 		case $client in gregor | franz) echo "^Benchmark${top}/client=${client}(-[a-z]+)?/" ;; esac
+		return
+		;;
+	tools)
+		case $client in gregor | franz | java) echo "^Benchmark${top}/client=${client}/" ;; esac
 		return
 		;;
 	*)
@@ -97,6 +106,7 @@ benchtime() {
 	txn) echo "$TXN_BENCHTIME" ;;
 	scale) echo "$SCALE_BENCHTIME" ;;
 	latency) echo 1x ;; # one op is one paced run of GREGOR_BENCH_LATENCY_RUN
+	tools) echo 1x ;;   # one op is one run of 1,000,000 records (a JVM for java)
 	*) echo 3x ;;
 	esac
 }
@@ -105,11 +115,13 @@ for suite in "${SUITES[@]}"; do pattern "$suite" gregor > /dev/null; done # unkn
 for suite in "${SUITES[@]}"; do : > "$OUT/$suite.txt"; done
 : > "$OUT"/failures.txt
 echo "load at start: $(uptime)" | tee "$OUT"/load.txt
-n=${#CLIENTS[@]}
 for run in $(seq "$COUNT"); do
 	for suite in "${SUITES[@]}"; do
+		clients=("${CLIENTS[@]}")
+		[ "$suite" != tools ] || [[ " ${clients[*]} " == *" java "* ]] || clients+=(java)
+		n=${#clients[@]}
 		for k in $(seq 0 $((n - 1))); do
-			client=${CLIENTS[$(((run - 1 + k) % n))]}
+			client=${clients[$(((run - 1 + k) % n))]}
 			pat=$(pattern "$suite" "$client")
 			[ -n "$pat" ] || continue
 			echo "=== run $run/$COUNT $suite $client"
@@ -138,7 +150,7 @@ fi
 BENCHSTAT=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 for f in "${SUITES[@]}"; do
 	$BENCHSTAT -col /client \
-		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR txn/s OR heap-MiB OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
+		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
 		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
 go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)

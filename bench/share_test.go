@@ -28,7 +28,8 @@ const (
 // BenchmarkShareConsume measures a share group (KIP-932) reading a
 // pre-filled topic with 1 and 3 members in this process: gregor's
 // share.Consumer beside franz-go's share consumer (kgo.ShareGroup), both
-// accepting implicitly, 500 records per fetch. One op is a fresh group
+// accepting implicitly, 500 records per fetch (gregor's member takes its
+// acknowledgement results and recycles what it received). One op is a fresh group
 // (share.auto.offset.reset=earliest) whose members together receive
 // shareRecords records; records/s and cpu-ns/rec as BenchmarkProduce.
 //
@@ -125,12 +126,15 @@ func gregorShareMember(ctx context.Context, b *testing.B, group, topic string, n
 		b.Error(err)
 		return
 	}
+	var results []share.AckResult
 	for ctx.Err() == nil {
 		recs, err := c.Receive(ctx)
 		if err != nil {
 			break
 		}
 		n.Add(int64(len(recs)))
+		results = c.AppendAckResults(results[:0]) // what an application checks
+		c.Recycle(recs)
 	}
 	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -41,10 +41,16 @@ type coordLookup struct {
 // per-key errors (e.g. GROUP_AUTHORIZATION_FAILED) are returned as
 // *RequestError wrapping the *wire.KafkaError, Certainty NotSent.
 func (c *Client) Coordinator(ctx context.Context, kind CoordinatorType, key string) (int32, error) {
-	ctx, cancel := c.opContext(ctx)
-	defer cancel()
 	cc := &c.coord
 	k := coordKey{kind, key}
+	cc.mu.Lock()
+	id, ok := cc.cache[k]
+	cc.mu.Unlock()
+	if ok {
+		return id, nil // a cached answer needs no deadline (and no timer)
+	}
+	ctx, cancel := c.opContext(ctx)
+	defer cancel()
 	for try := 0; ; try++ {
 		cc.mu.Lock()
 		if id, ok := cc.cache[k]; ok {

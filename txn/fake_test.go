@@ -23,7 +23,7 @@ import (
 // Produce appends (counting records per partition), the transaction APIs
 // succeed unless script says otherwise.
 type fakeBroker struct {
-	t  *testing.T
+	t  testing.TB
 	ln net.Listener
 	tv int16 // finalized transaction.version
 
@@ -46,7 +46,7 @@ type fakeReq struct {
 	req wire.Request
 }
 
-func newFakeBroker(t *testing.T, tv int16) *fakeBroker {
+func newFakeBroker(t testing.TB, tv int16) *fakeBroker {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func newFakeBroker(t *testing.T, tv int16) *fakeBroker {
 	return b
 }
 
-func (b *fakeBroker) client(t *testing.T) *client.Client {
+func (b *fakeBroker) client(t testing.TB) *client.Client {
 	cl, err := client.New(client.Config{Bootstrap: []string{b.ln.Addr().String()}, RetryBackoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +315,7 @@ func (b *fakeBroker) apply(r fakeReq) wire.ResponseEncoder {
 }
 
 // fakeProducer returns an initialised transactional producer on b.
-func fakeProducer(t *testing.T, b *fakeBroker, version int, pc producer.Config) *Producer {
+func fakeProducer(t testing.TB, b *fakeBroker, version int, pc producer.Config) *Producer {
 	t.Helper()
 	p, err := New(b.client(t), Config{TransactionalID: "tid", TransactionVersion: version, RetryBackoff: time.Millisecond, Producer: pc})
 	if err != nil {

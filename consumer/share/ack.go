@@ -27,8 +27,8 @@ func (c *Consumer) Acknowledge(r *Record, t AcknowledgeType) error {
 		return ErrClosed
 	}
 	tp := r.TopicPartition()
-	h := c.heldLocked(tp, r.Offset)
-	if h == nil || !h.delivered {
+	h, ok := c.held[tp][r.Offset]
+	if !ok || !h.delivered {
 		return fmt.Errorf("%w: %s offset %d", ErrNotDelivered, tp, r.Offset)
 	}
 	if h.acked {
@@ -41,6 +41,7 @@ func (c *Consumer) Acknowledge(r *Record, t AcknowledgeType) error {
 		return fmt.Errorf("%w: %s offset %d is being acknowledged", ErrNotDelivered, tp, r.Offset)
 	}
 	h.acked = true
+	c.held[tp][r.Offset] = h
 	c.pending = append(c.pending, ack{tp: tp, offset: r.Offset, node: h.node, typ: int8(t), report: true})
 	return nil
 }
@@ -72,6 +73,7 @@ func (c *Consumer) acceptDeliveredLocked() {
 		for off, h := range offs {
 			if h.delivered && !h.acked {
 				h.acked = true
+				offs[off] = h
 				c.pending = append(c.pending, ack{tp: tp, offset: off, node: h.node, typ: wire.AckAccept, report: true})
 			}
 		}
@@ -102,7 +104,7 @@ func (c *Consumer) sendAcksLocked(ctx context.Context, final bool) error {
 	for _, a := range c.pending {
 		byNode[a.node] = append(byNode[a.node], a)
 	}
-	c.pending = nil
+	c.pending = c.pending[:0]
 	if final {
 		for n, s := range c.sessions {
 			if s.epoch != 0 {
@@ -225,13 +227,13 @@ func (c *Consumer) failAcksLocked(acks []ack, err error) {
 // record; a failed Renew leaves it held and acknowledgeable.
 func (c *Consumer) ackResultsLocked(acks []ack, err error) {
 	for _, a := range acks {
-		if h := c.heldLocked(a.tp, a.offset); h != nil && h.node == a.node {
-			if a.typ == wire.AckRenew {
-				h.acked = false
-			} else {
-				delete(c.held[a.tp], a.offset)
-				if len(c.held[a.tp]) == 0 {
-					delete(c.held, a.tp)
+		if offs := c.held[a.tp]; offs != nil {
+			if h, ok := offs[a.offset]; ok && h.node == a.node {
+				if a.typ == wire.AckRenew {
+					h.acked = false
+					offs[a.offset] = h
+				} else {
+					delete(offs, a.offset)
 				}
 			}
 		}

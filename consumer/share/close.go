@@ -37,11 +37,12 @@ func (c *Consumer) Close(ctx context.Context) error {
 		for off, h := range offs {
 			if !h.acked {
 				h.acked = true
+				offs[off] = h
 				c.pending = append(c.pending, ack{tp: tp, offset: off, node: h.node, typ: wire.AckRelease})
 			}
 		}
 	}
-	c.buffered, c.bufferedBytes = nil, 0
+	c.buffered, c.cur, c.bufferedBytes = nil, nil, 0
 	sessErr := c.sendAcksLocked(ctx, true)
 	<-c.hbDone
 	err := cmp.Or(sessErr, c.leave(ctx))

@@ -97,19 +97,34 @@ type Consumer struct {
 	closed bool
 	// sessions are the share sessions by broker.
 	sessions map[int32]*session
-	// held are the acquired records by partition and offset.
-	held map[gregor.TopicPartition]map[int64]*heldRecord
-	// buffered are acquired records not yet delivered, in arrival order.
+	// held are the acquired records by partition and offset (a
+	// partition's map is kept when it empties, so refilling it allocates
+	// nothing).
+	held map[gregor.TopicPartition]map[int64]heldRecord
+	// buffered are acquired records not yet delivered, in arrival order:
+	// the rest of cur's records.
 	buffered []Record
+	// cur is the block buffered is cut from (nil when nothing is
+	// buffered).
+	cur *recBlock
 	// bufferedBytes counts key, value and header bytes of buffered.
 	bufferedBytes int
-	// pending are acknowledgements not yet sent.
-	pending []ack
+	// pending are acknowledgements not yet sent; sending are those the
+	// ShareFetch requests in flight carry (planLocked swaps the two, so
+	// their memory is reused).
+	pending, sending []ack
 	// results are acknowledgement outcomes not yet taken.
 	results []AckResult
-	// br and batch are the record-batch decoder and its reused batch.
-	br    *wire.BatchReader
-	batch wire.RecordBatch
+	// br and batch are the record-batch decoder and its reused batch;
+	// decoded holds one partition's decoded records (reused), inflated the
+	// bytes decompressed in the current fetch round.
+	br       *wire.BatchReader
+	batch    wire.RecordBatch
+	decoded  []consumer.Record
+	inflated int
+
+	// pool keeps the memory of delivered records for reuse (Recycle).
+	pool recPool
 }
 
 // heldRecord is one acquired record.
@@ -152,10 +167,11 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 		assigned:      map[gregor.TopicPartition]struct{}{},
 		assignChanged: make(chan struct{}),
 		sessions:      map[int32]*session{},
-		held:          map[gregor.TopicPartition]map[int64]*heldRecord{},
+		held:          map[gregor.TopicPartition]map[int64]heldRecord{},
 		hbDone:        make(chan struct{}),
 		joined:        make(chan struct{}),
 	}
+	c.pool.maxArena = cfg.MaxBufferedBytes
 	if w, ok := t.(wireTransport); ok {
 		c.hooks = w.cl.Hooks()
 		c.clientDone = w.cl.Closed()
@@ -215,4 +231,16 @@ func (c *Consumer) TakeAckResults() []AckResult {
 	r := c.results
 	c.results = nil
 	return r
+}
+
+// AppendAckResults appends the outcomes TakeAckResults would return to dst,
+// forgets them and returns the extended slice: with a dst reused across
+// calls, taking results allocates nothing.
+func (c *Consumer) AppendAckResults(dst []AckResult) []AckResult {
+	c.opMu.Lock()
+	defer c.opMu.Unlock()
+	dst = append(dst, c.results...)
+	clear(c.results)
+	c.results = c.results[:0]
+	return dst
 }

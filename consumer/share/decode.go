@@ -12,7 +12,9 @@ import (
 // batch. A broker answers a record-limited ShareFetch with whole batches,
 // often far larger than what it acquired, so records outside the ranges
 // are never materialized; the batch decoding buffers are reused across
-// calls (c.br, c.batch: opMu).
+// calls (c.br, c.batch, c.decoded: opMu), compressed batches decompress
+// into the arena of the round's block (c.cur), and the returned slice is
+// valid until the next call.
 func (c *Consumer) decodeAcquiredLocked(tp gregor.TopicPartition, pr *wire.ShareFetchPartitionResponse) ([]consumer.Record, int64) {
 	in := func(off int64) bool {
 		for _, a := range pr.AcquiredRecords {
@@ -30,7 +32,13 @@ func (c *Consumer) decodeAcquiredLocked(tp gregor.TopicPartition, pr *wire.Share
 		c.br = wire.NewBatchReader(nil, wire.DecodeOptions{Decompressor: c.dec})
 	}
 	c.br.Reset(pr.Records, wire.DecodeOptions{Decompressor: c.dec})
-	var out []consumer.Record
+	c.br.SetArena(c.cur.arena)
+	defer func() {
+		c.cur.arena = c.br.Arena()
+		c.inflated += c.br.DecompressedBytes()
+	}()
+	out := c.decoded[:0]
+	defer func() { c.decoded = out }()
 	next := int64(0)
 	b := &c.batch
 	for c.br.Next(b) {

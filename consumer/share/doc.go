@@ -58,7 +58,10 @@
 // Records fetched but not yet delivered are counted in key, value and header
 // bytes. Receive sends ShareFetch only when nothing is buffered, asking for at
 // most MaxBufferedBytes, so the buffer holds one response's records (a broker
-// may exceed MaxBytes by one record batch, KIP-74).
+// may exceed MaxBytes by one record batch, KIP-74). Recycle hands a
+// Receive's slice back for reuse (its records' memory included), and
+// AppendAckResults takes results into a reused slice: with both, the steady
+// state allocates nothing per record.
 //
 // # Membership
 //

@@ -90,20 +90,22 @@ func ctxErr(ctx context.Context) error {
 }
 
 // deliverLocked returns up to MaxRecords buffered records, marking them
-// delivered.
+// delivered: a chunk cut from the current block, no copy (see Recycle).
 func (c *Consumer) deliverLocked() []Record {
 	n := min(len(c.buffered), c.cfg.MaxRecords)
-	out := make([]Record, n)
-	copy(out, c.buffered[:n])
-	clear(c.buffered[:n])
+	out := c.buffered[:n:n]
 	c.buffered = c.buffered[n:]
-	if len(c.buffered) == 0 {
-		c.buffered = nil
+	last := len(c.buffered) == 0
+	c.pool.deliver(c.cur, out, last)
+	if last {
+		c.buffered, c.cur = nil, nil
 	}
 	for i := range out {
 		c.bufferedBytes -= recordBytes(&out[i].Record)
-		if h := c.heldLocked(out[i].TopicPartition(), out[i].Offset); h != nil {
+		tp := out[i].TopicPartition()
+		if h, ok := c.held[tp][out[i].Offset]; ok {
 			h.delivered = true
+			c.held[tp][out[i].Offset] = h
 		}
 	}
 	return out
@@ -120,10 +122,6 @@ func recordBytes(r *consumer.Record) int {
 		n += len(h.Key) + len(h.Value)
 	}
 	return n
-}
-
-func (c *Consumer) heldLocked(tp gregor.TopicPartition, off int64) *heldRecord {
-	return c.held[tp][off]
 }
 
 // fetchPlan is one broker's ShareFetch.
@@ -164,11 +162,19 @@ func (c *Consumer) planLocked(ctx context.Context) ([]*fetchPlan, error) {
 		}
 		want[leader][tp] = struct{}{}
 	}
+	// The plans' acknowledgements are runs of c.sending by node: c.pending
+	// collects the round's gaps and releases meanwhile.
+	c.sending, c.pending = c.pending, c.sending[:0]
+	slices.SortStableFunc(c.sending, func(a, b ack) int { return cmp.Compare(a.node, b.node) })
 	acksByNode := map[int32][]ack{}
-	for _, a := range c.pending {
-		acksByNode[a.node] = append(acksByNode[a.node], a)
+	for i := 0; i < len(c.sending); {
+		j := i + 1
+		for j < len(c.sending) && c.sending[j].node == c.sending[i].node {
+			j++
+		}
+		acksByNode[c.sending[i].node] = c.sending[i:j:j]
+		i = j
 	}
-	c.pending = nil
 	nodes := map[int32]bool{}
 	for n := range want {
 		nodes[n] = true
@@ -298,6 +304,16 @@ func (c *Consumer) fetchLocked(ctx context.Context, plans []*fetchPlan) error {
 	}
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.MaxWait+answerGrace)
 	defer cancel()
+	// Nothing is buffered: this round's records go to a fresh block.
+	c.cur, c.inflated = c.pool.get(), 0
+	c.buffered = c.cur.recs
+	defer func() {
+		c.cur.recs = c.buffered
+		c.pool.filled(c.cur, c.inflated)
+		if len(c.buffered) == 0 {
+			c.buffered, c.cur = nil, nil
+		}
+	}()
 	var wg sync.WaitGroup
 	for _, p := range plans {
 		wg.Add(1)
@@ -409,8 +425,11 @@ func (c *Consumer) acquireLocked(node int32, tp gregor.TopicPartition, pr *wire.
 	at := func(off int64) (int, bool) {
 		return slices.BinarySearchFunc(recs, off, func(r consumer.Record, o int64) int { return cmp.Compare(r.Offset, o) })
 	}
-	if c.held[tp] == nil {
-		c.held[tp] = map[int64]*heldRecord{}
+	defer clear(recs) // c.decoded: drop what the records point to
+	held := c.held[tp]
+	if held == nil {
+		held = map[int64]heldRecord{}
+		c.held[tp] = held
 	}
 	for _, ar := range pr.AcquiredRecords {
 		if ar.LastOffset < ar.FirstOffset {
@@ -420,11 +439,12 @@ func (c *Consumer) acquireLocked(node int32, tp gregor.TopicPartition, pr *wire.
 			i, ok := at(off)
 			switch {
 			case ok:
-				if old := c.held[tp][off]; old != nil && !old.delivered {
+				if old, ok := held[off]; ok && !old.delivered {
 					old.deliveryCount, old.node = ar.DeliveryCount, node
+					held[off] = old
 					continue // still buffered from an earlier delivery
 				}
-				c.held[tp][off] = &heldRecord{node: node, deliveryCount: ar.DeliveryCount}
+				held[off] = heldRecord{node: node, deliveryCount: ar.DeliveryCount}
 				c.buffered = append(c.buffered, Record{Record: recs[i], DeliveryCount: ar.DeliveryCount})
 				c.bufferedBytes += recordBytes(&recs[i])
 			case off < next:

@@ -1,6 +1,7 @@
 package share
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -45,35 +46,28 @@ func (s *session) reset() {
 	s.parts = map[gregor.TopicPartition]wire.UUID{}
 }
 
-// ackBatches builds the acknowledgement batches of one partition: offsets
-// sorted, contiguous offsets in one batch, with one type when all agree and
-// one type per offset otherwise.
-func ackBatches(acks []ack) []wire.ShareAcknowledgementBatch {
-	sorted := slices.Clone(acks)
-	slices.SortFunc(sorted, func(a, b ack) int {
-		switch {
-		case a.offset < b.offset:
-			return -1
-		case a.offset > b.offset:
-			return 1
-		}
-		return 0
-	})
+// ackBatches builds the acknowledgement batches of one partition from its
+// acks sorted by offset (as groupAcks leaves them): contiguous offsets in
+// one batch, with one type when all agree and one type per offset
+// otherwise.
+func ackBatches(sorted []ack) []wire.ShareAcknowledgementBatch {
 	var out []wire.ShareAcknowledgementBatch
 	for i := 0; i < len(sorted); {
 		j := i + 1
+		same := true
 		for j < len(sorted) && sorted[j].offset == sorted[j-1].offset+1 {
+			same = same && sorted[j].typ == sorted[i].typ
 			j++
 		}
 		run := sorted[i:j]
-		types := make([]int8, len(run))
-		same := true
-		for k, a := range run {
-			types[k] = a.typ
-			same = same && a.typ == run[0].typ
-		}
+		var types []int8
 		if same {
-			types = types[:1]
+			types = []int8{run[0].typ}
+		} else {
+			types = make([]int8, len(run))
+			for k, a := range run {
+				types[k] = a.typ
+			}
 		}
 		out = append(out, wire.ShareAcknowledgementBatch{FirstOffset: run[0].offset, LastOffset: run[len(run)-1].offset, AcknowledgeTypes: types})
 		i = j
@@ -81,15 +75,23 @@ func ackBatches(acks []ack) []wire.ShareAcknowledgementBatch {
 	return out
 }
 
-// groupAcks splits acks by partition, keeping first-seen partition order.
+// groupAcks sorts acks in place by partition and offset and splits them by
+// partition (the map's values are runs of acks, not copies), in partition
+// order.
 func groupAcks(acks []ack) ([]gregor.TopicPartition, map[gregor.TopicPartition][]ack) {
+	slices.SortFunc(acks, func(a, b ack) int {
+		return cmp.Or(cmp.Compare(a.tp.Topic, b.tp.Topic), cmp.Compare(a.tp.Partition, b.tp.Partition), cmp.Compare(a.offset, b.offset))
+	})
 	var order []gregor.TopicPartition
 	by := map[gregor.TopicPartition][]ack{}
-	for _, a := range acks {
-		if _, ok := by[a.tp]; !ok {
-			order = append(order, a.tp)
+	for i := 0; i < len(acks); {
+		j := i + 1
+		for j < len(acks) && acks[j].tp == acks[i].tp {
+			j++
 		}
-		by[a.tp] = append(by[a.tp], a)
+		order = append(order, acks[i].tp)
+		by[acks[i].tp] = acks[i:j:j]
+		i = j
 	}
 	return order, by
 }

@@ -569,15 +569,33 @@ func (c *Cluster) destroy() error {
 // they have (ConfigCommand is kafka.admin.ConfigCommand up to 4.1). Each
 // call costs a JVM start (about 1-2s).
 func (c *Cluster) RunTool(ctx context.Context, mainClass string, args ...string) (string, error) {
-	js, err := c.jarSet()
+	cmd, err := c.ToolCommand(ctx, mainClass, []string{"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"}, args...)
 	if err != nil {
 		return "", err
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		// Never the secrets among args (--add-scram) or echoed by the tool.
+		return redact(string(out)), fmt.Errorf("kafkatest: %s %v: %w\n%s", cmd.Args[len(cmd.Args)-len(args)-1], redactArgs(args), err, redact(tail(out, 4000)))
+	}
+	return string(out), nil
+}
+
+// ToolCommand returns, not started, the command RunTool runs for one of
+// Kafka's CLI main classes, with jvmFlags (heap, GC, JIT) in place of
+// RunTool's start-up-tuned ones: for a caller that needs the process
+// itself, e.g. its resource usage (cmd.ProcessState.SysUsage) after a
+// performance tool ran.
+func (c *Cluster) ToolCommand(ctx context.Context, mainClass string, jvmFlags []string, args ...string) (*exec.Cmd, error) {
+	js, err := c.jarSet()
+	if err != nil {
+		return nil, err
 	}
 	mainClass = js.toolClass(mainClass)
 	tmp := filepath.Join(c.dir, "tmp")
 	_ = os.MkdirAll(tmp, 0o755)
-	jargs := append(c.java.commonFlags(),
-		"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+	jargs := append(c.java.commonFlags(), jvmFlags...)
+	jargs = append(jargs,
 		"-Djava.io.tmpdir="+tmp,
 		"-Dlog4j2.configurationFile="+c.toolsLog4j,
 		"-cp", js.classpath,
@@ -587,12 +605,7 @@ func (c *Cluster) RunTool(ctx context.Context, mainClass string, args ...string)
 	cmd.Dir = tmp
 	cmd.SysProcAttr = toolProcAttr()
 	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		// Never the secrets among args (--add-scram) or echoed by the tool.
-		return redact(string(out)), fmt.Errorf("kafkatest: %s %v: %w\n%s", mainClass, redactArgs(args), err, redact(tail(out, 4000)))
-	}
-	return string(out), nil
+	return cmd, nil
 }
 
 // jarSet returns the classpath and tool index of the cluster's jars,

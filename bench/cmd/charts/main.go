@@ -63,6 +63,15 @@ var latencyMetrics = []metric{
 	{"cpu-ns/rec", "client CPU per record (ns)", 1},
 }
 
+// toolMetrics are drawn for the tools suite (the Java perf tools beside the
+// Go clients): what each process spent.
+var toolMetrics = []metric{
+	{"records/s", "records/s (thousands)", 1e-3},
+	{"cpu-s", "process CPU per run (s)", 1},
+	{"cpu-ns/rec", "process CPU per record (ns)", 1},
+	{"peak-RSS-MiB", "peak RSS (MiB)", 1},
+}
+
 // suites lists the suites in the order drawn and the benchmark (after
 // "Benchmark") whose lines belong to each.
 var suites = []struct {
@@ -76,6 +85,7 @@ var suites = []struct {
 	{"group", []string{"GroupConsume"}},
 	{"txn", []string{"Transaction"}},
 	{"share", []string{"ShareConsume"}},
+	{"tools", []string{"PerfTools"}},
 }
 
 // suiteOf returns the suite of a top-level benchmark, or "".
@@ -95,16 +105,19 @@ func metricsFor(suite string) []metric {
 		return latencyMetrics
 	case "txn":
 		return append([]metric{{"txn/s", "committed transactions/s", 1}}, metrics...)
+	case "tools":
+		return toolMetrics
 	}
 	return metrics
 }
 
 // clientOrder fixes the clients' order and colours.
-var clientOrder = []string{"gregor", "gregor-norecycle", "franz", "sarama", "kafkago", "confluent"}
+var clientOrder = []string{"gregor", "gregor-norecycle", "franz", "sarama", "kafkago", "confluent", "java"}
 
 var palette = []color.Color{
 	color.RGBA{0x1b, 0x9e, 0x77, 0xff}, color.RGBA{0x66, 0xc2, 0xa5, 0xff}, color.RGBA{0xd9, 0x5f, 0x02, 0xff},
 	color.RGBA{0x75, 0x70, 0xb3, 0xff}, color.RGBA{0xe7, 0x29, 0x8a, 0xff}, color.RGBA{0x66, 0xa6, 0x1e, 0xff},
+	color.RGBA{0xa6, 0x76, 0x1d, 0xff},
 }
 
 // key names one bar: a suite (BenchmarkProduce and BenchmarkPeerProduce
