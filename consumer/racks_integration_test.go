@@ -59,7 +59,9 @@ func (h *brokerCounts) snapshot() (fetches, records map[int32]int) {
 var probeOut = regexp.MustCompile(`preferred-read-replica=(-?\d+) records=(\d+)`)
 
 // TestIntegrationRacks starts the 1+3 cluster with racks (broker i in
-// rack-a/b/c, RackAwareReplicaSelector) for follower fetching (KIP-392).
+// rack-a/b/c, RackAwareReplicaSelector) once, for follower fetching
+// (KIP-392) and rack-aware partitioning (KIP-1123, a producer feature
+// checked here to start the four JVMs only once).
 func TestIntegrationRacks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
@@ -75,6 +77,8 @@ func TestIntegrationRacks(t *testing.T) {
 	if kc.BrokerRack(2) != "rack-b" {
 		t.Fatalf("broker 2 is in rack %q, want rack-b", kc.BrokerRack(2))
 	}
+	// Partitioning first: follower fetching stops and restarts broker 2.
+	t.Run("RackAwarePartitioning", func(t *testing.T) { testRackAwarePartitioning(ctx, t, kc) })
 	t.Run("FollowerFetching", func(t *testing.T) { testFollowerFetching(ctx, t, kc) })
 }
 
@@ -101,19 +105,9 @@ func testFollowerFetching(ctx context.Context, t *testing.T, kc *kafkatest.Clust
 	defer p.Close(context.Background())
 	produce := func(tag string, n int) {
 		t.Helper()
-		var ds []*producer.Delivery
-		for i := range n {
-			d, err := p.Send(ctx, &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(fmt.Sprintf("%s-%d", tag, i))})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ds = append(ds, d)
-		}
-		for _, d := range ds {
-			if r, err := d.Wait(ctx); err != nil || r.Err != nil {
-				t.Fatalf("produce %s: %v %v", tag, err, r.Err)
-			}
-		}
+		sendAll(ctx, t, p, n, func(i int) *producer.Record {
+			return &producer.Record{Topic: topic, Partition: producer.ToPartition(0), Value: []byte(fmt.Sprintf("%s-%d", tag, i))}
+		})
 	}
 
 	c, err := consumer.New(cl, consumer.Config{Rack: "rack-b", MaxWait: 200 * time.Millisecond})
@@ -229,4 +223,118 @@ func createTopic(ctx context.Context, t *testing.T, cl *client.Client, prefix st
 		t.Fatal(err)
 	}
 	return topic
+}
+
+// rackAssignments leads partitions 1 and 4 of six by broker 2 (rack-b),
+// the others by brokers 1 and 3; every partition has a replica on each.
+var rackAssignments = [][]int32{{1, 2, 3}, {2, 3, 1}, {3, 1, 2}, {1, 3, 2}, {2, 1, 3}, {3, 2, 1}}
+
+// testRackAwarePartitioning (KIP-1123): gregor's producer with
+// RackAwarePartitioning and Rack rack-b puts every keyless record in a
+// partition led by broker 2, as Apache's Java producer
+// (ProducerPerformance, keyless records) does with partitioner.rack.aware
+// and client.rack=rack-b; without it, records reach the other partitions
+// too.
+func testRackAwarePartitioning(ctx context.Context, t *testing.T, kc *kafkatest.Cluster) {
+	cl, err := client.New(client.Config{Bootstrap: kc.Bootstrap(kafkatest.Plaintext)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close(context.Background())
+	ends := func(topic string) []int64 {
+		t.Helper()
+		var qs []admin.OffsetQuery
+		for part := range int32(len(rackAssignments)) {
+			qs = append(qs, admin.OffsetQuery{TopicPartition: gregor.TopicPartition{Topic: topic, Partition: part}, Spec: admin.OffsetLatest})
+		}
+		res, err := admin.New(cl, admin.Config{}).ListOffsets(ctx, qs, admin.ListOffsetsOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]int64, len(rackAssignments))
+		for _, r := range res {
+			if r.Err != nil {
+				t.Fatalf("ListOffsets %s: %v", r.TopicPartition, r.Err)
+			}
+			out[r.Partition] = r.Offset
+		}
+		return out
+	}
+	const n = 400
+	produce := func(cfg producer.Config) []int64 {
+		t.Helper()
+		topic := createTopic(ctx, t, cl, "kip1123", rackAssignments)
+		cfg.BatchMaxBytes, cfg.Linger = 1024, time.Millisecond // the sticky partition switches every ~10 records
+		p, err := producer.New(cl, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close(context.Background())
+		sendAll(ctx, t, p, n, func(i int) *producer.Record {
+			return &producer.Record{Topic: topic, Value: []byte(fmt.Sprintf("%098d", i))} // keyless
+		})
+		return ends(topic)
+	}
+	inRackOnly := func(who string, e []int64) {
+		t.Helper()
+		var total int64
+		for part, off := range e {
+			total += off
+			if leader := rackAssignments[part][0]; leader != 2 && off != 0 {
+				t.Errorf("%s: %d records in partition %d, led by broker %d (%s); ends %v", who, off, part, leader, kc.BrokerRack(leader), e)
+			}
+		}
+		if total != n {
+			t.Errorf("%s: %d records in all, want %d; ends %v", who, total, n, e)
+		}
+	}
+	gregorEnds := produce(producer.Config{Rack: "rack-b", RackAwarePartitioning: true})
+	t.Logf("gregor, partitioner.rack.aware, rack-b: records per partition %v", gregorEnds)
+	inRackOnly("gregor", gregorEnds)
+	if gregorEnds[1] == 0 || gregorEnds[4] == 0 {
+		t.Errorf("gregor: records per partition %v: want both rack-b partitions (1 and 4) used", gregorEnds)
+	}
+	plain := produce(producer.Config{Rack: "rack-b"})
+	t.Logf("gregor, rack-b, not rack-aware: records per partition %v", plain)
+	if plain[0]+plain[2]+plain[3]+plain[5] == 0 {
+		t.Errorf("gregor without RackAwarePartitioning used only rack-b's partitions: %v", plain)
+	}
+
+	javaTopic := createTopic(ctx, t, cl, "kip1123-java", rackAssignments)
+	out, err := kc.RunTool(ctx, "org.apache.kafka.tools.ProducerPerformance", "--topic", javaTopic, "--num-records", fmt.Sprint(n),
+		"--record-size", "100", "--throughput", "-1", "--producer-props", "bootstrap.servers="+strings.Join(kc.Bootstrap(kafkatest.Plaintext), ","),
+		"partitioner.rack.aware=true", "client.rack=rack-b", "batch.size=1024", "linger.ms=1", "acks=all")
+	if err != nil {
+		t.Fatalf("Java producer: %v", err)
+	}
+	javaEnds := ends(javaTopic)
+	t.Logf("Java ProducerPerformance, partitioner.rack.aware, rack-b: records per partition %v (%s)", javaEnds, strings.TrimSpace(lastLine(out)))
+	inRackOnly("Java", javaEnds)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// sendAll sends records rec(0) .. rec(n-1) and waits until each is
+// acknowledged.
+func sendAll(ctx context.Context, t *testing.T, p *producer.Producer, n int, rec func(i int) *producer.Record) {
+	t.Helper()
+	ds := make([]*producer.Delivery, 0, n)
+	for i := range n {
+		d, err := p.Send(ctx, rec(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, d)
+	}
+	for i, d := range ds {
+		if r, err := d.Wait(ctx); err != nil || r.Err != nil {
+			t.Fatalf("record %d: %v %v", i, err, r.Err)
+		}
+	}
 }
