@@ -2,9 +2,12 @@ package consumer_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/gregor-kafka/gregor/admin"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/consumer"
+	"github.com/gregor-kafka/gregor/consumer/assign"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/producer"
 	"github.com/gregor-kafka/gregor/wire"
@@ -60,8 +64,8 @@ var probeOut = regexp.MustCompile(`preferred-read-replica=(-?\d+) records=(\d+)`
 
 // TestIntegrationRacks starts the 1+3 cluster with racks (broker i in
 // rack-a/b/c, RackAwareReplicaSelector) once, for follower fetching
-// (KIP-392) and rack-aware partitioning (KIP-1123, a producer feature
-// checked here to start the four JVMs only once).
+// (KIP-392), rack-aware partitioning (KIP-1123, a producer feature) and
+// rack-aware assignment (KIP-881), so that the four JVMs start only once.
 func TestIntegrationRacks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
@@ -79,6 +83,7 @@ func TestIntegrationRacks(t *testing.T) {
 	}
 	// Partitioning first: follower fetching stops and restarts broker 2.
 	t.Run("RackAwarePartitioning", func(t *testing.T) { testRackAwarePartitioning(ctx, t, kc) })
+	t.Run("RackAwareAssignment", func(t *testing.T) { testRackAwareAssignment(ctx, t, kc) })
 	t.Run("FollowerFetching", func(t *testing.T) { testFollowerFetching(ctx, t, kc) })
 }
 
@@ -337,4 +342,161 @@ func sendAll(ctx context.Context, t *testing.T, p *producer.Producer, n int, rec
 			t.Fatalf("record %d: %v %v", i, err, r.Err)
 		}
 	}
+}
+
+// testRackAwareAssignment (KIP-881): a classic group of Apache's Java
+// consumer (VerifiableConsumer, client.rack=rack-a) and gregor's (Rack
+// rack-b), both with the range assignor, on a topic whose partitions 0 and
+// 2 live on broker 1 (rack-a) and 1 and 3 on broker 2 (rack-b): whichever
+// leads, the Java member gets 0 and 2 and gregor's 1 and 3 (plain range
+// would give one member 0-1 and the other 2-3). Then a KIP-848 member's
+// rack reaches the coordinator (ConsumerGroupDescribe).
+func testRackAwareAssignment(ctx context.Context, t *testing.T, kc *kafkatest.Cluster) {
+	cl, err := client.New(client.Config{Bootstrap: kc.Bootstrap(kafkatest.Plaintext)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close(context.Background())
+	topic := createTopic(ctx, t, cl, "kip881", [][]int32{{1}, {2}, {1}, {2}})
+	group := topic + "-g"
+	props, err := kc.WriteClientProperties(kafkatest.Plaintext, "", "", "")
+	if err == nil {
+		err = appendProperty(props, "client.rack=rack-a")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	jctx, jcancel := context.WithCancel(ctx)
+	jdone := make(chan string, 1)
+	go func() {
+		out, _ := kc.RunTool(jctx, "org.apache.kafka.tools.VerifiableConsumer", "--bootstrap-server", strings.Join(kc.Bootstrap(kafkatest.Plaintext), ","),
+			"--topic", topic, "--group-id", group, "--group-protocol", "classic", "--session-timeout", "6000",
+			"--assignment-strategy", "org.apache.kafka.clients.consumer.RangeAssignor", "--command-config", props)
+		jdone <- out
+	}()
+	defer func() {
+		jcancel()
+		<-jdone
+	}()
+	g, err := consumer.NewGroup(cl, consumer.GroupConfig{Config: consumer.Config{Rack: "rack-b"}, GroupID: group, Topics: []string{topic},
+		Protocol: consumer.ProtocolClassic, Assignors: []assign.Assignor{assign.Range()}, SessionTimeout: 6 * time.Second,
+		HeartbeatInterval: time.Second, DisableAutoCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close(context.Background())
+	go receiveUntilClosed(ctx, g)
+	var byRack map[string][]int32
+	pollUntil(ctx, t, 3*time.Minute, "a stable group of the Java (rack-a) and the gregor (rack-b) member", func() bool {
+		byRack = describeByRack(ctx, t, cl, group)
+		return len(byRack) == 2 && len(byRack["rack-a"])+len(byRack["rack-b"]) == 4
+	})
+	t.Logf("classic group, range assignor: partitions by member rack %v (0 and 2 on rack-a's broker 1, 1 and 3 on rack-b's broker 2)", byRack)
+	if !slices.Equal(byRack["rack-a"], []int32{0, 2}) || !slices.Equal(byRack["rack-b"], []int32{1, 3}) {
+		t.Fatalf("partitions by member rack %v: want rack-a [0 2], rack-b [1 3]", byRack)
+	}
+
+	// KIP-848: the rack is in the joining heartbeat.
+	g2, err := consumer.NewGroup(cl, consumer.GroupConfig{Config: consumer.Config{Rack: "rack-b"}, GroupID: group + "-848", Topics: []string{topic},
+		Protocol: consumer.ProtocolConsumer, DisableAutoCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g2.Close(context.Background())
+	go receiveUntilClosed(ctx, g2)
+	var rack *string
+	pollUntil(ctx, t, time.Minute, "the KIP-848 member's join", func() bool {
+		coord, err := cl.Coordinator(ctx, client.CoordinatorGroup, group+"-848")
+		if err != nil {
+			return false
+		}
+		r, err := cl.Request(ctx, coord, &wire.ConsumerGroupDescribeRequest{GroupIDs: []string{group + "-848"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs := r.(*wire.ConsumerGroupDescribeResponse).Groups
+		if len(gs) != 1 || len(gs[0].Members) != 1 {
+			return false
+		}
+		rack = gs[0].Members[0].RackID
+		return true
+	})
+	if rack == nil || *rack != "rack-b" {
+		t.Fatalf("KIP-848 member's rack at the coordinator: %v, want rack-b", rack)
+	}
+	t.Logf("KIP-848 member's rack at the coordinator: %s", *rack)
+}
+
+// receiveUntilClosed calls g.Receive (the group needs a reader to move
+// through its rebalances) until g is closed or ctx ends.
+func receiveUntilClosed(ctx context.Context, g *consumer.Group) {
+	for ctx.Err() == nil {
+		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := g.Receive(rctx)
+		cancel()
+		if errors.Is(err, client.ErrClosed) {
+			return
+		}
+	}
+}
+
+// pollUntil checks cond every 200ms until it holds, failing the test after
+// d.
+func pollUntil(ctx context.Context, t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within %s", what, d)
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		}
+	}
+}
+
+// describeByRack describes a classic group and returns the partitions
+// assigned to each member, by the rack of its subscription, once the group
+// is Stable (empty otherwise).
+func describeByRack(ctx context.Context, t *testing.T, cl *client.Client, group string) map[string][]int32 {
+	t.Helper()
+	out := map[string][]int32{}
+	coord, err := cl.Coordinator(ctx, client.CoordinatorGroup, group)
+	if err != nil {
+		return out // not there yet
+	}
+	r, err := cl.Request(ctx, coord, &wire.DescribeGroupsRequest{Groups: []string{group}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.(*wire.DescribeGroupsResponse).Groups[0]
+	if d.GroupState != "Stable" {
+		return out
+	}
+	for _, m := range d.Members {
+		var sub wire.ConsumerProtocolSubscription
+		var asg wire.ConsumerProtocolAssignment
+		if sub.DecodeFrom(wire.NewReader(m.MemberMetadata)) != nil || asg.DecodeFrom(wire.NewReader(m.MemberAssignment)) != nil || sub.RackID == nil {
+			t.Fatalf("member %s: subscription %x assignment %x (want a rack in the subscription)", m.MemberID, m.MemberMetadata, m.MemberAssignment)
+		}
+		for _, tp := range asg.AssignedPartitions {
+			out[*sub.RackID] = append(out[*sub.RackID], tp.Partitions...)
+		}
+		slices.Sort(out[*sub.RackID])
+	}
+	return out
+}
+
+// appendProperty adds a "key=value" line to a properties file.
+func appendProperty(path, kv string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(kv + "\n")
+	return errors.Join(err, f.Close())
 }
