@@ -200,4 +200,10 @@ type PartitionMetrics struct {
 	// LastStableOffset under read_committed) minus Position; -1 when
 	// either is unknown. Control records and aborted transactions count.
 	Lag int64
+	// FromFollower reports that a consumer reads the partition from
+	// ReadReplica, the preferred read replica its leader named (KIP-392,
+	// consumer.Config.Rack), rather than from the leader; ReadReplica is
+	// Java's preferred-read-replica metric (which is -1 for the leader).
+	FromFollower bool
+	ReadReplica  int32
 }

@@ -35,6 +35,9 @@ func mergePartitions(parts []PartitionMetrics) []PartitionMetrics {
 		if p.Position >= 0 && (d.Position < 0 || p.Lag > d.Lag || (p.Lag == d.Lag && p.Position < d.Position)) {
 			d.Position, d.Lag = p.Position, p.Lag
 		}
+		if p.FromFollower && !d.FromFollower {
+			d.FromFollower, d.ReadReplica = true, p.ReadReplica
+		}
 	}
 	return out
 }

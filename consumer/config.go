@@ -126,6 +126,19 @@ type Config struct {
 	// OffsetReset is the out-of-range policy (auto.offset.reset). Default
 	// ResetEarliest.
 	OffsetReset ResetPolicy
+	// Rack is the consumer's rack (client.rack), "" for none. It is sent
+	// in every Fetch (v11+), so that a broker with a replica selector
+	// (replica.selector.class, e.g. RackAwareReplicaSelector) can name a
+	// replica in the same rack as the partition's preferred read replica:
+	// the partition is then fetched from that follower (KIP-392) until the
+	// choice expires after the client's MetadataMaxAge
+	// (metadata.max.age.ms), the follower fails or is out of range of the
+	// position, or metadata no longer lists it, and from the leader
+	// otherwise; Metrics and the client's PartitionMetrics say which
+	// replica each partition is read from. A Group also sends it to the
+	// coordinator for rack-aware assignment (KIP-881): in its
+	// subscription (classic protocol, v3) and its heartbeat (KIP-848).
+	Rack string
 }
 
 // withDefaults returns cfg with zero fields defaulted, or an error naming

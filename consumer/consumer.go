@@ -59,6 +59,7 @@ type Consumer struct {
 	pins   pinRing            // mu: delivered slices not handed back yet
 	take   []*partState       // mu: takeLocked's scratch
 	m      Metrics            // mu: counters
+	rr     readReplicas       // follower fetching (read_replica.go)
 
 	// counts holds per-partition fetch counters, kept across Remove and
 	// Assign; endCh is closed (and set nil) when a position or end moved,
@@ -102,6 +103,7 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		dec:      wire.NewDecompressor(0),
 	}
 	c.blocks.limit = cfg.MaxBufferedBytes
+	c.rr.ttl = metadataMaxAge(cl)
 	if hc, ok := cl.(interface{ Hooks() *client.Hooks }); ok {
 		c.hooks = hc.Hooks()
 	}

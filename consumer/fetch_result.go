@@ -47,6 +47,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.inflight, req.node)
+	c.fetchFailedLocked(req.node, r.err) // KIP-392: back to the leaders
 	if topErr != nil {
 		c.m.FetchFailures++
 	}
@@ -70,6 +71,9 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 		st := c.parts[p.TopicPartition]
 		if !ok || st == nil || st.gen != gen || !st.fetchedAt(req.want[p.TopicPartition].FetchOffset) {
 			continue // unassigned, repositioned or not asked for: stale
+		}
+		if c.readReplicaAnswerLocked(st, p, now) {
+			continue // KIP-392: fetched from the leader next
 		}
 		if p.Err == nil {
 			st.hwm, st.lso = p.HighWatermark, p.LastStableOffset

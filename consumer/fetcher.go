@@ -41,6 +41,7 @@ type fetchReq struct {
 	maxWait   time.Duration
 	minBytes  int32
 	partMax   int32
+	rack      string // Config.Rack (client.rack), for follower fetching (KIP-392)
 
 	// Owned by the fetch worker while the Fetch is in flight.
 	blk     *recBlock    // the block the response is read and decoded into
@@ -68,6 +69,8 @@ type fetchRespPart struct {
 	Records          []byte
 	Diverging        *divergingEpoch
 	Leader           *leaderHint // CurrentLeader with an error (v12+, KIP-951), nil for none
+	// Preferred is PreferredReadReplica (v11+, KIP-392; read_replica.go).
+	Preferred preferredReplica
 }
 
 // fetchResp is what the consumer uses of a FetchResponse.
@@ -330,6 +333,8 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 	}
 	fs.noLeader, fs.caughtUp, fs.fatal, fs.fatalErr, fs.idChange = noLeader, caughtUp, fatal, fatalErr, idChange
 	defer clear(fatalErr) // keep no errors alive
+	// KIP-392: from the leader to the preferred read replica
+	c.routeReadReplicas(byLeader, md, now)
 	if len(idChange) > 0 {
 		if t := c.topicIDsChanged(idChange, md, now); !t.IsZero() && (earliest.IsZero() || t.Before(earliest)) {
 			earliest = t
@@ -402,6 +407,7 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 	req.maxBytes = int32(maxBytes)
 	req.askBytes = int32(max(float64(maxBytes)/max(fs.chargePerByte, 1), 1))
 	req.isolation, req.maxWait, req.minBytes, req.partMax = c.cfg.Isolation, c.cfg.MaxWait, c.cfg.MinBytes, c.cfg.PartitionMaxBytes
+	req.rack = c.cfg.Rack
 	clear(req.want)
 	clear(req.gens)
 	order := req.order[:0]

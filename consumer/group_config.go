@@ -44,7 +44,8 @@ type GroupConfig struct {
 	// (auto.offset.reset: where a partition without a committed offset
 	// starts, and what happens out of range; default ResetEarliest, where
 	// Java's default is latest), MaxWait, MinBytes, MaxBytes,
-	// PartitionMaxBytes, MaxBufferedBytes.
+	// PartitionMaxBytes, MaxBufferedBytes, and Rack (client.rack: follower
+	// fetching, KIP-392, and rack-aware assignment, KIP-881).
 	Config
 
 	// GroupID is the group (group.id). Required.
@@ -112,9 +113,6 @@ type GroupConfig struct {
 	// auto-commit commits only each partition's contiguous processed
 	// prefix (CommitMarked commits it on demand).
 	CommitProcessed bool
-	// Rack is the consumer's rack (client.rack), sent in the subscription
-	// (v3) for rack-aware assignors (KIP-881).
-	Rack string
 	// OnAssignment, if set, receives the assignment events in order, each
 	// once, from the membership goroutine (see AssignmentEvent). It must
 	// not call Close.

@@ -19,6 +19,12 @@ type Metrics struct {
 	Validations       uint64 // positions checked with OffsetForLeaderEpoch after a leader change (KIP-320)
 	MetadataRefreshes uint64 // times the consumer invalidated metadata
 	LeaderHints       uint64 // new leaders taken from Fetch responses without a metadata refresh (KIP-951)
+	// ReadReplicaChanges counts preferred read replicas a leader named
+	// that a partition was then fetched from (KIP-392, Config.Rack);
+	// ReadReplicaFallbacks counts partitions that went back to their leader
+	// before their choice expired (an error, a failed Fetch, a replica
+	// metadata no longer lists online).
+	ReadReplicaChanges, ReadReplicaFallbacks uint64
 }
 
 // Metrics returns a snapshot of the consumer's counters and gauges.

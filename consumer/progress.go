@@ -3,6 +3,8 @@ package consumer
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/gregor-kafka/gregor"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -140,6 +142,7 @@ func (c *Consumer) progressedLocked() {
 // partitionMetrics appends the client.PartitionMetrics of every partition
 // the consumer fetched or is assigned (RegisterPartitionMetrics source).
 func (c *Consumer) partitionMetrics(dst []client.PartitionMetrics) []client.PartitionMetrics {
+	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for tp, pc := range c.counts {
@@ -155,6 +158,7 @@ func (c *Consumer) partitionMetrics(dst []client.PartitionMetrics) []client.Part
 		m := client.PartitionMetrics{Topic: tp.Topic, Partition: tp.Partition, HighWatermark: st.hwm, LastStableOffset: st.lso,
 			Position: p.Position, Lag: p.Lag, BufferedRecords: p.BufferedRecords}
 		m.BufferedBytes = st.bufferedCharge()
+		m.ReadReplica, m.FromFollower = st.replica.get(now)
 		if pc := c.counts[tp]; pc != nil {
 			m.FetchedRecords, m.FetchedBytes = pc.records, pc.bytes
 		}

@@ -72,6 +72,9 @@ type partState struct {
 	// may read is lso (readEnd); set at creation.
 	readCommitted bool
 	counts        *partCounts // the consumer's counters of tp, set at the first fetched chunk
+	// replica is the preferred read replica the partition is fetched from
+	// instead of its leader (KIP-392, read_replica.go).
+	replica readReplica
 }
 
 // phase is where a partition is in the life of a fetch (see INTERNALS.md,

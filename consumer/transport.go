@@ -58,6 +58,7 @@ func buildFetchRequest(m *wire.FetchRequest, req *fetchReq) {
 		IsolationLevel: int8(req.isolation),
 		SessionID:      req.plan.SessionID,
 		SessionEpoch:   req.plan.SessionEpoch,
+		RackID:         req.rack,
 	}
 	for _, tp := range req.plan.Parts {
 		sp := req.want[tp]
@@ -154,6 +155,7 @@ func mapFetchResponseInto(out *fetchResp, names map[wire.UUID]string, req *fetch
 				LastStableOffset: p.LastStableOffset,
 				LogStartOffset:   p.LogStartOffset,
 				Records:          p.Records,
+				Preferred:        preferredOf(p.PreferredReadReplica),
 			}
 			if fp.Err != nil && p.CurrentLeader.LeaderID >= 0 && p.CurrentLeader.LeaderEpoch >= 0 {
 				fp.Leader = &leaderHint{p.CurrentLeader.LeaderID, p.CurrentLeader.LeaderEpoch}

@@ -87,6 +87,12 @@ type Options struct {
 	// keys such as "log.retention.ms"), applied after the defaults the
 	// package doc lists.
 	BrokerConfig map[string]string
+	// Racks puts broker i in rack "rack-a", "rack-b", "rack-c", ...
+	// (broker.rack, see BrokerRack) and sets replica.selector.class to
+	// RackAwareReplicaSelector, so that consumers with a rack
+	// (consumer.Config.Rack) fetch from the replica in their rack (KIP-392)
+	// and the rack-aware producer and assignors have racks to work with.
+	Racks bool
 }
 
 // Cluster is a running Kafka cluster. Its methods are safe for concurrent
@@ -105,7 +111,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if o.Shape != SingleNode && o.Shape != ThreeBrokers && o.Shape != "" {
 		return nil, fmt.Errorf("kafkatest: unknown shape %q (want %q or %q)", o.Shape, SingleNode, ThreeBrokers)
 	}
-	c, err := ik.Start(ctx, ik.Options{Shape: ik.Shape(o.Shape), Dir: o.Dir, Log: o.Log, BrokerConfig: o.BrokerConfig})
+	c, err := ik.Start(ctx, ik.Options{Shape: ik.Shape(o.Shape), Dir: o.Dir, Log: o.Log, BrokerConfig: o.BrokerConfig, Racks: o.Racks})
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +161,10 @@ func (c *Cluster) BrokerAddr(id int32, l Listener) string { return c.c.BrokerAdd
 
 // BrokerIDs lists the broker node IDs in ascending order: [1] or [1 2 3].
 func (c *Cluster) BrokerIDs() []int32 { return c.c.BrokerIDs() }
+
+// BrokerRack returns broker id's broker.rack: "rack-a" for broker 1,
+// "rack-b" for 2, ... with Options.Racks, "" otherwise.
+func (c *Cluster) BrokerRack(id int32) string { return c.c.BrokerRack(id) }
 
 // ClusterID is the KRaft cluster ID the cluster was formatted with.
 func (c *Cluster) ClusterID() string { return c.c.ClusterID() }

@@ -149,7 +149,11 @@ func (p *Producer) chooseLocked(t *topicState, key []byte, size int) int32 {
 	if key != nil {
 		return KeyPartition(key, t.numParts)
 	}
-	return t.sticky.next(size, p.cfg.BatchMaxBytes, t.numParts, t.avail)
+	avail := t.avail
+	if len(t.availRack) > 0 { // KIP-1123
+		avail = t.availRack
+	}
+	return t.sticky.next(size, p.cfg.BatchMaxBytes, t.numParts, avail)
 }
 
 // admitWaitersLocked admits waiting Send calls in FIFO order while they fit.

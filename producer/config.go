@@ -52,6 +52,17 @@ type Config struct {
 	// that broker has a batch due, carries it too (as the Java client
 	// drains a ready broker).
 	Linger time.Duration
+	// Rack is the producer's rack (client.rack), for RackAwarePartitioning.
+	Rack string
+	// RackAwarePartitioning makes the partitioner rack-aware
+	// (partitioner.rack.aware, KIP-1123; Java client 4.4+): a record
+	// without a key goes to a partition whose leader is in Rack (its
+	// broker.rack) when the topic has one with a leader, and to any
+	// partition with a leader otherwise; the sticky rule (KIP-794) is
+	// unchanged within that set. Keyed records and ToPartition are not
+	// affected. Default false, as in the Java client.
+	RackAwarePartitioning bool
+
 	// BatchMaxRecords bounds the records of one batch. Default 10000.
 	BatchMaxRecords int
 	// BatchMaxBytes bounds the (estimated, uncompressed) bytes of one batch

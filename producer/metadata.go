@@ -36,6 +36,9 @@ func (p *Producer) applyTopicLocked(t *topicState, md *client.Metadata) {
 				t.avail = append(t.avail, pm.Partition)
 			}
 		}
+		if p.cfg.RackAwarePartitioning {
+			t.availRack = inRack(t.availRack[:0], tm, md, p.cfg.Rack)
+		}
 	}
 	for _, ps := range t.parts {
 		if ps == nil {

@@ -1,6 +1,12 @@
 package producer
 
-import "math/rand/v2"
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/gregor-kafka/gregor/client"
+)
 
 // murmur2 is the 32-bit MurmurHash2 variant of the Java client's
 // org.apache.kafka.common.utils.Utils.murmur2 (seed 0x9747b28c), which the
@@ -89,4 +95,23 @@ func pickOther(prev, n int32, avail []int32) int32 {
 			return p
 		}
 	}
+}
+
+// inRack appends to dst the partitions of tm with a leader that metadata
+// places in rack (its broker.rack) and returns it: the candidates of the
+// rack-aware partitioner (KIP-1123; the Java client's
+// BuiltInPartitioner.nextPartition filters the available partitions by
+// leader.hasRack() && leader.rack().equals(client.rack), and uses them when
+// there is at least one).
+func inRack(dst []int32, tm *client.TopicMetadata, md *client.Metadata, rack string) []int32 {
+	for _, pm := range tm.Partitions {
+		if pm.Leader < 0 {
+			continue
+		}
+		i, ok := slices.BinarySearchFunc(md.Brokers, pm.Leader, func(b client.Broker, id int32) int { return cmp.Compare(b.NodeID, id) })
+		if ok && md.Brokers[i].Rack != nil && *md.Brokers[i].Rack == rack {
+			dst = append(dst, pm.Partition)
+		}
+	}
+	return dst
 }

@@ -135,6 +135,7 @@ type topicState struct {
 	parts      []*partState // by partition number (grows as needed)
 	numParts   int32        // from metadata; 0 unknown
 	avail      []int32      // partitions with a leader
+	availRack  []int32      // avail led by a broker in Config.Rack (RackAwarePartitioning)
 	sticky     stickyState
 	unassigned *batch // records waiting for the topic's metadata
 	metaErr    error  // last per-topic metadata error

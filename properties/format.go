@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -99,6 +100,12 @@ func Format(c Configs) map[string]string {
 	}
 	if co.OffsetReset != consumer.ResetEarliest {
 		p["auto.offset.reset"] = co.OffsetReset.String()
+	}
+	if r := cmp.Or(co.Rack, pr.Rack); r != "" {
+		p["client.rack"] = r
+	}
+	if pr.RackAwarePartitioning {
+		p["partitioner.rack.aware"] = "true"
 	}
 	formatGroup(p, c.Group, msOf)
 	if c.Txn.TransactionalID != "" {

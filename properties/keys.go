@@ -276,6 +276,11 @@ var baseKeys = []Key{
 		b.cl.ClientID = v
 		return nil
 	}},
+	{Name: "client.rack", Scope: prod | cons, Sets: "consumer.Config.Rack, producer.Config.Rack", apply: func(b *builder, v string) error {
+		b.c.Rack = strings.TrimSpace(v)
+		b.p.Rack = b.c.Rack
+		return nil
+	}},
 	{Name: "compression.gzip.level", Scope: prod, Sets: "producer.Config.CompressionLevel (with gzip)", apply: level(wire.CompressionGzip, 1, 9)},
 	{Name: "compression.lz4.level", Scope: prod, Sets: "producer.Config.CompressionLevel (with lz4)", apply: level(wire.CompressionLZ4, 1, 9)},
 	{Name: "compression.type", Scope: prod, Sets: "producer.Config.Compression", apply: func(b *builder, v string) error {
@@ -341,6 +346,11 @@ var baseKeys = []Key{
 	{Name: "max.partition.fetch.bytes", Scope: cons, Sets: "consumer.Config.PartitionMaxBytes", apply: bytesInt(func(b *builder, n int64) { b.c.PartitionMaxBytes = int32(n) }, 1, math.MaxInt32)},
 	{Name: "max.request.size", Scope: prod, Sets: "producer.Config.RequestMaxBytes", apply: bytesInt(func(b *builder, n int64) { b.p.RequestMaxBytes = int(n) }, 1, math.MaxInt32-1)},
 	{Name: "metadata.max.age.ms", Scope: all, Sets: "client.Config.MetadataMaxAge", apply: ms(func(b *builder, d time.Duration) { b.cl.MetadataMaxAge = d }, 1)},
+	{Name: "partitioner.rack.aware", Scope: prod, Sets: "producer.Config.RackAwarePartitioning", apply: func(b *builder, v string) error {
+		on, err := parseBool(v)
+		b.p.RackAwarePartitioning = on
+		return err
+	}},
 	{Name: "request.timeout.ms", Scope: all, Sets: "client.Config.RequestTimeout, producer.Config.RequestTimeout", apply: ms(func(b *builder, d time.Duration) {
 		b.cl.RequestTimeout = d
 		b.p.RequestTimeout = d

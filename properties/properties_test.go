@@ -77,6 +77,8 @@ func TestAllKeys(t *testing.T) {
 		"fetch.max.bytes":                       "1000000",
 		"max.partition.fetch.bytes":             "2000",
 		"isolation.level":                       "read_committed",
+		"client.rack":                           "rack-b",
+		"partitioner.rack.aware":                "true",
 		"auto.offset.reset":                     "none",
 		"group.id":                              "g1",
 		"group.instance.id":                     "i1",
@@ -109,10 +111,11 @@ func TestAllKeys(t *testing.T) {
 	want.Producer.Acks, want.Producer.Idempotence, want.Producer.Linger = -1, &on, -1
 	want.Producer.BatchMaxBytes, want.Producer.RetainedBytes, want.Producer.RequestMaxBytes = 65536, 64<<20, 2<<20
 	want.Producer.Compression, want.Producer.CompressionLevel = wire.CompressionZstd, 7
+	want.Producer.Rack, want.Producer.RackAwarePartitioning = "rack-b", true
 	want.Producer.DeliveryTimeout, want.Producer.MaxRetries = time.Minute, &retries
 	want.Producer.RequestTimeout, want.Producer.RetryBackoff, want.Producer.MaxInFlightPerBroker = 7*time.Second, 50*time.Millisecond, 3
 	want.Consumer = consumer.Config{MaxWait: 250 * time.Millisecond, MinBytes: 10, MaxBytes: 1000000, PartitionMaxBytes: 2000,
-		Isolation: consumer.ReadCommitted, OffsetReset: consumer.ResetNone}
+		Isolation: consumer.ReadCommitted, OffsetReset: consumer.ResetNone, Rack: "rack-b"}
 	want.Group = consumer.GroupConfig{Config: want.Consumer, GroupID: "g1", InstanceID: "i1", Protocol: consumer.ProtocolClassic,
 		SessionTimeout: 10 * time.Second, RebalanceTimeout: time.Minute, HeartbeatInterval: time.Second,
 		DisableAutoCommit: true, AutoCommitInterval: 2 * time.Second,

@@ -83,7 +83,10 @@ type Config struct {
 	// MaxBufferedBytes bounds the key, value and header bytes of records
 	// fetched but not yet delivered. Default 64 MiB.
 	MaxBufferedBytes int
-	// RackID is the member's rack (client.rack), or "".
+	// RackID is the member's rack (client.rack), or "", sent in the
+	// ShareGroupHeartbeat. Share partitions are always fetched from their
+	// leaders: ShareFetch (KIP-932) has no rack and no preferred read
+	// replica, since the leader alone tracks the acquired records.
 	RackID string
 }
 

@@ -1,6 +1,7 @@
 package kafkatest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,8 @@ type Cluster struct {
 	nodes          []*node // controller first when dedicated
 	log            func(string, ...any)
 	brokerConfig   map[string]string // Options.BrokerConfig
+	racks          bool              // Options.Racks (racks.go)
+	startTimeout   time.Duration     // Options.StartTimeout, defaulted
 	// telemetryClasses holds the compiled telemetry reporter
 	// (Options.TelemetryReporter), "" without one.
 	telemetryClasses string
@@ -96,7 +99,8 @@ func start(ctx context.Context, o Options, detached bool) (*Cluster, error) {
 	}
 	var lastErr error
 	for attempt := 1; attempt <= 3; attempt++ {
-		c := &Cluster{shape: o.Shape, java: java, libDir: lib, release: rel, log: logf, detached: detached, brokerConfig: o.BrokerConfig, telemetryClasses: tele}
+		c := &Cluster{shape: o.Shape, java: java, libDir: lib, release: rel, log: logf, detached: detached, brokerConfig: o.BrokerConfig,
+			racks: o.Racks, startTimeout: cmp.Or(o.StartTimeout, nodeStartTimeout), telemetryClasses: tele}
 		err := c.tryStart(ctx, o.Dir)
 		if err == nil {
 			return c, nil
@@ -185,7 +189,7 @@ func (c *Cluster) tryStart(ctx context.Context, parent string) error {
 			return err
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, nodeStartTimeout)
+	sctx, cancel := context.WithTimeout(ctx, cmp.Or(c.startTimeout, nodeStartTimeout))
 	defer cancel()
 	if err := c.waitReady(sctx, c.BrokerIDs()); err != nil {
 		return err
@@ -511,7 +515,7 @@ func (c *Cluster) RestartBroker(ctx context.Context, id int32) error {
 	if err := c.startNode(n); err != nil {
 		return err
 	}
-	sctx, cancel := context.WithTimeout(ctx, nodeStartTimeout)
+	sctx, cancel := context.WithTimeout(ctx, cmp.Or(c.startTimeout, nodeStartTimeout))
 	defer cancel()
 	if err := c.waitReady(sctx, []int32{id}); err != nil {
 		return err

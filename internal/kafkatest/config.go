@@ -149,6 +149,7 @@ func (c *Cluster) nodeConfig(n *node) props {
 		p.set("listener.name.mtls.ssl.truststore.location", c.caFile)
 		p.set("ssl.principal.mapping.rules", "RULE:^CN=([^,]+),.*$/$1/,DEFAULT")
 		c.telemetryProps(&p)
+		c.rackConfig(n, &p)
 		keys := make([]string, 0, len(c.brokerConfig))
 		for k := range c.brokerConfig {
 			keys = append(keys, k)

@@ -6,6 +6,7 @@ package kafkatest
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // EnvState names the environment variable that points tests at a running
@@ -105,6 +106,14 @@ type Options struct {
 	// jars are downloaded when not cached); "" is Version(), i.e.
 	// $KAFKA_VERSION or KafkaVersion.
 	Version string
+	// Racks gives each broker a broker.rack (Rack: rack-a, rack-b, rack-c
+	// for brokers 1-3) and replica.selector.class RackAwareReplicaSelector,
+	// so a consumer with client.rack is told to fetch from the replica in
+	// its rack (KIP-392). See racks.go.
+	Racks bool
+	// StartTimeout bounds the wait for the nodes to be ready, at Start and
+	// at each RestartBroker (default 120s; a loaded machine may need more).
+	StartTimeout time.Duration
 }
 
 // The methods below are the contract of *Cluster.
