@@ -204,13 +204,13 @@ func TestAssignValidation(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until true or fails after 5s.
 // waitForBound is how long waitFor waits: long, since it only bounds a
 // wait that ends as soon as the condition holds, and a loaded machine
 // running -race can take seconds to decode a large batch (5 s made
 // TestBufferBoundCountsRecordMemory fail at load 60).
 const waitForBound = 30 * time.Second
 
+// waitFor polls cond until true or fails after waitForBound.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitForBound)
