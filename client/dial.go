@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -188,12 +187,6 @@ func (cn *conn) pickVersion(key wire.APIKey) (wire.APIInfo, int16, error) {
 		return info, 0, unsupportedAPI(info, fmt.Errorf("%w: %s: gregor speaks v%d-%d, broker at %s v%d-%d", ErrUnsupportedVersion, info.Name, info.MinVersion, info.MaxVersion, cn.addr, br[0], br[1]))
 	}
 	return info, hi, nil
-}
-
-// unsupportedAPI wraps err, the broker's lack of an API gregor speaks, in
-// the gregor.ErrUnsupportedFeature error callers of every package match.
-func unsupportedAPI(info wire.APIInfo, err error) error {
-	return &gregor.UnsupportedFeatureError{Feature: "API " + info.Name, Err: err}
 }
 
 // checkVersion checks that both sides support version v of key.

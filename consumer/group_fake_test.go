@@ -42,7 +42,7 @@ type fakeCoord struct {
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
-	return &fakeCoord{f: f, committed: map[gregor.TopicPartition]int64{}, errs: map[wire.APIKey][]int16{}}
+	return &fakeCoord{f: f, committed: map[gregor.TopicPartition]int64{}, errs: map[wire.APIKey][]int16{}, groupVersion: 1}
 }
 
 func (c *fakeCoord) queue(k wire.APIKey, codes ...int16) {
