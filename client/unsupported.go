@@ -26,3 +26,21 @@ var apiRemedies = map[wire.APIKey]string{
 func unsupportedAPI(info wire.APIInfo, err error) error {
 	return &gregor.UnsupportedFeatureError{Feature: "API " + info.Name, Remedy: apiRemedies[info.Key], Err: err}
 }
+
+// apiVersionsHangupFallback is the ApiVersions version dial retries with
+// after a broker closed or reset the connection instead of answering a
+// newer one: Azure Event Hubs resets the connection on ApiVersions v4
+// (Kafka 3.9's; twmb/franz-go#1022) where Kafka answers UNSUPPORTED_VERSION
+// with the versions it speaks. v3 is what every client sent before 3.9.
+const apiVersionsHangupFallback = 3
+
+// apiVersionsHangup is negotiate's failure when the broker hung up on the
+// first ApiVersions at a version above apiVersionsHangupFallback: dial
+// then lowers the client's ApiVersions version and connects once more.
+type apiVersionsHangup struct {
+	version int16
+	err     error
+}
+
+func (h *apiVersionsHangup) Error() string { return h.err.Error() }
+func (h *apiVersionsHangup) Unwrap() error { return h.err }
