@@ -57,7 +57,7 @@ func TestQuirkApiVersionsResetOnV4(t *testing.T) {
 
 // TestQuirkNoTopicIDs: Azure Event Hubs has no topic IDs (it advertises
 // Metadata up to v9, before KIP-516's topic IDs in v10, and OffsetFetch up
-// to v8; learn.microsoft.com/azure/event-hubs/apache-kafka-apis). The
+// to v8; Azure/azure-event-hubs-for-kafka#209, whose ApiVersions dump has no topic-ID version). The
 // client's metadata has a zero topic ID and no error, and the requests
 // that name topics by name or ID are sent at a version naming them by
 // name (Fetch v12, OffsetFetch v8), never v13+/v9+ with a zero ID.

@@ -10,7 +10,7 @@ import (
 
 // TestQuirkNoTopicIDsGroup: Azure Event Hubs has no topic IDs (Metadata
 // up to v9, before KIP-516's IDs in v10, OffsetFetch up to v8;
-// learn.microsoft.com/azure/event-hubs/apache-kafka-apis), so metadata
+// Azure/azure-event-hubs-for-kafka#209, whose ApiVersions dump has no topic-ID version), so metadata
 // names every topic with the zero ID. A group over two topics takes its
 // positions from OffsetFetch by name and commits by name: each answer is
 // matched to its topic by name, never by the shared zero ID (which would
