@@ -15,7 +15,8 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// TestIntegrationShareGroups: on Kafka 4.4, a share group configured through
+// TestIntegrationShareGroups: on Kafka 4.2+ (before, the share-group API
+// fails with gregor.ErrUnsupportedFeature), a share group configured through
 // IncrementalAlterConfigs (GROUP resource) is described with its member
 // and assignment; its offsets cannot be altered while it has a member
 // (NON_EMPTY_GROUP); once empty, AlterShareGroupOffsets moves the start
@@ -32,6 +33,18 @@ func TestIntegrationShareGroups(t *testing.T) {
 	defer cl.Close(context.Background())
 	a := New(cl, Config{})
 	topic, group := kafkatest.UniqueName(t, "share-admin"), kafkatest.UniqueName(t, "share-admin-group")
+	if !cluster.AtLeast(4, 2) {
+		// Share groups are off before Kafka 4.2 (share.version 0): the
+		// share-group API fails at once with the typed error.
+		d, err := a.DescribeShareGroups(ctx, []string{group})
+		if err == nil && len(d) == 1 {
+			err = d[0].Err
+		}
+		if !errors.Is(err, gregor.ErrUnsupportedFeature) {
+			t.Fatalf("DescribeShareGroups on Kafka %s: %v, want gregor.ErrUnsupportedFeature", cluster.Version(), err)
+		}
+		return
+	}
 	if rs, err := a.CreateTopics(ctx, []NewTopic{{Name: topic, Partitions: 1, ReplicationFactor: 1}}, TopicOptions{WaitVisible: true}); err != nil || rs[0].Err != nil {
 		t.Fatalf("CreateTopics: %v %+v", err, rs)
 	}

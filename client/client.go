@@ -43,6 +43,11 @@ type Client struct {
 	coord coordCache       // coordCache.mu
 	rb    rebootstrapState // rebootstrapState.mu
 
+	// apiVersionsCap, when not 0, is the highest ApiVersions version sent
+	// (1+ the version): set to v3 after a broker hung up on a newer one
+	// (see dialHangupFallback).
+	apiVersionsCap atomic.Int32
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 	stop      chan struct{}  // set in New; closed by Close: background work and backoffs end

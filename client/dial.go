@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -23,6 +22,18 @@ const (
 // bounded by ctx. broker is the node ID the connection is for (-1 for a
 // bootstrap address); lane is the workload lane it serves.
 func (c *Client) dial(ctx context.Context, addr string, broker int32, lane Lane) (*conn, error) {
+	cn, err := c.dialOnce(ctx, addr, broker, lane)
+	var h *apiVersionsHangup
+	if errors.As(err, &h) && ctx.Err() == nil {
+		c.cfg.Logger.Debug("gregor: ApiVersions fallback after a hang-up", "addr", addr, "from", h.version, "to", apiVersionsHangupFallback)
+		c.apiVersionsCap.Store(apiVersionsHangupFallback + 1)
+		return c.dialOnce(ctx, addr, broker, lane)
+	}
+	return cn, err
+}
+
+// dialOnce is one connection attempt of dial.
+func (c *Client) dialOnce(ctx context.Context, addr string, broker int32, lane Lane) (*conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
 	defer cancel()
 	nc, err := c.dialer(dctx, "tcp", addr)
@@ -142,10 +153,16 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 	}
 	req := &wire.ApiVersionsRequest{ClientSoftwareName: softwareName, ClientSoftwareVersion: softwareVersion, NodeID: -1}
 	v := info.MaxVersion
+	if capped := int16(c.apiVersionsCap.Load()) - 1; capped >= 0 {
+		v = min(v, capped)
+	}
 	var resp *wire.ApiVersionsResponse
 	for attempt := 0; ; attempt++ {
 		r, err := cn.roundTrip(ctx, req, info, v)
 		if err != nil {
+			if attempt == 0 && v > apiVersionsHangupFallback && errors.Is(err, ErrTransport) && ctx.Err() == nil {
+				return &apiVersionsHangup{version: v, err: err}
+			}
 			return err
 		}
 		resp = r.(*wire.ApiVersionsResponse)
@@ -189,12 +206,6 @@ func (cn *conn) pickVersion(key wire.APIKey) (wire.APIInfo, int16, error) {
 		return info, 0, unsupportedAPI(info, fmt.Errorf("%w: %s: gregor speaks v%d-%d, broker at %s v%d-%d", ErrUnsupportedVersion, info.Name, info.MinVersion, info.MaxVersion, cn.addr, br[0], br[1]))
 	}
 	return info, hi, nil
-}
-
-// unsupportedAPI wraps err, the broker's lack of an API gregor speaks, in
-// the gregor.ErrUnsupportedFeature error callers of every package match.
-func unsupportedAPI(info wire.APIInfo, err error) error {
-	return &gregor.UnsupportedFeatureError{Feature: "API " + info.Name, Err: err}
 }
 
 // checkVersion checks that both sides support version v of key.

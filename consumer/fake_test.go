@@ -59,6 +59,8 @@ type fakeBroker struct {
 	// stale makes Metadata report an older {leader, epoch} for a
 	// partition than leaders and epochs (which fetches see).
 	stale map[gregor.TopicPartition][2]int32
+	// noTopicIDs makes Metadata name no topic ID (Azure Event Hubs).
+	noTopicIDs bool
 }
 
 func newFakeBroker(t *testing.T) *fakeBroker {
@@ -103,6 +105,9 @@ func (f *fakeBroker) Metadata(ctx context.Context, topics []string) (*client.Met
 		tm := md.Topics[tp.Topic]
 		if tm == nil {
 			tm = &client.TopicMetadata{Name: tp.Topic, ID: wire.UUID{byte(len(tp.Topic))}}
+			if f.noTopicIDs {
+				tm.ID = wire.UUID{}
+			}
 			md.Topics[tp.Topic] = tm
 		}
 		epoch, ok := f.epochs[tp]

@@ -48,6 +48,7 @@ type consumerMember struct {
 	// Owned by the run goroutine.
 	target     map[wire.UUID][]int32 // last assignment received, by topic ID; nil before the first
 	reconciled bool                  // owned equals target (resolved), acknowledged or to be acknowledged
+	supported  bool                  // the cluster's KIP-848 support already decided (autoMember); run-goroutine only
 	sleep      func(time.Duration, context.Context) error
 }
 
@@ -86,6 +87,9 @@ func (m *consumerMember) rejoin() {
 }
 
 func (m *consumerMember) run(ctx context.Context) {
+	if !m.supported && !m.checkSupport(ctx) {
+		return
+	}
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
 	for ctx.Err() == nil {
@@ -116,6 +120,25 @@ func (m *consumerMember) run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// checkSupport decides from the coordinator's ApiVersions, before the
+// first ConsumerGroupHeartbeat, whether the cluster runs KIP-848 groups
+// (ConsumerGroupHeartbeat advertised and group.version finalized at 1 or
+// more); when it does not, the group fails with gregor.ErrUnsupportedFeature
+// and nothing is sent. Kafka 3.7 to 3.9 advertise ConsumerGroupHeartbeat
+// without group.version and answer it UNSUPPORTED_VERSION.
+func (m *consumerMember) checkSupport(ctx context.Context) bool {
+	s, ok := m.g.awaitGroupSupport(ctx)
+	if !ok {
+		return false
+	}
+	if !s.consumerProtocol() {
+		m.g.fail(kip848Unsupported(s.String(), nil))
+		return false
+	}
+	m.supported = true
+	return true
 }
 
 // step sends one heartbeat and acts on its answer; it returns how long to

@@ -28,6 +28,9 @@ func TestGroupConsumerIntegrationSplitAndTakeOver(t *testing.T) {
 	for _, assignor := range []string{"uniform", "range"} {
 		t.Run(assignor, func(t *testing.T) {
 			e := newGroupEnv(t, 6)
+			if !e.kip848() {
+				return
+			}
 			group := e.topic + "-g"
 			mod := withConsumerProtocol(assignor)
 			a := e.join(group, mod)
@@ -100,6 +103,9 @@ func (e *groupEnv) checkAdminDescribe(group string, ms ...*member) {
 // (OffsetFetch with its member ID and epoch).
 func TestGroupConsumerIntegrationCommitReplay(t *testing.T) {
 	e := newGroupEnv(t, 2)
+	if !e.kip848() {
+		return
+	}
 	group := e.topic + "-g"
 	e.produce("v", 20, 2)
 	mod := func(c *GroupConfig) { withConsumerProtocol("")(c); c.DisableAutoCommit = true }
@@ -138,6 +144,9 @@ func TestGroupConsumerIntegrationCommitReplay(t *testing.T) {
 // own without any event.
 func TestGroupConsumerIntegrationStaticMember(t *testing.T) {
 	e := newGroupEnv(t, 4)
+	if !e.kip848() {
+		return
+	}
 	group := e.topic + "-g"
 	static := func(id string) func(*GroupConfig) {
 		return func(c *GroupConfig) { withConsumerProtocol("")(c); c.InstanceID = id }
@@ -173,6 +182,9 @@ func TestGroupConsumerIntegrationStaticMember(t *testing.T) {
 // matching its pattern is assigned without a restart.
 func TestGroupConsumerIntegrationRegex(t *testing.T) {
 	e := newGroupEnv(t, 1)
+	if !e.kip848() {
+		return
+	}
 	cl, err := client.New(client.Config{Bootstrap: e.cluster.Bootstrap(kafkatest.Plaintext)})
 	if err != nil {
 		t.Fatal(err)
@@ -200,15 +212,22 @@ func TestGroupConsumerIntegrationRegex(t *testing.T) {
 }
 
 // TestGroupConsumerIntegrationDefaultProtocol: with Protocol unset, a
-// member on the Kafka 4.4 test bed (group.version=1) uses the consumer
-// protocol: the coordinator describes it as a consumer group.
+// member on Kafka 4.0+ (group.version=1) uses the consumer protocol: the
+// coordinator describes it as a consumer group; on Kafka 3.x (no
+// group.version) it uses the classic protocol.
 func TestGroupConsumerIntegrationDefaultProtocol(t *testing.T) {
 	e := newGroupEnv(t, 2)
+	want := ProtocolConsumer
+	if !e.kip848() {
+		want = ProtocolClassic
+	}
 	group := e.topic + "-g"
 	a := e.join(group, func(c *GroupConfig) { c.Protocol = "" })
 	e.stableSplit(2, a)
-	if p := a.m.protocol(); p != ProtocolConsumer {
-		t.Fatalf("protocol %q", p)
+	if p := a.m.protocol(); p != want {
+		t.Fatalf("protocol %q on Kafka %s, want %q", p, e.cluster.Version(), want)
 	}
-	e.checkAdminDescribe(group, a)
+	if want == ProtocolConsumer {
+		e.checkAdminDescribe(group, a)
+	}
 }

@@ -36,6 +36,9 @@ func (e *groupEnv) describeConsumerGroup(group string) wire.ConsumerGroupDescrib
 // takes over from the Java member's commits once its session expires.
 func TestGroupConsumerIntegrationMixedJava(t *testing.T) {
 	e := newGroupEnv(t, 4)
+	if !e.kip848() {
+		return
+	}
 	group := e.topic + "-g"
 	j := e.startJavaWith(group, -1, "--group-protocol", "consumer")
 	e.waitFor("the Java member alone with 4 partitions", func() bool {

@@ -42,7 +42,7 @@ type fakeCoord struct {
 }
 
 func newFakeCoord(f *fakeBroker) *fakeCoord {
-	return &fakeCoord{f: f, committed: map[gregor.TopicPartition]int64{}, errs: map[wire.APIKey][]int16{}}
+	return &fakeCoord{f: f, committed: map[gregor.TopicPartition]int64{}, errs: map[wire.APIKey][]int16{}, groupVersion: 1}
 }
 
 func (c *fakeCoord) queue(k wire.APIKey, codes ...int16) {
@@ -135,22 +135,25 @@ func (c *fakeCoord) Request(ctx context.Context, broker int32, req wire.Request)
 		if code := c.next(wire.KeyOffsetFetch); code != 0 {
 			return &wire.OffsetFetchResponse{Groups: []wire.OffsetFetchGroupResult{{GroupID: r.GroupID, ErrorCode: code}}}, nil
 		}
-		var ps []wire.OffsetFetchPartitionResult
-		for _, p := range r.Groups[0].Topics[0].PartitionIndexes {
-			o, ok := c.committed[gregor.TopicPartition{Topic: r.Groups[0].Topics[0].Name, Partition: p}]
-			if !ok {
-				o = -1
+		var topics []wire.OffsetFetchTopicResult
+		for _, rt := range r.Groups[0].Topics {
+			var ps []wire.OffsetFetchPartitionResult
+			for _, p := range rt.PartitionIndexes {
+				o, ok := c.committed[gregor.TopicPartition{Topic: rt.Name, Partition: p}]
+				if !ok {
+					o = -1
+				}
+				ps = append(ps, wire.OffsetFetchPartitionResult{PartitionIndex: p, CommittedOffset: o, CommittedLeaderEpoch: -1})
 			}
-			ps = append(ps, wire.OffsetFetchPartitionResult{PartitionIndex: p, CommittedOffset: o, CommittedLeaderEpoch: -1})
+			topics = append(topics, wire.OffsetFetchTopicResult{Name: rt.Name, TopicID: rt.TopicID, Partitions: ps})
 		}
-		return &wire.OffsetFetchResponse{Groups: []wire.OffsetFetchGroupResult{{GroupID: r.GroupID,
-			Topics: []wire.OffsetFetchTopicResult{{Name: r.Groups[0].Topics[0].Name, Partitions: ps}}}}}, nil
+		return &wire.OffsetFetchResponse{Groups: []wire.OffsetFetchGroupResult{{GroupID: r.GroupID, Topics: topics}}}, nil
 	case *wire.OffsetCommitRequest:
 		c.commits = append(c.commits, *r)
 		code := c.next(wire.KeyOffsetCommit)
 		resp := &wire.OffsetCommitResponse{}
 		for _, t := range r.Topics {
-			tr := wire.OffsetCommitTopicResult{Name: t.Name}
+			tr := wire.OffsetCommitTopicResult{Name: t.Name, TopicID: t.TopicID}
 			for _, p := range t.Partitions {
 				if code == 0 {
 					c.committed[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = p.CommittedOffset

@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -246,4 +247,23 @@ func (e *groupEnv) drain(m *member, want int) []Record {
 		out = append(out, recs...)
 	}
 	return out
+}
+
+// kip848 reports whether the cluster runs KIP-848 consumer groups (Kafka
+// 4.0+). On an older release it first checks what gregor does there: a
+// ProtocolConsumer member fails within 5 s with gregor.ErrUnsupportedFeature.
+// Tests of the consumer protocol end (having asserted that) when it is
+// false.
+func (e *groupEnv) kip848() bool {
+	e.t.Helper()
+	if e.cluster.AtLeast(4, 0) {
+		return true
+	}
+	m := e.join(e.topic+"-unsupported", withConsumerProtocol(""))
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
+	defer cancel()
+	if _, err := m.Receive(ctx); !errors.Is(err, gregor.ErrUnsupportedFeature) {
+		e.t.Fatalf("ProtocolConsumer member on Kafka %s: %v, want gregor.ErrUnsupportedFeature within 5s", e.cluster.Version(), err)
+	}
+	return false
 }

@@ -21,6 +21,9 @@ import (
 func TestGroupIntegrationMigrationToConsumer(t *testing.T) {
 	const parts = 4
 	e := newGroupEnv(t, parts)
+	if !e.kip848() {
+		return
+	}
 	group := e.topic + "-g"
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()

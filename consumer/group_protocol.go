@@ -3,6 +3,7 @@ package consumer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/gregor-kafka/gregor/client"
@@ -32,30 +33,41 @@ func (a *autoMember) member() membership {
 }
 
 func (a *autoMember) run(ctx context.Context) {
+	s, ok := a.g.awaitGroupSupport(ctx)
+	if !ok {
+		return
+	}
+	var m membership = newClassicMember(a.g)
+	if s.consumerProtocol() {
+		cm := newConsumerMember(a.g)
+		cm.supported = true
+		m = cm
+	}
+	a.mu.Lock()
+	a.inner = m
+	a.mu.Unlock()
+	m.run(ctx)
+}
+
+// awaitGroupSupport asks the coordinator what it supports (groupSupport),
+// retrying transient failures until ctx ends; a refusal for good
+// (GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID) stops the group, as
+// either member would. ok is false when the group stopped or ctx ended.
+func (g *Group) awaitGroupSupport(ctx context.Context) (s groupSupport, ok bool) {
 	for ctx.Err() == nil {
-		proto, err := a.g.clusterProtocol(ctx)
+		s, err := g.groupSupport(ctx)
 		var kerr *wire.KafkaError
 		if errors.As(err, &kerr) && !kerr.Retriable {
-			// The coordinator lookup refused for good
-			// (GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID): stop the
-			// group, as either member would.
-			a.g.fail(err)
-			return
+			g.fail(err)
+			return s, false
 		}
 		if err != nil {
 			_ = waitBackoff(ctx, retryBackoff)
 			continue
 		}
-		var m membership = newClassicMember(a.g)
-		if proto == ProtocolConsumer {
-			m = newConsumerMember(a.g)
-		}
-		a.mu.Lock()
-		a.inner = m
-		a.mu.Unlock()
-		m.run(ctx)
-		return
+		return s, true
 	}
+	return groupSupport{}, false
 }
 
 func (a *autoMember) identity() (int32, string) {
@@ -90,9 +102,44 @@ func (a *autoMember) protocol() GroupProtocol {
 // (ApiVersions v3+) and advertises ConsumerGroupHeartbeat, else
 // ProtocolClassic.
 func (g *Group) clusterProtocol(ctx context.Context) (GroupProtocol, error) {
-	coord, err := g.cl.Coordinator(ctx, client.CoordinatorGroup, g.cfg.GroupID)
+	s, err := g.groupSupport(ctx)
 	if err != nil {
 		return "", err
+	}
+	if s.consumerProtocol() {
+		return ProtocolConsumer, nil
+	}
+	return ProtocolClassic, nil
+}
+
+// groupSupport is what the group coordinator's ApiVersions says about
+// KIP-848 consumer groups.
+type groupSupport struct {
+	coordinator  int32
+	hasHeartbeat bool     // ConsumerGroupHeartbeat advertised
+	heartbeat    [2]int16 // its version range, when advertised
+	level        int16    // finalized group.version (0 when absent)
+}
+
+// consumerProtocol reports whether the cluster runs KIP-848 groups.
+func (s groupSupport) consumerProtocol() bool { return s.hasHeartbeat && s.level >= 1 }
+
+// String says what the coordinator offers, for an UnsupportedFeatureError.
+func (s groupSupport) String() string {
+	hb := "does not advertise ConsumerGroupHeartbeat"
+	if s.hasHeartbeat {
+		hb = fmt.Sprintf("advertises ConsumerGroupHeartbeat v%d-%d", s.heartbeat[0], s.heartbeat[1])
+	}
+	return fmt.Sprintf("group coordinator %d %s, group.version finalized at level %d (KIP-848 needs 1: Kafka 4.0+)", s.coordinator, hb, s.level)
+}
+
+// groupSupport asks the group coordinator's ApiVersions (v3, the first
+// with the finalized features) for ConsumerGroupHeartbeat and
+// group.version. On failure the coordinator is forgotten.
+func (g *Group) groupSupport(ctx context.Context) (groupSupport, error) {
+	coord, err := g.cl.Coordinator(ctx, client.CoordinatorGroup, g.cfg.GroupID)
+	if err != nil {
+		return groupSupport{}, err
 	}
 	req := &wire.ApiVersionsRequest{ClientSoftwareName: "gregor", ClientSoftwareVersion: "0"}
 	var r wire.Response
@@ -107,17 +154,19 @@ func (g *Group) clusterProtocol(ctx context.Context) (GroupProtocol, error) {
 	}
 	if err != nil {
 		g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
-		return "", err
+		return groupSupport{}, err
 	}
 	av := r.(*wire.ApiVersionsResponse)
-	hasHeartbeat := false
+	s := groupSupport{coordinator: coord}
 	for _, k := range av.ApiKeys {
-		hasHeartbeat = hasHeartbeat || k.ApiKey == wire.KeyConsumerGroupHeartbeat
-	}
-	for _, f := range av.FinalizedFeatures {
-		if f.Name == groupVersionFeature && f.MaxVersionLevel >= 1 && hasHeartbeat {
-			return ProtocolConsumer, nil
+		if k.ApiKey == wire.KeyConsumerGroupHeartbeat {
+			s.hasHeartbeat, s.heartbeat = true, [2]int16{k.MinVersion, k.MaxVersion}
 		}
 	}
-	return ProtocolClassic, nil
+	for _, f := range av.FinalizedFeatures {
+		if f.Name == groupVersionFeature {
+			s.level = f.MaxVersionLevel
+		}
+	}
+	return s, nil
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // assertKIP848Unsupported checks that the group stopped within a second
-// with the typed error after exactly one ConsumerGroupHeartbeat attempt.
-func assertKIP848Unsupported(t *testing.T, m *member, fc *fakeCoord) {
+// with the typed error after exactly attempts ConsumerGroupHeartbeats.
+func assertKIP848Unsupported(t *testing.T, m *member, fc *fakeCoord, attempts int) {
 	t.Helper()
 	start := time.Now()
 	waitFor(t, "the member to stop", func() bool { return m.fatalErr() != nil })
@@ -31,20 +31,36 @@ func assertKIP848Unsupported(t *testing.T, m *member, fc *fakeCoord) {
 	}
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	if len(fc.cghbs) != 1 {
-		t.Fatalf("%d ConsumerGroupHeartbeat attempts, want 1 (no retry)", len(fc.cghbs))
+	if len(fc.cghbs) != attempts {
+		t.Fatalf("%d ConsumerGroupHeartbeat attempts, want %d (no retry)", len(fc.cghbs), attempts)
 	}
 }
 
 // TestGroupConsumerNoHeartbeatAPI: a coordinator that does not advertise
-// ConsumerGroupHeartbeat (Kafka 3.x) ends a ProtocolConsumer member at its
-// first heartbeat with gregor.ErrUnsupportedFeature; it was retried forever
-// before.
+// ConsumerGroupHeartbeat (WarpStream, Kafka before 3.7) ends a
+// ProtocolConsumer member with gregor.ErrUnsupportedFeature before any
+// heartbeat; it was retried forever before.
 func TestGroupConsumerNoHeartbeatAPI(t *testing.T) {
 	m, fc, _ := startFakeGroup(t, consumerProtocol, func(fc *fakeCoord) {
 		fc.noCGHB = fmt.Errorf("%w: broker at b does not support ConsumerGroupHeartbeat", client.ErrUnsupportedVersion)
 	})
-	assertKIP848Unsupported(t, m, fc)
+	assertKIP848Unsupported(t, m, fc, 0)
+}
+
+// TestGroupConsumerNoGroupVersion: Kafka 3.7 to 3.9 advertise
+// ConsumerGroupHeartbeat v0 without finalizing group.version and answer it
+// UNSUPPORTED_VERSION; the member decides from ApiVersions and fails with
+// gregor.ErrUnsupportedFeature, naming the level, before sending one (it
+// sent one before).
+func TestGroupConsumerNoGroupVersion(t *testing.T) {
+	m, fc, _ := startFakeGroup(t, consumerProtocol, func(fc *fakeCoord) {
+		fc.groupVersion = 0
+		fc.queue(wire.KeyConsumerGroupHeartbeat, wire.ErrUnsupportedVersion.Code)
+	})
+	assertKIP848Unsupported(t, m, fc, 0)
+	if !strings.Contains(m.fatalErr().Error(), "group.version finalized at level 0") {
+		t.Fatalf("%v: the level is not named", m.fatalErr())
+	}
 }
 
 // TestGroupConsumerHeartbeatUnsupportedVersion: a coordinator answering
@@ -54,7 +70,7 @@ func TestGroupConsumerHeartbeatUnsupportedVersion(t *testing.T) {
 	m, fc, _ := startFakeGroup(t, consumerProtocol, func(fc *fakeCoord) {
 		fc.queue(wire.KeyConsumerGroupHeartbeat, wire.ErrUnsupportedVersion.Code)
 	})
-	assertKIP848Unsupported(t, m, fc)
+	assertKIP848Unsupported(t, m, fc, 1)
 	if !errors.Is(m.fatalErr(), wire.ErrUnsupportedVersion) {
 		t.Fatalf("%v: UNSUPPORTED_VERSION not in the chain", m.fatalErr())
 	}

@@ -40,8 +40,8 @@ func (t *Producer) coordCallTracked(ctx context.Context, kind client.Coordinator
 		}
 		id, err := t.cl.Coordinator(ctx, kind, key)
 		if err != nil {
-			if isBrokerFatal(err) {
-				return nil, err
+			if isBrokerFatal(err) || errors.Is(err, client.ErrClosed) {
+				return nil, err // a closed client never comes back
 			}
 			if ctx.Err() != nil {
 				return nil, lastOr(last, err)
@@ -57,7 +57,7 @@ func (t *Producer) coordCallTracked(ctx context.Context, kind client.Coordinator
 			if reached != nil && client.CertaintyOf(err) == client.PossiblySent {
 				*reached = true
 			}
-			if ctx.Err() != nil || (!idempotent && client.CertaintyOf(err) == client.PossiblySent) {
+			if ctx.Err() != nil || errors.Is(err, client.ErrClosed) || (!idempotent && client.CertaintyOf(err) == client.PossiblySent) {
 				return nil, err
 			}
 			t.cl.InvalidateCoordinator(kind, key)

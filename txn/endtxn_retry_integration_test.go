@@ -18,7 +18,7 @@ import (
 // the coordinator answers INVALID_TXN_STATE (the soak's producer-fatal
 // error).
 func TestIntegrationEndTxnRetriedAfterLostAnswer(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		e := newEnv(t)
 		topic := e.topic("txn-endretry", 1)
 		p := e.txnProducer(kafkatest.UniqueName(t, "tid"), version)

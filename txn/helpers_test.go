@@ -200,3 +200,27 @@ func versions(t *testing.T, f func(t *testing.T, version int)) {
 func groupMeta(id string) consumer.GroupMetadata {
 	return consumer.GroupMetadata{GroupID: id, GenerationID: -1}
 }
+
+// integrationVersions is versions on the shared cluster. On a release
+// without transactions v2 (transaction.version below 2: Kafka 3.x) the v2
+// subtest asserts what gregor does there, InitTransactions failing within
+// 5 s with gregor.ErrUnsupportedFeature, and ends.
+func integrationVersions(t *testing.T, f func(t *testing.T, version int)) {
+	versions(t, func(t *testing.T, version int) {
+		if c := kafkatest.Shared(t); version == 2 && !c.AtLeast(4, 0) {
+			e := newEnv(t)
+			p, err := New(e.cl, Config{TransactionalID: kafkatest.UniqueName(t, "tx-v2"), TransactionVersion: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close(context.Background())
+			ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
+			defer cancel()
+			if err := p.InitTransactions(ctx); !errors.Is(err, gregor.ErrUnsupportedFeature) {
+				t.Fatalf("TransactionVersion 2 on Kafka %s: %v, want gregor.ErrUnsupportedFeature within 5s", c.Version(), err)
+			}
+			return
+		}
+		f(t, version)
+	})
+}

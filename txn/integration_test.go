@@ -17,7 +17,7 @@ import (
 // never visible to read_committed (but is to read_uncommitted); an open
 // transaction holds back a later plain record until it commits.
 func TestIntegrationTransactionVisibility(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		e := newEnv(t)
 		topic := e.topic("txn-vis", 1)
 		p := e.txnProducer(kafkatest.UniqueName(t, "tid"), version)
@@ -58,7 +58,7 @@ func TestIntegrationTransactionVisibility(t *testing.T) {
 // offsets" moves no offset and shows no output; committing moves the offset
 // to 2 and shows one output record.
 func TestIntegrationEOSOffsets(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		e := newEnv(t)
 		in, out := e.topic("txn-eos-in", 1), e.topic("txn-eos-out", 1)
 		group := kafkatest.UniqueName(t, "eos-group")
@@ -96,7 +96,7 @@ func TestIntegrationEOSOffsets(t *testing.T) {
 // ErrFenced (at Commit, or at the Abort an abortable Commit calls for);
 // only the second's writes are visible.
 func TestIntegrationProducerFencing(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		e := newEnv(t)
 		topic := e.topic("txn-fence", 1)
 		id := kafkatest.UniqueName(t, "tid")
@@ -157,7 +157,7 @@ func must(t *testing.T, err error) {
 // "InitTransactions needed"), which commits; read_committed shows only its
 // record.
 func TestIntegrationAbortAfterDeadline(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		e := newEnv(t)
 		topic := e.topic("txn-abort-late", 1)
 		p := e.txnProducer(kafkatest.UniqueName(t, "tid"), version)

@@ -14,7 +14,7 @@ import (
 // gregor's transactional producer wrote with transactions v1 and v2: the
 // committed transaction's records and never the aborted one's.
 func TestIntegrationJavaReadCommitted(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		e := newEnv(t)
 		topic := e.topic("txn-java", 1)
 		p := e.txnProducer(kafkatest.UniqueName(t, "tid"), version)

@@ -38,7 +38,7 @@ func (h *txnEvents) events() []client.TxnEvent {
 // once it commits, its record is received and the end (past its commit
 // marker) is reached again.
 func TestIntegrationTxnOutcomeHookAndEnd(t *testing.T) {
-	versions(t, func(t *testing.T, version int) {
+	integrationVersions(t, func(t *testing.T, version int) {
 		cluster := kafkatest.Shared(t)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

@@ -195,12 +195,16 @@ func (c *Consumer) setAssignment(assigned map[gregor.TopicPartition]struct{}, ep
 // no join was answered: the coordinator may have seen one).
 func (c *Consumer) leave(ctx context.Context) error {
 	resp, err := c.heartbeat(ctx, -1, false)
+	if errors.Is(err, client.ErrUnsupportedVersion) {
+		return nil // a cluster without share groups: the member never joined
+	}
 	if err != nil {
 		return err
 	}
 	// UNKNOWN_MEMBER_ID and GROUP_ID_NOT_FOUND (a member closed before its
-	// first heartbeat created the group): there is nothing to leave.
-	if kerr := wire.ErrorForCode(resp.ErrorCode); kerr != nil && !errors.Is(kerr, wire.ErrUnknownMemberID) && !errors.Is(kerr, wire.ErrGroupIDNotFound) {
+	// first heartbeat created the group), UNSUPPORTED_VERSION (no share
+	// groups): there is nothing to leave.
+	if kerr := wire.ErrorForCode(resp.ErrorCode); kerr != nil && !errors.Is(kerr, wire.ErrUnknownMemberID) && !errors.Is(kerr, wire.ErrGroupIDNotFound) && !errors.Is(kerr, wire.ErrUnsupportedVersion) {
 		return kerr
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/internal/kafkatest"
 	"github.com/gregor-kafka/gregor/producer"
@@ -156,4 +157,27 @@ func allOK(t *testing.T, rs []AckResult, n int, want AcknowledgeType) {
 			t.Fatalf("acknowledgement %s/%d offset %d: %v %v", r.Topic, r.Partition, r.Offset, r.Type, r.Err)
 		}
 	}
+}
+
+// shareGroups reports whether the cluster runs share groups (Kafka 4.2+,
+// where share.version is on by default). On an older release it first
+// checks what gregor does there: a share consumer fails within 5 s with
+// gregor.ErrUnsupportedFeature. Tests end (having asserted that) when it
+// is false.
+func (b *bed) shareGroups(ctx context.Context, t *testing.T) bool {
+	t.Helper()
+	if b.cluster.AtLeast(4, 2) {
+		return true
+	}
+	c, err := New(b.cl, Config{GroupID: kafkatest.UniqueName(t, "share-unsupported"), Topics: []string{b.topic}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	jctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := c.AwaitJoined(jctx); !errors.Is(err, gregor.ErrUnsupportedFeature) {
+		t.Fatalf("share consumer on Kafka %s: %v, want gregor.ErrUnsupportedFeature within 5s", b.cluster.Version(), err)
+	}
+	return false
 }

@@ -16,6 +16,9 @@ func TestIntegrationAcceptAll(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newBed(ctx, t, 2)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	b.produce(ctx, t, 40, 2)
 	g := b.newGroup(ctx, t)
 	c := b.consumer(t, Config{GroupID: g, MaxRecords: 7})
@@ -57,6 +60,9 @@ func TestIntegrationReleaseRedelivers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newBed(ctx, t, 1)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	b.produce(ctx, t, 10, 1)
 	g := b.newGroup(ctx, t)
 	c := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit, MaxRecords: 10})
@@ -97,6 +103,9 @@ func TestIntegrationLockExpiry(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newBed(ctx, t, 1)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	b.produce(ctx, t, 5, 1)
 	g := b.newGroup(ctx, t, "share.record.lock.duration.ms", "2000")
 	slow := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit})
@@ -147,6 +156,9 @@ func TestIntegrationCloseReleasesHeld(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newBed(ctx, t, 1)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	b.produce(ctx, t, 3, 1)
 	g := b.newGroup(ctx, t) // lock duration: the default 30s
 	first := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit})
@@ -172,6 +184,9 @@ func TestIntegrationRenewKeepsLock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newBed(ctx, t, 1)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	b.produce(ctx, t, 2, 1)
 	g := b.newGroup(ctx, t, "share.record.lock.duration.ms", "1500")
 	holder := b.consumer(t, Config{GroupID: g, AckMode: AckExplicit})

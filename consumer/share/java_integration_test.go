@@ -24,6 +24,9 @@ func TestIntegrationMixedGroupWithJava(t *testing.T) {
 	defer cancel()
 	const n, parts = 400, 1 // one partition: both members read it
 	b := newBed(ctx, t, parts)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	g := b.newGroup(ctx, t)
 
 	var javaOut string

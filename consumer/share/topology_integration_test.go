@@ -110,6 +110,13 @@ func newValues(n int) []string {
 // TestTopologyShare: a share consumer that read 10 records of a
 // two-partition topic, then the topic changes.
 func TestTopologyShare(t *testing.T) {
+	{
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if !newBed(ctx, t, 1).shareGroups(ctx, t) {
+			return
+		}
+	}
 	setup := func(t *testing.T) (context.Context, *bed, *Consumer) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		t.Cleanup(cancel)

@@ -17,7 +17,7 @@ import (
 // answering UNSUPPORTED_VERSION) ends the consumer at its first heartbeat:
 // AwaitJoined and Receive return gregor.ErrUnsupportedFeature within a
 // second, and the heartbeat is not retried (it was, every 200 ms, until
-// the caller's deadline).
+// the caller's deadline); Close then succeeds, with nothing to leave.
 func TestShareGroupsUnsupported(t *testing.T) {
 	for name, f := range map[string]*fakeT{
 		"not advertised": {hbErr: fmt.Errorf("%w: broker at b does not support ShareGroupHeartbeat", client.ErrUnsupportedVersion)},
@@ -40,9 +40,15 @@ func TestShareGroupsUnsupported(t *testing.T) {
 			}
 			<-c.hbDone // the heartbeat goroutine has ended
 			f.mu.Lock()
-			defer f.mu.Unlock()
-			if f.hbs != 1 {
-				t.Fatalf("%d heartbeats, want 1", f.hbs)
+			hbs := f.hbs
+			f.mu.Unlock()
+			if hbs != 1 {
+				t.Fatalf("%d heartbeats, want 1", hbs)
+			}
+			// A member that never joined has nothing to leave: Close
+			// succeeds (it failed with the unsupported leave before).
+			if err := c.Close(ctx); err != nil {
+				t.Fatalf("Close: %v, want nil", err)
 			}
 		})
 	}

@@ -17,6 +17,9 @@ func TestIntegrationShareAPIVersions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b := newBed(ctx, t, 1)
+	if !b.shareGroups(ctx, t) {
+		return
+	}
 	g := b.newGroup(ctx, t)
 	vers, err := b.cl.BrokerVersions(ctx, client.AnyBroker)
 	if err != nil {

@@ -73,10 +73,17 @@ func TestJavaProducerBatchesDecode(t *testing.T) {
 			if err := c.CreateTopic(ctx, topic, 1, 1); err != nil {
 				t.Fatal(err)
 			}
+			// --record-key-range and --key-distribution are Kafka 4.4's,
+			// --bootstrap-server 4.x's; --producer-props (with
+			// bootstrap.servers) is in every release (4.2+ also call it
+			// --command-property).
 			args := []string{"--topic", topic, "--num-records", fmt.Sprint(n), "--throughput", "-1",
-				"--payload-file", payloadFile, "--record-key-range", "10", "--key-distribution", "random",
-				"--bootstrap-server", strings.Join(c.Bootstrap(kafkatest.Plaintext), ","),
-				"--command-property", "compression.type=" + tc.codec.String(), "linger.ms=200", fmt.Sprintf("batch.size=%d", tc.batchSize), "acks=all"}
+				"--payload-file", payloadFile}
+			if c.AtLeast(4, 4) {
+				args = append(args, "--record-key-range", "10", "--key-distribution", "random")
+			}
+			args = append(args, "--producer-props", "bootstrap.servers="+strings.Join(c.Bootstrap(kafkatest.Plaintext), ","),
+				"compression.type="+tc.codec.String(), "linger.ms=200", fmt.Sprintf("batch.size=%d", tc.batchSize), "acks=all")
 			if tc.txn {
 				args = append(args, "--transactional-id", topic, "--transaction-duration-ms", "100")
 			}

@@ -25,7 +25,7 @@ type jarSet struct {
 // binding to reload4j that Kafka 3.x depends on (slf4j-reload4j), which
 // would otherwise win over the bed's log4j2 binding (log4j-slf4j-impl,
 // from pom.xml) and leave the nodes without server.log. The tool index
-// lists the classes named *Command or *Tool in Kafka's own jars.
+// lists the classes named *Command, *Tool or Console* in Kafka's own jars.
 func loadJars(lib string) (jarSet, error) {
 	ents, err := os.ReadDir(lib)
 	if err != nil {
@@ -54,8 +54,9 @@ func loadJars(lib string) (jarSet, error) {
 	return js, nil
 }
 
-// indexTools adds the jar's top-level *Command and *Tool classes to tools
-// (simple name -> full class names).
+// indexTools adds the jar's top-level *Command, *Tool and Console* classes
+// (ConsoleConsumer: kafka.tools on 3.x, org.apache.kafka.tools.consumer on
+// 4.x) to tools (simple name -> full class names).
 func indexTools(jar string, tools map[string][]string) error {
 	zr, err := zip.OpenReader(jar)
 	if err != nil {
@@ -68,7 +69,7 @@ func indexTools(jar string, tools map[string][]string) error {
 			continue
 		}
 		simple := strings.TrimSuffix(base, ".class")
-		if !strings.HasSuffix(simple, "Command") && !strings.HasSuffix(simple, "Tool") {
+		if !strings.HasSuffix(simple, "Command") && !strings.HasSuffix(simple, "Tool") && !strings.HasPrefix(simple, "Console") {
 			continue
 		}
 		full := strings.ReplaceAll(strings.TrimSuffix(f.Name, ".class"), "/", ".")

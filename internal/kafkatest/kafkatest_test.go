@@ -144,12 +144,16 @@ func TestSingleNodeStartsAndAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Kafka %s features: %v", c.serverVersion(), f)
-	for _, k := range []string{"group.version", "transaction.version", "share.version"} {
-		if lvl, _ := strconv.Atoi(f[k]); lvl < 1 {
-			t.Errorf("%s = %q, want >= 1", k, f[k])
+	// The levels a fresh cluster finalizes by release: none but
+	// metadata.version on 3.x; group.version 1 and transaction.version 2
+	// from 4.0; share.version from 4.2 (a preview, off, on 4.0 and 4.1).
+	for k, since := range map[string]release{"group.version": {4, 0}, "transaction.version": {4, 0}, "share.version": {4, 2}} {
+		lvl, _ := strconv.Atoi(f[k])
+		if want := c.AtLeast(since.major, since.minor); want != (lvl >= 1) {
+			t.Errorf("%s = %q on Kafka %s, want enabled %v", k, f[k], c.Version(), want)
 		}
 	}
-	if lvl, _ := strconv.Atoi(f["transaction.version"]); lvl < 2 {
+	if lvl, _ := strconv.Atoi(f["transaction.version"]); c.AtLeast(4, 0) && lvl < 2 {
 		t.Errorf("transaction.version = %q, want 2 (KIP-890 part 2)", f["transaction.version"])
 	}
 	// Stop and restart the single broker (combined node): the data survives.

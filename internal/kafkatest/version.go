@@ -58,3 +58,12 @@ func (r release) atLeast(major, minor int) bool {
 // Older releases need the static controller.quorum.voters and reject a
 // controller listener among a broker's advertised.listeners.
 func (r release) dynamicQuorum() bool { return r.atLeast(3, 9) }
+
+// AtLeast reports whether the cluster runs Kafka major.minor or later
+// (false when its version is unknown). Tests use it to expect, on an older
+// release, what that release does instead: gregor.ErrUnsupportedFeature for
+// a feature it lacks, or its own answer where brokers differ.
+func (c *Cluster) AtLeast(major, minor int) bool {
+	r, err := parseRelease(c.Version())
+	return err == nil && r.atLeast(major, minor)
+}

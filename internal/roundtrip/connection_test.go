@@ -21,14 +21,14 @@ func TestApiVersionsEveryVersion(t *testing.T) {
 		if r.ErrorCode != 0 {
 			t.Fatalf("v%d: error %d", v, r.ErrorCode)
 		}
-		found := false
+		found, fetch := false, e.brokerRange(wire.KeyFetch)
 		for _, k := range r.ApiKeys {
-			if k.ApiKey == wire.KeyFetch && k.MaxVersion >= 18 {
+			if k.ApiKey == wire.KeyFetch && k.MaxVersion == fetch[1] {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("v%d: Fetch v18 not advertised in %d keys", v, len(r.ApiKeys))
+			t.Errorf("v%d: Fetch v%d (as negotiated) not advertised in %d keys", v, fetch[1], len(r.ApiKeys))
 		}
 		if v >= 3 && (len(r.SupportedFeatures) == 0 || r.FinalizedFeaturesEpoch < 0 || len(r.FinalizedFeatures) == 0) {
 			t.Errorf("v%d: features missing: supported %d, epoch %d, finalized %d", v, len(r.SupportedFeatures), r.FinalizedFeaturesEpoch, len(r.FinalizedFeatures))

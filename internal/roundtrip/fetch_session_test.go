@@ -19,7 +19,7 @@ func TestFetchSessionEveryVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	pr := request[*wire.ProduceResponse](e, tp.leader, &wire.ProduceRequest{Acks: -1, TimeoutMs: 30000, TopicData: []wire.ProduceRequestTopic{
-		{Name: tp.name, PartitionData: []wire.ProduceRequestPartition{{Index: 0, Records: batch}}}}}, 12)
+		{Name: tp.name, PartitionData: []wire.ProduceRequestPartition{{Index: 0, Records: batch}}}}}, min(12, e.brokerRange(wire.KeyProduce)[1]))
 	if code := pr.Responses[0].PartitionResponses[0].ErrorCode; code != 0 {
 		t.Fatalf("Produce: error %d", code)
 	}

@@ -37,28 +37,42 @@ func newEnv(t *testing.T) *env {
 	return &env{t: t, ctx: ctx, cl: cl, cluster: c}
 }
 
-// versions returns the versions of key gregor implements, after checking
-// the broker supports every one of them (the API table claims Kafka 4.4's
-// stable range).
+// versions returns the versions of key both gregor and the broker speak.
+// On Kafka 4.4 that is every version gregor implements (the API table
+// claims 4.4's stable range, checked here); an older release stops lower
+// (the client never sends a version above the broker's, pickVersion).
 func (e *env) versions(key wire.APIKey) []int16 {
 	e.t.Helper()
 	info, ok := wire.LookupAPI(key)
 	if !ok {
 		e.t.Fatalf("API %d not in gregor's table", key)
 	}
+	r := e.brokerRange(key)
+	if e.cluster.AtLeast(4, 4) && (r[0] > info.MinVersion || r[1] < info.MaxVersion) {
+		e.t.Fatalf("%s: broker supports %v, gregor implements %d-%d", info.Name, r, info.MinVersion, info.MaxVersion)
+	}
+	var out []int16
+	for v := max(info.MinVersion, r[0]); v <= min(info.MaxVersion, r[1]); v++ {
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		e.t.Fatalf("%s: broker supports %v, gregor implements %d-%d: no common version", info.Name, r, info.MinVersion, info.MaxVersion)
+	}
+	return out
+}
+
+// brokerRange returns the versions of key the broker advertises.
+func (e *env) brokerRange(key wire.APIKey) [2]int16 {
+	e.t.Helper()
 	bv, err := e.cl.BrokerVersions(e.ctx, client.AnyBroker)
 	if err != nil {
 		e.t.Fatalf("BrokerVersions: %v", err)
 	}
 	r, ok := bv[key]
-	if !ok || r[0] > info.MinVersion || r[1] < info.MaxVersion {
-		e.t.Fatalf("%s: broker supports %v, gregor implements %d-%d", info.Name, r, info.MinVersion, info.MaxVersion)
+	if !ok {
+		e.t.Fatalf("API %d not advertised by the broker", key)
 	}
-	var out []int16
-	for v := info.MinVersion; v <= info.MaxVersion; v++ {
-		out = append(out, v)
-	}
-	return out
+	return r
 }
 
 // request sends req pinned to version v to broker and returns the response.

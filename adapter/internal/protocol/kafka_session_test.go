@@ -175,7 +175,13 @@ func TestKafkaFullSession(t *testing.T) {
 	expect(t, admin("delete_consumer_group_offset", `"operation_id":"do","group_id":`+g+`,"topic":`+q(topic)+`,"partition":0`, "consumer_group_offset_deleted"), `"partition":0}`)
 	expect(t, admin("delete_consumer_group_offsets", `"operation_id":"dos","group_id":`+g+`,"partitions":[{"topic":`+q(topic)+`,"partition":1}]`, "consumer_group_offsets_deleted"),
 		`"outcomes":[{"topic":`+q(topic)+`,"partition":1,"error_code":null}]}`)
-	expect(t, admin("delete_consumer_group", `"operation_id":"dd","group_id":`+g, "consumer_group_deleted"), `"group_id":`+g+`}`)
+	if cluster.AtLeast(4, 0) {
+		expect(t, admin("delete_consumer_group", `"operation_id":"dd","group_id":`+g, "consumer_group_deleted"), `"group_id":`+g+`}`)
+	} else {
+		// Kafka 3.x's group coordinator removes an empty group with its
+		// last offset: the deletion finds no group (GROUP_ID_NOT_FOUND).
+		expect(t, admin("delete_consumer_group", `"operation_id":"dd","group_id":`+g, "command_failed"), `"code":"broker:broker_69"`)
+	}
 
 	// concurrent actors: a send and a receive released together
 	p.one("control_assigned_consumer", `"operation_id":"ctl-back","consumer_id":"k1","control":{"kind":"replace","partitions":[{"topic":`+q(topic)+`,"partition":2,"position":{"kind":"beginning"}}]},"timeout_ms":10000`, "assigned_consumer_control_completed")
