@@ -238,7 +238,31 @@ func (c *Consumer) ackResultsLocked(acks []ack, err error) {
 			}
 		}
 		if a.report {
-			c.results = append(c.results, AckResult{TopicPartition: a.tp, Offset: a.offset, Type: AcknowledgeType(a.typ), Err: err})
+			c.keepResultLocked(AckResult{TopicPartition: a.tp, Offset: a.offset, Type: AcknowledgeType(a.typ), Err: err})
 		}
 	}
+}
+
+// keepResultLocked keeps r for the application within MaxAckResults: past
+// it a success is dropped, and a failure replaces the oldest kept success
+// (the oldest failure when every kept outcome failed), so failures go
+// last. Each outcome not kept counts in droppedResults.
+func (c *Consumer) keepResultLocked(r AckResult) {
+	if len(c.results) < c.cfg.MaxAckResults {
+		c.results = append(c.results, r)
+		return
+	}
+	c.droppedResults++
+	if r.Err == nil || len(c.results) == 0 {
+		return
+	}
+	victim := 0
+	for i := range c.results {
+		if c.results[i].Err == nil {
+			victim = i
+			break
+		}
+	}
+	copy(c.results[victim:], c.results[victim+1:])
+	c.results[len(c.results)-1] = r
 }

@@ -53,6 +53,9 @@ func (t AcknowledgeType) String() string {
 
 // Defaults applied by New to zero fields of Config.
 const (
+	// DefaultMaxAckResults is the default Config.MaxAckResults: 100,000
+	// outcomes (about 6 MB).
+	DefaultMaxAckResults = 100_000
 	// DefaultMaxRecords is max.poll.records (500).
 	DefaultMaxRecords = 500
 	// DefaultMaxWait is fetch.max.wait.ms (500).
@@ -83,6 +86,14 @@ type Config struct {
 	// MaxBufferedBytes bounds the key, value and header bytes of records
 	// fetched but not yet delivered. Default 64 MiB.
 	MaxBufferedBytes int
+	// MaxAckResults bounds the acknowledgement outcomes kept until
+	// TakeAckResults, AppendAckResults, Commit or Close takes them (with
+	// AckImplicit every delivered record yields one, read or not). Past
+	// it a success is not kept and a failure takes the place of the oldest
+	// kept success (of the oldest failure when none is left); each outcome
+	// not kept is counted in AckResultsDropped. Default
+	// DefaultMaxAckResults.
+	MaxAckResults int
 	// RackID is the member's rack (client.rack), or "", sent in the
 	// ShareGroupHeartbeat. Share partitions are always fetched from their
 	// leaders: ShareFetch (KIP-932) has no rack and no preferred read
@@ -101,8 +112,8 @@ func (c *Config) setDefaults() error {
 	if len(c.Topics) == 0 {
 		return fmt.Errorf("%w: Topics is required", ErrInvalidConfig)
 	}
-	if c.MaxRecords < 0 || c.BatchSize < 0 || c.MaxWait < 0 || c.MaxBufferedBytes < 0 {
-		return fmt.Errorf("%w: negative MaxRecords, BatchSize, MaxWait or MaxBufferedBytes", ErrInvalidConfig)
+	if c.MaxRecords < 0 || c.BatchSize < 0 || c.MaxWait < 0 || c.MaxBufferedBytes < 0 || c.MaxAckResults < 0 {
+		return fmt.Errorf("%w: negative MaxRecords, BatchSize, MaxWait, MaxBufferedBytes or MaxAckResults", ErrInvalidConfig)
 	}
 	if c.AckMode != AckImplicit && c.AckMode != AckExplicit {
 		return fmt.Errorf("%w: AckMode %d", ErrInvalidConfig, c.AckMode)
@@ -115,6 +126,9 @@ func (c *Config) setDefaults() error {
 	}
 	if c.MaxWait == 0 {
 		c.MaxWait = DefaultMaxWait
+	}
+	if c.MaxAckResults == 0 {
+		c.MaxAckResults = DefaultMaxAckResults
 	}
 	if c.MaxBufferedBytes == 0 {
 		c.MaxBufferedBytes = DefaultMaxBufferedBytes

@@ -113,8 +113,10 @@ type Consumer struct {
 	// ShareFetch requests in flight carry (planLocked swaps the two, so
 	// their memory is reused).
 	pending, sending []ack
-	// results are acknowledgement outcomes not yet taken.
-	results []AckResult
+	// results are acknowledgement outcomes not yet taken, at most
+	// cfg.MaxAckResults; droppedResults counts those not kept.
+	results        []AckResult
+	droppedResults int64
 	// br and batch are the record-batch decoder and its reused batch;
 	// decoded holds one partition's decoded records (reused), inflated the
 	// bytes decompressed in the current fetch round.
@@ -231,6 +233,14 @@ func (c *Consumer) TakeAckResults() []AckResult {
 	r := c.results
 	c.results = nil
 	return r
+}
+
+// AckResultsDropped returns how many acknowledgement outcomes were not
+// kept because MaxAckResults outcomes were waiting to be taken.
+func (c *Consumer) AckResultsDropped() int64 {
+	c.opMu.Lock()
+	defer c.opMu.Unlock()
+	return c.droppedResults
 }
 
 // AppendAckResults appends the outcomes TakeAckResults would return to dst,

@@ -62,6 +62,10 @@
 // Receive's slice back for reuse (its records' memory included), and
 // AppendAckResults takes results into a reused slice: with both, the steady
 // state allocates nothing per record.
+// Acknowledgement outcomes wait for the application up to MaxAckResults
+// (100,000 by default; failures are kept before successes, and what is
+// not kept is counted in AckResultsDropped), so a program that never takes
+// them holds a bounded amount.
 //
 // # Membership
 //
