@@ -69,6 +69,7 @@ const (
 	DefaultMaxBytes          = 50 << 20               // fetch.max.bytes (52428800)
 	DefaultPartitionMaxBytes = 8 << 20                // max.partition.fetch.bytes (the Java client's is 1 MiB)
 	DefaultMaxBufferedBytes  = 64 << 20               // gregor's bound on buffered record memory
+	DefaultRequestTimeout    = 30 * time.Second       // request.timeout.ms
 )
 
 // Config configures a Consumer. Zero values take the documented defaults.
@@ -126,6 +127,12 @@ type Config struct {
 	// OffsetReset is the out-of-range policy (auto.offset.reset). Default
 	// ResetEarliest.
 	OffsetReset ResetPolicy
+	// RequestTimeout bounds each background reset (ListOffsets, with its
+	// retries) and position validation (OffsetForLeaderEpoch) the fetch
+	// loop starts (request.timeout.ms); one that runs out is tried again
+	// after a backoff. Other partitions are fetched meanwhile. Default
+	// 30s, as the Java client; must not be negative.
+	RequestTimeout time.Duration
 }
 
 // withDefaults returns cfg with zero fields defaulted, or an error naming
@@ -146,6 +153,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.MaxBufferedBytes == 0 {
 		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
 	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
 	switch {
 	case cfg.Isolation != ReadUncommitted && cfg.Isolation != ReadCommitted:
 		return cfg, fmt.Errorf("consumer: invalid Isolation %d", cfg.Isolation)
@@ -161,6 +171,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("consumer: negative PartitionMaxBytes %d", cfg.PartitionMaxBytes)
 	case cfg.MaxBufferedBytes < 0:
 		return cfg, fmt.Errorf("consumer: negative MaxBufferedBytes %d", cfg.MaxBufferedBytes)
+	case cfg.RequestTimeout < 0:
+		return cfg, fmt.Errorf("consumer: negative RequestTimeout %v", cfg.RequestTimeout)
 	}
 	return cfg, nil
 }
