@@ -94,3 +94,61 @@ func TestJobBoundFromConfig(t *testing.T) {
 	release()
 	wantOffsets(t, receiveN(t, c, 4), tp0, 6, 10)
 }
+
+// TestMovedPartitionsDoNotWaitForHeldFetch: a partition added, resumed or
+// sought while its broker holds the session's Fetch (MaxWait 5s, nothing to
+// answer) is fetched at once in a sessionless Fetch, and the session stays
+// consistent (the fake checks it on every request).
+func TestMovedPartitionsDoNotWaitForHeldFetch(t *testing.T) {
+	const maxWait = 5 * time.Second
+	for _, how := range []string{"add", "resume", "seek"} {
+		t.Run(how, func(t *testing.T) {
+			f := newFakeBroker(t)
+			f.append(tp0) // idle: the session's Fetch waits MaxWait
+			f.append(tp1, dataBatch(0, 3))
+			c := newTestConsumer(t, f, Config{MaxWait: maxWait})
+			first := []PartitionPosition{{tp0, AtOffset(0)}}
+			if how != "add" {
+				first = append(first, PartitionPosition{tp1, AtOffset(3)})
+			}
+			if err := c.Assign(bg(), first); err != nil {
+				t.Fatal(err)
+			}
+			if how == "resume" {
+				if err := c.Pause(tp1); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Seek(bg(), tp1, AtOffset(0)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			waitFor(t, "the session's Fetch in flight", func() bool {
+				m := c.Metrics()
+				return m.FetchRequests >= 1 && m.FetchesInFlight == 1
+			})
+			t0 := time.Now()
+			var err error
+			switch how {
+			case "add":
+				err = c.Add(bg(), []PartitionPosition{{tp1, AtOffset(0)}})
+			case "resume":
+				err = c.Resume(tp1)
+			case "seek":
+				err = c.Seek(bg(), tp1, AtOffset(0))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantOffsets(t, receiveN(t, c, 3), tp1, 0, 3)
+			if d := time.Since(t0); d >= maxWait/2 {
+				t.Fatalf("records came %v after the %s, want < %v", d, how, maxWait/2)
+			}
+			f.mu.Lock()
+			n := f.sessionless
+			f.mu.Unlock()
+			if n == 0 {
+				t.Fatal("no sessionless Fetch")
+			}
+		})
+	}
+}
