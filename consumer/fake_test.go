@@ -18,8 +18,9 @@ import (
 type fakeLog struct {
 	batches []tBatch
 	start   int64
-	// encs caches each batch's encoding (encoding 20 MB of LZ4 for every
-	// Fetch made a test under -race slower than its own deadlines).
+	// encs caches each batch's encoding, made by append (encoding 20 MB
+	// of LZ4 for every Fetch made a test under -race slower than its own
+	// deadlines).
 	encs [][]byte
 }
 
@@ -100,6 +101,9 @@ func (f *fakeBroker) append(tp gregor.TopicPartition, bs ...tBatch) {
 		}
 	}
 	l.batches = append(l.batches, bs...)
+	for i := range l.batches {
+		l.encoded(f.t, i) // now, not inside a test's wait for the first Fetch
+	}
 	close(f.changed)
 	f.changed = make(chan struct{})
 }
