@@ -355,6 +355,24 @@ func (c *Consumer) Assignment() []PartitionPosition {
 	return out
 }
 
+// validPositions returns the positions of the partitions of want that hold
+// a valid one (as the Java client's hasValidPosition): not those waiting
+// for a reset or a validation, whose position is about to be replaced
+// (after a topic recreation it is still the old topic's). The group commits
+// only these.
+func (c *Consumer) validPositions(want map[gregor.TopicPartition]bool) map[gregor.TopicPartition]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[gregor.TopicPartition]int64{}
+	for _, tp := range c.order {
+		st := c.parts[tp]
+		if want[tp] && st.phase != phaseResetting && st.phase != phaseValidating {
+			out[tp] = st.offset
+		}
+	}
+	return out
+}
+
 // repositionLocked sets a partition's position from outside the fetch path.
 func (c *Consumer) repositionLocked(st *partState, offset int64) {
 	c.moveLocked(st, offset, -1, moveSeek)

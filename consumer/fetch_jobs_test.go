@@ -3,6 +3,8 @@ package consumer
 import (
 	"testing"
 	"time"
+
+	"github.com/gregor-kafka/gregor"
 )
 
 // waitHeld waits until the fake holds a request of api.
@@ -150,5 +152,32 @@ func TestMovedPartitionsDoNotWaitForHeldFetch(t *testing.T) {
 				t.Fatal("no sessionless Fetch")
 			}
 		})
+	}
+}
+
+// TestValidPositionsSkipResetting: a partition waiting for its reset has
+// no valid position (as after a topic recreation, where it is still the
+// old topic's): the group must not commit it. Once the reset is applied,
+// its new position is valid.
+func TestValidPositionsSkipResetting(t *testing.T) {
+	f := newFakeBroker(t)
+	f.append(tp0, dataBatch(0, 10))
+	f.setStart(tp0, 6)
+	f.append(tp1, dataBatch(0, 3))
+	release := f.hold("ListOffsets")
+	defer release()
+	c := newTestConsumer(t, f, Config{})
+	if err := c.Assign(bg(), []PartitionPosition{{tp0, AtOffset(2)}, {tp1, AtOffset(0)}}); err != nil {
+		t.Fatal(err)
+	}
+	waitHeld(t, f, "ListOffsets")
+	want := map[gregor.TopicPartition]bool{tp0: true, tp1: true}
+	if got := c.validPositions(want); len(got) != 1 || got[tp1] != 0 {
+		t.Fatalf("valid positions %v while tp0 resets, want only %v at 0", got, tp1)
+	}
+	release()
+	wantOffsets(t, receiveN(t, c, 7), tp0, 6, 10)
+	if got := c.validPositions(want); got[tp0] != 10 {
+		t.Fatalf("valid positions %v after the reset, want %v at 10", got, tp0)
 	}
 }
