@@ -330,8 +330,11 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 	var err error
 	lane := LaneOf(req.Key())
 	dedicated := ""
-	if lane == LaneGroup {
+	switch lane {
+	case LaneGroup:
 		dedicated = groupConnName(ctx)
+	case LaneFetch:
+		dedicated = fetchConnName(ctx)
 	}
 	cn := c.routeLive(broker, lane, dedicated)
 	if cn == nil {

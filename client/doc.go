@@ -97,7 +97,9 @@
 // live connection of its lane, else to a broker already reached in another
 // lane. Each lane's connection negotiates, authenticates and re-authenticates
 // on its own and bounds its own in-flight requests (MaxInFlightPerBroker);
-// a failed connection fails only the requests of its lane.
+// a failed connection fails only the requests of its lane. A context from
+// WithGroupConnection or WithFetchConnection gives its group-lane or
+// fetch-lane requests connections of their own.
 // MetricsSnapshot.Lanes reports connections and in-flight requests per lane.
 //
 // Bootstrap addresses are dialed until metadata names the brokers; from then

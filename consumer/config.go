@@ -69,6 +69,7 @@ const (
 	DefaultMaxBytes          = 50 << 20               // fetch.max.bytes (52428800)
 	DefaultPartitionMaxBytes = 8 << 20                // max.partition.fetch.bytes (the Java client's is 1 MiB)
 	DefaultMaxBufferedBytes  = 64 << 20               // gregor's bound on buffered record memory
+	DefaultRequestTimeout    = 30 * time.Second       // request.timeout.ms
 )
 
 // Config configures a Consumer. Zero values take the documented defaults.
@@ -139,6 +140,12 @@ type Config struct {
 	// coordinator for rack-aware assignment (KIP-881): in its
 	// subscription (classic protocol, v3) and its heartbeat (KIP-848).
 	Rack string
+	// RequestTimeout bounds each background reset (ListOffsets, with its
+	// retries) and position validation (OffsetForLeaderEpoch) the fetch
+	// loop starts (request.timeout.ms); one that runs out is tried again
+	// after a backoff. Other partitions are fetched meanwhile. Default
+	// 30s, as the Java client; must not be negative.
+	RequestTimeout time.Duration
 }
 
 // withDefaults returns cfg with zero fields defaulted, or an error naming
@@ -159,6 +166,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.MaxBufferedBytes == 0 {
 		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
 	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
 	switch {
 	case cfg.Isolation != ReadUncommitted && cfg.Isolation != ReadCommitted:
 		return cfg, fmt.Errorf("consumer: invalid Isolation %d", cfg.Isolation)
@@ -174,6 +184,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("consumer: negative PartitionMaxBytes %d", cfg.PartitionMaxBytes)
 	case cfg.MaxBufferedBytes < 0:
 		return cfg, fmt.Errorf("consumer: negative MaxBufferedBytes %d", cfg.MaxBufferedBytes)
+	case cfg.RequestTimeout < 0:
+		return cfg, fmt.Errorf("consumer: negative RequestTimeout %v", cfg.RequestTimeout)
 	}
 	return cfg, nil
 }

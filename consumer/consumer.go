@@ -51,7 +51,7 @@ type Consumer struct {
 	idleWait []chan struct{}                      // mu: waiters' channels (capacity 1) for reuse
 	closed   bool                                 // mu
 	closedCh chan struct{}                        // set by New; closed under mu by Close
-	inflight map[int32]bool                       // mu: leaders with a Fetch in flight
+	inflight map[fetchLane]bool                   // mu: brokers' lanes with a Fetch in flight
 	notices  []error                              // mu: reported once each by Receive, before records (topic_id.go)
 
 	dec    *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
@@ -99,7 +99,7 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		wake:     make(chan struct{}, 1),
 		parts:    map[gregor.TopicPartition]*partState{},
 		closedCh: make(chan struct{}),
-		inflight: map[int32]bool{},
+		inflight: map[fetchLane]bool{},
 		dec:      wire.NewDecompressor(0),
 	}
 	c.blocks.limit = cfg.MaxBufferedBytes
@@ -247,7 +247,7 @@ func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace 
 			continue
 		}
 		c.gen++
-		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen, hwm: -1, lso: -1, readCommitted: c.cfg.Isolation == ReadCommitted}
+		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen, hwm: -1, lso: -1, readCommitted: c.cfg.Isolation == ReadCommitted, moved: true}
 		c.order = append(c.order, p.TopicPartition)
 	}
 	c.poke()
@@ -333,6 +333,9 @@ func (c *Consumer) setPaused(tp gregor.TopicPartition, paused bool) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrNotAssigned, tp)
 	}
+	if st.paused && !paused {
+		st.moved = true // fetched at once, even while its broker holds a Fetch
+	}
 	st.paused = paused
 	if !paused {
 		c.signalLocked()
@@ -353,16 +356,27 @@ func (c *Consumer) Assignment() []PartitionPosition {
 	return out
 }
 
+// validPositions returns the positions of the partitions of want that hold
+// a valid one (as the Java client's hasValidPosition): not those waiting
+// for a reset or a validation, whose position is about to be replaced
+// (after a topic recreation it is still the old topic's). The group commits
+// only these.
+func (c *Consumer) validPositions(want map[gregor.TopicPartition]bool) map[gregor.TopicPartition]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[gregor.TopicPartition]int64{}
+	for _, tp := range c.order {
+		st := c.parts[tp]
+		if want[tp] && st.phase != phaseResetting && st.phase != phaseValidating {
+			out[tp] = st.offset
+		}
+	}
+	return out
+}
+
 // repositionLocked sets a partition's position from outside the fetch path.
 func (c *Consumer) repositionLocked(st *partState, offset int64) {
-	c.gen++
-	// A Fetch in flight for the old position is now stale (its result is
-	// dropped by gen); the partition may be listed again at once.
-	c.buffered -= st.reposition(c.gen, offset)
-	// The new position is the topic's as metadata names it at the next
-	// Fetch (a stopped partition of a recreated topic restarts there).
-	st.topicID, st.gone = wire.UUID{}, false
-	c.progressedLocked()
+	c.moveLocked(st, offset, -1, moveSeek)
 }
 
 // dropLocked removes a partition with its buffered records.

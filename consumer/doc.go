@@ -208,6 +208,13 @@
 // processed while another waits and the next arrives. The defaults
 // (Config) are chosen to need no tuning from one partition to thousands,
 // on loopback or across a round trip of tens of milliseconds.
+// A partition sought, resumed, assigned or added while its leader holds the
+// session's Fetch (up to MaxWait) does not wait for it: it is fetched at
+// once in a Fetch of its own without a session, on a second connection to
+// that broker (Metrics.MovedFetches), and rejoins the session at its next
+// Fetch. Resets (OFFSET_OUT_OF_RANGE) and position validations after a
+// leader change run in the background, each bounded by
+// Config.RequestTimeout, while the other partitions are fetched on.
 // When NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH comes with the partition's newer leader and epoch
 // (CurrentLeader, Fetch v16+, KIP-951) and the client knows that broker,
 // the partition is fetched from it at once (after validating the position,

@@ -18,6 +18,21 @@ import (
 type fakeLog struct {
 	batches []tBatch
 	start   int64
+	// encs caches each batch's encoding, made by append (encoding 20 MB
+	// of LZ4 for every Fetch made a test under -race slower than its own
+	// deadlines).
+	encs [][]byte
+}
+
+// encoded returns batch i's encoding.
+func (l *fakeLog) encoded(t *testing.T, i int) []byte {
+	for len(l.encs) < len(l.batches) {
+		l.encs = append(l.encs, nil)
+	}
+	if l.encs[i] == nil {
+		l.encs[i] = l.batches[i].encode(t, nil)
+	}
+	return l.encs[i]
 }
 
 func (l *fakeLog) end() int64 {
@@ -56,6 +71,13 @@ type fakeBroker struct {
 	onFetch       func(*fetchReq)
 	// closed lists the sessions the consumer closed, as [node, id].
 	closed [][2]int32
+	// sessionless counts Fetches without a session (side lane).
+	sessionless int
+	// holds, per API ("ListOffsets", "OffsetForLeaderEpoch"), holds every
+	// such request until the channel is closed (or the request's context
+	// ends); held gets the API's name as each one is held.
+	holds map[string]chan struct{}
+	held  chan string
 	// stale makes Metadata report an older {leader, epoch} for a
 	// partition than leaders and epochs (which fetches see).
 	stale map[gregor.TopicPartition][2]int32
@@ -81,6 +103,9 @@ func (f *fakeBroker) append(tp gregor.TopicPartition, bs ...tBatch) {
 		}
 	}
 	l.batches = append(l.batches, bs...)
+	for i := range l.batches {
+		l.encoded(f.t, i) // now, not inside a test's wait for the first Fetch
+	}
 	close(f.changed)
 	f.changed = make(chan struct{})
 }
@@ -128,8 +153,44 @@ func (f *fakeBroker) InvalidateMetadata() {
 	f.mu.Unlock()
 }
 
+// hold makes the fake hold every api request until the returned function
+// is called; held receives api each time one is held.
+func (f *fakeBroker) hold(api string) (release func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.holds == nil {
+		f.holds, f.held = map[string]chan struct{}{}, make(chan string, 16)
+	}
+	ch := make(chan struct{})
+	f.holds[api] = ch
+	return sync.OnceFunc(func() { close(ch) })
+}
+
+// wait holds an api request while hold asks for it.
+func (f *fakeBroker) wait(ctx context.Context, node int32, api string) error {
+	f.mu.Lock()
+	ch := f.holds[api]
+	f.mu.Unlock()
+	if ch == nil {
+		return nil
+	}
+	select {
+	case f.held <- api:
+	default:
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return &client.RequestError{Broker: node, API: api, Certainty: client.PossiblySent, Err: client.ErrCancelled}
+	}
+}
+
 // transport interface.
 func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationLevel, reqs []listReq) (map[gregor.TopicPartition]listResp, error) {
+	if err := f.wait(ctx, node, "ListOffsets"); err != nil {
+		return nil, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := map[gregor.TopicPartition]listResp{}
@@ -148,6 +209,9 @@ func (f *fakeBroker) listOffsets(ctx context.Context, node int32, iso IsolationL
 }
 
 func (f *fakeBroker) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs []epochReq) (map[gregor.TopicPartition]epochResp, error) {
+	if err := f.wait(ctx, node, "OffsetForLeaderEpoch"); err != nil {
+		return nil, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := map[gregor.TopicPartition]epochResp{}
@@ -190,7 +254,12 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 	// Server side of KIP-227.
 	var sess map[gregor.TopicPartition]sessionPart
 	id := req.plan.SessionID
-	if req.plan.Full {
+	if req.plan.Full && req.plan.SessionEpoch == finalSessionEpoch {
+		// Sessionless (the side lane's Fetch of moved partitions): no
+		// session is made or touched.
+		sess, id = map[gregor.TopicPartition]sessionPart{}, 0
+		f.sessionless++
+	} else if req.plan.Full {
 		sess = map[gregor.TopicPartition]sessionPart{}
 		f.nextSession++
 		id = f.nextSession
@@ -246,9 +315,9 @@ func (f *fakeBroker) fetch(ctx context.Context, req *fetchReq) (*fetchResp, erro
 				continue
 			}
 			var raw []byte
-			for _, b := range l.batches {
+			for i, b := range l.batches {
 				if b.base+int64(b.lastDelta) >= p.FetchOffset && len(raw) < int(p.MaxBytes) {
-					raw = b.encode(f.t, raw)
+					raw = append(raw, l.encoded(f.t, i)...)
 				}
 			}
 			if len(raw) > 0 || req.plan.Full {

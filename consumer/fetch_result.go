@@ -7,10 +7,10 @@ import (
 	"github.com/gregor-kafka/gregor/wire"
 )
 
-// handleResult applies a finished Fetch: session bookkeeping, then each
-// partition's data or error.
+// handleResult applies a finished Fetch: session bookkeeping (the
+// session's lane), then each partition's data or error.
 //
-// The leader's fetchReq is free for the next Fetch afterwards; one whose
+// The lane's fetchReq is free for the next Fetch afterwards; one whose
 // transport call failed is dropped instead (an abandoned response may still
 // be read into it).
 func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
@@ -18,7 +18,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	s := fs.sessions[req.node]
 	now := time.Now()
 	if r.err != nil {
-		delete(fs.reqs, req.node)
+		delete(fs.reqs, req.lane())
 	}
 	if r.spare != nil {
 		defer c.blocks.put(r.spare) // after the chunks cut from its slab are read
@@ -32,21 +32,23 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	if topErr == nil {
 		topErr = r.resp.Err
 	}
-	if topErr != nil {
+	if topErr != nil && !isSessionErr(topErr) {
+		c.cl.InvalidateMetadata()
+	}
+	switch {
+	case req.side: // sessionless: no session to update
+	case topErr != nil:
 		s.failed()
-		if !isSessionErr(topErr) {
-			c.cl.InvalidateMetadata()
-		}
-	} else {
+	default:
 		s.succeeded(req.plan, r.resp.SessionID)
 	}
-	if r.resp != nil && r.resp.ThrottleMs > 0 {
+	if r.resp != nil && r.resp.ThrottleMs > 0 && s != nil {
 		s.throttledUntil = now.Add(time.Duration(r.resp.ThrottleMs) * time.Millisecond)
 	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.inflight, req.node)
+	delete(c.inflight, req.lane())
 	c.fetchFailedLocked(req.node, r.err) // KIP-392: back to the leaders
 	if topErr != nil {
 		c.m.FetchFailures++
@@ -55,6 +57,9 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	for tp, gen := range req.gens {
 		if st := c.parts[tp]; st != nil && st.gen == gen {
 			st.answered()
+			if req.side {
+				endMoveLocked(st, r.chunks[tp] != nil && len(r.chunks[tp].records) > 0)
+			}
 			if topErr != nil && !isSessionErr(topErr) {
 				st.backoff = now.Add(retryBackoff)
 			}
@@ -110,10 +115,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 				st.stop(&LogTruncationError{p.TopicPartition, st.offset, p.Diverging.EndOffset, p.Diverging.Epoch})
 				signal = true
 			} else {
-				c.gen++
-				c.m.OffsetResets++
-				st.gen = c.gen
-				st.offset, st.lastEpoch = p.Diverging.EndOffset, p.Diverging.Epoch
+				c.moveLocked(st, p.Diverging.EndOffset, p.Diverging.Epoch, moveTruncated)
 			}
 		case p.Diverging != nil:
 			st.lastEpoch = p.Diverging.Epoch
@@ -136,10 +138,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 			if len(ch.records) == 0 {
 				// Nothing deliverable (control or aborted batches, compacted
 				// or empty): advance by the batch headers now.
-				st.offset = ch.next
-				if ch.lastEpoch >= 0 {
-					st.lastEpoch = ch.lastEpoch
-				}
+				c.moveLocked(st, ch.next, ch.lastEpoch, moveSkipped)
 				continue
 			}
 			st.buffer(ch)

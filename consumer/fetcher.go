@@ -31,6 +31,7 @@ const fetchShare = 4
 // is dropped, since an abandoned response may still be read into it.
 type fetchReq struct {
 	node      int32
+	side      bool // a sessionless Fetch of moved partitions (fetch_moved.go)
 	plan      fetchPlan
 	want      map[gregor.TopicPartition]sessionPart
 	gens      map[gregor.TopicPartition]uint64 // partition generations when planned
@@ -93,24 +94,39 @@ type fetchResult struct {
 	spare *recBlock
 }
 
+// fetchLane names one of a broker's two fetch lanes: the session's (side
+// false: the broker's fetch session, KIP-227, one Fetch in flight) and the
+// moved partitions' (side true: sessionless Fetches on a connection of
+// their own, fetch_moved.go).
+type fetchLane struct {
+	node int32
+	side bool
+}
+
 // fetchState is what the fetch loop owns: the fetch sessions, the reusable
-// request of each leader, a worker goroutine per leader that sends its
-// Fetches, and the planner's scratch slices.
+// request of each broker's lane, a worker goroutine per lane that sends
+// its Fetches, the channels results and job outcomes come back on, and the
+// planner's scratch slices.
 type fetchState struct {
 	sessions map[int32]*fetchSession
-	reqs     map[int32]*fetchReq
-	workers  map[int32]chan *fetchReq
+	reqs     map[fetchLane]*fetchReq
+	workers  map[fetchLane]chan *fetchReq
 	results  chan *fetchResult
+	// jobs carries the finished reset and validation jobs' results
+	// (jobs.go), applied by the loop.
+	jobs chan func()
 
-	cands    []candidate
-	topics   []string
-	busy     map[int32]bool
-	byLeader map[int32][]candidate
-	noLeader []candidate
-	caughtUp []candidate
-	fatal    []candidate
-	fatalErr []error
-	leaders  []int32
+	cands       []candidate
+	topics      []string
+	busy        map[fetchLane]bool
+	byBroker    map[int32][]candidate
+	noLeader    []candidate
+	caughtUp    []candidate
+	fatal       []candidate
+	fatalErr    []error
+	brokers     []int32
+	resets      []jobPart // collected this round (jobs.go)
+	validations []jobPart
 	// chargePerByte is the charge against MaxBufferedBytes per byte of
 	// records field of the last response with records (1 before one, more
 	// with small records: recordSize per Record value).
@@ -118,32 +134,42 @@ type fetchState struct {
 	idChange      []candidate // partitions whose topic metadata shows deleted or recreated (topic_id.go)
 }
 
+// resultSlots is the capacity of the results channel: a worker hands its
+// result over and is free for its lane's next Fetch without waiting for
+// the loop to pick it up.
+const resultSlots = 4
+
 func newFetchState() *fetchState {
 	return &fetchState{
 		sessions: map[int32]*fetchSession{},
-		reqs:     map[int32]*fetchReq{},
-		workers:  map[int32]chan *fetchReq{},
-		results:  make(chan *fetchResult),
-		busy:     map[int32]bool{},
-		byLeader: map[int32][]candidate{},
+		reqs:     map[fetchLane]*fetchReq{},
+		workers:  map[fetchLane]chan *fetchReq{},
+		results:  make(chan *fetchResult, resultSlots),
+		jobs:     make(chan func()),
+		busy:     map[fetchLane]bool{},
+		byBroker: map[int32][]candidate{},
 	}
 }
 
-// send hands req to its leader's worker, starting one for a new leader.
-// At most one Fetch is in flight per leader, so the worker's channel (one
-// slot) never blocks.
+// send hands req to its lane's worker, starting one for a new lane. At
+// most one Fetch is in flight per lane, so the worker's channel (one slot)
+// never blocks.
 func (c *Consumer) send(fs *fetchState, req *fetchReq) {
-	w := fs.workers[req.node]
+	lane := req.lane()
+	w := fs.workers[lane]
 	if w == nil {
 		w = make(chan *fetchReq, 1)
-		fs.workers[req.node] = w
+		fs.workers[lane] = w
 		c.wg.Add(1)
 		go c.fetchWorker(w, fs.results)
 	}
 	w <- req
 }
 
-// fetchWorker sends one leader's Fetches, one at a time, until the fetch
+// lane is the broker lane req is sent in.
+func (req *fetchReq) lane() fetchLane { return fetchLane{req.node, req.side} }
+
+// fetchWorker sends one lane's Fetches, one at a time, until the fetch
 // loop closes in (after it drained every result).
 func (c *Consumer) fetchWorker(in <-chan *fetchReq, results chan<- *fetchResult) {
 	defer c.wg.Done()
@@ -152,13 +178,15 @@ func (c *Consumer) fetchWorker(in <-chan *fetchReq, results chan<- *fetchResult)
 	}
 }
 
-// fetchLoop plans Fetch requests until Close. It owns the fetch sessions.
+// fetchLoop runs fetch rounds (fetchRound) until Close, and applies what
+// comes back: Fetch results and reset and validation jobs' outcomes. It owns
+// the fetch sessions.
 func (c *Consumer) fetchLoop() {
 	defer c.wg.Done()
 	fs := newFetchState()
 	var timer *time.Timer
 	for {
-		next := c.planAndSend(fs)
+		next := c.fetchRound(fs)
 		var timerC <-chan time.Time
 		if !next.IsZero() {
 			d := time.Until(next)
@@ -183,13 +211,15 @@ func (c *Consumer) fetchLoop() {
 				// Closing: a Fetch that Close cancelled fails, which must
 				// not end its session before closeSessions does.
 				c.mu.Lock()
-				delete(c.inflight, r.req.node)
+				delete(c.inflight, r.req.lane())
 				c.mu.Unlock()
 				c.stopFetching(fs)
 				return
 			}
 			fs.noteCharge(r)
 			c.handleResult(fs, r)
+		case apply := <-fs.jobs:
+			apply()
 		}
 		if timer != nil && !timer.Stop() {
 			select {
@@ -228,29 +258,69 @@ type candidate struct {
 	hint      *leaderHint
 	known     wire.UUID // the topic ID the position belongs to (zero: none yet)
 	retired   wire.UUID // the topic ID the partition left on a recreation (zero: none)
-	// From metadata (or the hint), set while grouping by leader.
+	moved     bool      // partState.moved when collected
+	// From metadata (or the hint), set while grouping by broker.
 	epoch int32
 	id    wire.UUID
 }
 
-// planAndSend resets partitions that need it, then sends a Fetch to every
-// leader without one in flight. It returns the earliest time a backed-off
-// partition becomes fetchable (zero: none). It reuses fs's slices and maps
-// and each leader's fetchReq, so planning allocates nothing in steady
-// state.
-func (c *Consumer) planAndSend(fs *fetchState) time.Time {
-	c.runResets()
-	c.runValidations()
-
+// fetchRound is one turn of the fetch loop, in explicit steps:
+//
+//  1. collect: the fetchable partitions, and those due a reset or a
+//     validation (collect);
+//  2. jobs: start the resets and validations as asynchronous jobs whose
+//     results come back through the loop (startJobs, jobs.go);
+//  3. group: each fetchable partition under the broker its Fetch goes to
+//     (groupByBroker, fetchBrokerFor);
+//  4. send: a Fetch to every broker whose session has none in flight, and
+//     a sessionless one for moved partitions of a broker that holds one
+//     (sendGrouped).
+//
+// It returns the earliest time a backed-off partition becomes fetchable
+// (zero: none). It reuses fs's slices and maps and each lane's fetchReq, so
+// a round allocates nothing in steady state.
+func (c *Consumer) fetchRound(fs *fetchState) time.Time {
 	now := time.Now()
-	var earliest time.Time
-	cands, topics := fs.cands[:0], fs.topics[:0]
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return time.Time{}
+	earliest, room := c.collect(fs, now)
+	c.startJobs(fs)
+	if len(fs.cands) == 0 || room <= 0 {
+		return earliest
 	}
-	room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
+	slices.Sort(fs.topics)
+	md, err := c.cl.Metadata(c.ctx, fs.topics)
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return time.Time{}
+		}
+		c.backoffAll(fs.cands, now.Add(retryBackoff))
+		return now.Add(retryBackoff)
+	}
+	earliest = earlier(earliest, c.groupByBroker(fs, md, now))
+	return earlier(earliest, c.sendGrouped(fs, now))
+}
+
+// earlier returns the earlier of two times, zero meaning none.
+func earlier(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
+// collect snapshots the fetchable partitions into fs.cands (their topics
+// into fs.topics), the partitions due a reset or validation into the
+// round's jobs, and which lanes have a Fetch in flight into fs.busy. It
+// returns the earliest backoff end and the buffer room left (none once
+// closed).
+func (c *Consumer) collect(fs *fetchState, now time.Time) (earliest time.Time, room int64) {
+	cands, topics := fs.cands[:0], fs.topics[:0]
+	defer func() { fs.cands, fs.topics = cands, topics }()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return time.Time{}, 0
+	}
+	room = c.cfg.MaxBufferedBytes - c.buffered - c.reserved
 	if cap(cands) < len(c.order) { // sized once, not grown by append
 		cands = make([]candidate, 0, len(c.order))
 	}
@@ -260,44 +330,38 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			if st.backingOff(now) && (earliest.IsZero() || st.backoff.Before(earliest)) {
 				earliest = st.backoff
 			}
+			fs.collectJobLocked(st, now)
 			continue
 		}
 		offset, lastEpoch := st.fetchPos()
-		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID, retired: st.retiredID})
+		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID, retired: st.retiredID, moved: st.moved})
 		if !slices.Contains(topics, tp.Topic) {
 			topics = append(topics, tp.Topic)
 		}
 	}
-	busy := fs.busy
-	clear(busy)
-	for n := range c.inflight {
-		busy[n] = true
+	clear(fs.busy)
+	for l := range c.inflight {
+		fs.busy[l] = true
 	}
-	c.mu.Unlock()
-	fs.cands, fs.topics = cands, topics
-	if len(cands) == 0 || room <= 0 {
-		return earliest
-	}
+	return earliest, room
+}
 
-	slices.Sort(topics)
-	md, err := c.cl.Metadata(c.ctx, topics)
-	if err != nil {
-		if c.ctx.Err() != nil {
-			return time.Time{}
-		}
-		c.backoffAll(cands, now.Add(retryBackoff))
-		return now.Add(retryBackoff)
-	}
-
-	// Group by leader.
-	byLeader := fs.byLeader
-	for n, l := range byLeader {
-		byLeader[n] = l[:0]
+// groupByBroker sorts the round's candidates under the broker each one's
+// Fetch goes to (fs.byBroker), and deals with the rest: partitions without
+// a leader back off while metadata is refreshed, partitions of a topic that
+// cannot be fetched stop, and partitions whose topic was deleted or
+// recreated go to topicIDsChanged. It returns when the next of those is due
+// (zero: none).
+func (c *Consumer) groupByBroker(fs *fetchState, md *client.Metadata, now time.Time) time.Time {
+	var earliest time.Time
+	byBroker := fs.byBroker
+	for n, l := range byBroker {
+		byBroker[n] = l[:0]
 	}
 	noLeader, caughtUp := fs.noLeader[:0], fs.caughtUp[:0]
 	fatal, fatalErr := fs.fatal[:0], fs.fatalErr[:0]
 	idChange := fs.idChange[:0]
-	for _, cd := range cands {
+	for _, cd := range fs.cands {
 		tm := md.Topics[cd.tp.Topic]
 		if topicIDChanged(cd, tm) {
 			idChange = append(idChange, cd)
@@ -312,7 +376,7 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			continue
 		}
 		pm := findPartition(tm, cd.tp.Partition)
-		leader, epoch, ok := leaderOf(md, pm, cd.hint)
+		broker, epoch, ok := fetchBrokerFor(md, pm, cd.hint)
 		if cd.hint != nil && epoch != cd.hint.Epoch {
 			// Metadata shows the hinted epoch or a newer one (drop the
 			// hint), or the hint names a broker the client cannot reach
@@ -329,16 +393,14 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 			continue
 		}
 		cd.epoch, cd.id = epoch, tm.ID
-		byLeader[leader] = append(byLeader[leader], cd)
+		byBroker[broker] = append(byBroker[broker], cd)
 	}
 	fs.noLeader, fs.caughtUp, fs.fatal, fs.fatalErr, fs.idChange = noLeader, caughtUp, fatal, fatalErr, idChange
 	defer clear(fatalErr) // keep no errors alive
 	// KIP-392: from the leader to the preferred read replica
-	c.routeReadReplicas(byLeader, md, now)
+	c.routeReadReplicas(byBroker, md, now)
 	if len(idChange) > 0 {
-		if t := c.topicIDsChanged(idChange, md, now); !t.IsZero() && (earliest.IsZero() || t.Before(earliest)) {
-			earliest = t
-		}
+		earliest = earlier(earliest, c.topicIDsChanged(idChange, md, now))
 	}
 	if len(caughtUp) > 0 {
 		c.mu.Lock()
@@ -355,47 +417,68 @@ func (c *Consumer) planAndSend(fs *fetchState) time.Time {
 		c.mu.Unlock()
 		c.cl.InvalidateMetadata()
 		c.backoffAll(noLeader, now.Add(retryBackoff))
-		if earliest.IsZero() || now.Add(retryBackoff).Before(earliest) {
-			earliest = now.Add(retryBackoff)
-		}
+		earliest = earlier(earliest, now.Add(retryBackoff))
 	}
 	for i, cd := range fatal {
 		c.stopPartition(cd, &PartitionError{cd.tp, fatalErr[i]})
 	}
+	return earliest
+}
 
-	leaders := fs.leaders[:0]
-	for n, l := range byLeader {
-		if len(l) == 0 || busy[n] {
+// fetchBrokerFor returns the broker a partition's Fetch goes to and the
+// leader epoch to send with it (CurrentLeaderEpoch): today always the
+// leader (leaderOf: metadata's, or a Fetch response's newer hint, KIP-951).
+// groupByBroker then moves a partition with a live preferred read replica
+// (KIP-392) to that follower's list (routeReadReplicas, read_replica.go).
+// ok is false when there is no broker to fetch from.
+func fetchBrokerFor(md *client.Metadata, pm *client.PartitionMetadata, hint *leaderHint) (broker, epoch int32, ok bool) {
+	return leaderOf(md, pm, hint)
+}
+
+// sendGrouped sends a Fetch to every broker of fs.byBroker whose session
+// has none in flight (in broker order, while buffer room lasts), and a
+// sessionless Fetch of the moved partitions of a broker whose session's
+// Fetch is in flight (sendMoved). It returns when a throttled broker may be
+// sent one again (zero: none).
+func (c *Consumer) sendGrouped(fs *fetchState, now time.Time) time.Time {
+	var earliest time.Time
+	brokers := fs.brokers[:0]
+	for n, l := range fs.byBroker {
+		if len(l) == 0 {
 			continue
 		}
 		// KIP-219: a throttled broker gets no request until its throttle
 		// time has passed.
 		if s := fs.sessions[n]; s != nil && now.Before(s.throttledUntil) {
-			if earliest.IsZero() || s.throttledUntil.Before(earliest) {
-				earliest = s.throttledUntil
-			}
+			earliest = earlier(earliest, s.throttledUntil)
 			continue
 		}
-		leaders = append(leaders, n)
+		brokers = append(brokers, n)
 	}
-	slices.Sort(leaders)
-	fs.leaders = leaders
-	for _, node := range leaders {
-		if !c.planFetch(fs, node, byLeader[node], now) {
+	slices.Sort(brokers)
+	fs.brokers = brokers
+	for _, node := range brokers {
+		lane := fetchLane{node: node, side: fs.busy[fetchLane{node: node}]}
+		if lane.side && (fs.busy[lane] || !anyMoved(fs.byBroker[node])) {
+			continue
+		}
+		if !c.planFetch(fs, lane, fs.byBroker[node], now) {
 			break
 		}
 	}
 	return earliest
 }
 
-// planFetch plans the Fetch to node for its candidates into the leader's
-// reusable fetchReq and hands it to the leader's worker. It returns false
-// when no buffer room is left (or the consumer closed): plan no more.
-func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now time.Time) bool {
-	req := fs.reqs[node]
+// planFetch plans the Fetch of lane for its candidates into the lane's
+// reusable fetchReq and hands it to the lane's worker: in the session's
+// lane every candidate, in the side lane the moved ones (fetch_moved.go).
+// It returns false when no buffer room is left (or the consumer closed):
+// plan no more.
+func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, now time.Time) bool {
+	req := fs.reqs[lane]
 	if req == nil {
-		req = &fetchReq{node: node, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
-		fs.reqs[node] = req
+		req = &fetchReq{node: lane.node, side: lane.side, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
+		fs.reqs[lane] = req
 	}
 	c.mu.Lock()
 	room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
@@ -408,6 +491,9 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 	req.askBytes = int32(max(float64(maxBytes)/max(fs.chargePerByte, 1), 1))
 	req.isolation, req.maxWait, req.minBytes, req.partMax = c.cfg.Isolation, c.cfg.MaxWait, c.cfg.MinBytes, c.cfg.PartitionMaxBytes
 	req.rack = c.cfg.Rack
+	if lane.side {
+		req.maxWait = 0 // never held: a caught-up partition goes back to the session
+	}
 	clear(req.want)
 	clear(req.gens)
 	order := req.order[:0]
@@ -416,8 +502,8 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 	}
 	for _, cd := range cands {
 		st := c.parts[cd.tp]
-		if st == nil || st.gen != cd.gen || !st.fetchable(now) {
-			continue // changed since the snapshot
+		if st == nil || st.gen != cd.gen || !st.fetchable(now) || (lane.side && !st.moved) {
+			continue // changed since the snapshot, or not moved (side lane)
 		}
 		if cd.epoch > st.leaderEpoch {
 			if st.buf != nil {
@@ -438,6 +524,9 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 			st.topicID = cd.id // the position belongs to this topic ID from now on
 		}
 		st.gone = false
+		if !lane.side {
+			st.moved = false // listed in its broker's session again
+		}
 		st.send()
 		order = append(order, cd.tp)
 		req.gens[cd.tp] = cd.gen
@@ -454,15 +543,30 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 		c.mu.Unlock()
 		return true
 	}
-	c.inflight[node] = true
+	c.inflight[lane] = true
 	c.reserved += maxBytes
 	c.m.FetchRequests++
+	if lane.side {
+		c.m.MovedFetches++
+	}
 	c.mu.Unlock()
 
-	s := fs.sessions[node]
+	if lane.side {
+		req.plan = sessionlessPlan(req.plan, order)
+	} else {
+		c.planSession(fs, req, order)
+	}
+	c.send(fs, req)
+	return true
+}
+
+// planSession plans req's session fields and partitions in its broker's
+// fetch session (KIP-227), creating the session for a new broker.
+func (c *Consumer) planSession(fs *fetchState, req *fetchReq, order []gregor.TopicPartition) {
+	s := fs.sessions[req.node]
 	if s == nil {
 		s = newFetchSession()
-		fs.sessions[node] = s
+		fs.sessions[req.node] = s
 	}
 	s.buildInto(&req.plan, order, req.want)
 	if req.plan.Full {
@@ -470,8 +574,6 @@ func (c *Consumer) planFetch(fs *fetchState, node int32, cands []candidate, now 
 		c.m.FullFetches++
 		c.mu.Unlock()
 	}
-	c.send(fs, req)
-	return true
 }
 
 // noteCharge updates chargePerByte from a finished Fetch's chunks.

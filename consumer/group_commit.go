@@ -118,20 +118,17 @@ func (g *Group) commitOwned(ctx context.Context, tps []gregor.TopicPartition) er
 	return g.commit(ctx, g.positions(ctx, tps))
 }
 
-// positions returns the positions of tps, but not those read under another
-// topic ID than metadata names now (a deleted or recreated topic's
-// partition that waits or stopped): committing them could only be refused.
+// positions returns the valid positions of tps (validPositions: none of a
+// partition waiting for a reset, as one of a just recreated topic does),
+// but not those read under another topic ID than metadata names now (a
+// deleted or recreated topic's partition that waits or stopped): committing
+// them could only be refused.
 func (g *Group) positions(ctx context.Context, tps []gregor.TopicPartition) map[gregor.TopicPartition]int64 {
 	want := make(map[gregor.TopicPartition]bool, len(tps))
 	for _, tp := range tps {
 		want[tp] = true
 	}
-	out := map[gregor.TopicPartition]int64{}
-	for _, p := range g.c.Assignment() {
-		if want[p.TopicPartition] {
-			out[p.TopicPartition] = p.Position.Offset
-		}
-	}
+	out := g.c.validPositions(want)
 	if ids, err := g.topicIDs(ctx, topicsOf(out)); err == nil {
 		for tp := range g.staleTopicIDs(out, ids) {
 			delete(out, tp)

@@ -267,3 +267,19 @@ func TestGroupConsumerSlowRevokeKeepsHeartbeating(t *testing.T) {
 		return len(last.TopicPartitions) == 1 && slices.Equal(last.TopicPartitions[0].Partitions, []int32{0}) && last.MemberEpoch == 2
 	})
 }
+
+// TestGroupConsumerFetchCommittedRetriesStaleEpoch: an OffsetFetch answered
+// STALE_MEMBER_EPOCH (an assignment change under way, KIP-848) is sent
+// again with the member's current epoch rather than failing the read of
+// the committed offsets.
+func TestGroupConsumerFetchCommittedRetriesStaleEpoch(t *testing.T) {
+	m, fc, _ := newFakeGroupWith(t, consumerProtocol, func(fc *fakeCoord) {
+		fc.committed[tp0] = 3
+	})
+	receiveGroupN(t, m, 3)
+	fc.queue(wire.KeyOffsetFetch, wire.ErrStaleMemberEpoch.Code)
+	offs, err := m.fetchCommitted(bg(), []gregor.TopicPartition{tp0})
+	if err != nil || offs[tp0] != 3 {
+		t.Fatalf("fetchCommitted = %v, %v; want %v at 3", offs, err, tp0)
+	}
+}

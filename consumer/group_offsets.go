@@ -28,7 +28,10 @@ func (g *Group) fetchCommitted(ctx context.Context, tps []gregor.TopicPartition)
 			return out, nil
 		}
 		var ke *wire.KafkaError
-		retry := errors.As(err, &ke) && ke.Retriable
+		// STALE_MEMBER_EPOCH (KIP-848): an assignment change is under way;
+		// the heartbeat brings the current epoch, which the next attempt
+		// sends (the Java client retries OffsetFetch on it too).
+		retry := errors.As(err, &ke) && (ke.Retriable || errors.Is(err, wire.ErrStaleMemberEpoch))
 		if client.StaleCoordinator(err) || errors.Is(err, client.ErrTransport) {
 			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 			retry = true

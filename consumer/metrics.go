@@ -13,6 +13,7 @@ type Metrics struct {
 	FetchRequests     uint64 // Fetch requests sent
 	FetchFailures     uint64 // Fetch requests that failed or carried a top-level error
 	FullFetches       uint64 // Fetch requests that (re)created a fetch session (KIP-227)
+	MovedFetches      uint64 // sessionless Fetch requests of partitions moved while their broker held a Fetch (Seek, Resume, Assign)
 	RecordsDelivered  uint64 // records returned by Receive
 	BytesDelivered    uint64 // bytes charged for the records returned by Receive
 	OffsetResets      uint64 // positions moved by OffsetReset or truncation

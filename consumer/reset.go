@@ -8,33 +8,18 @@ import (
 	"github.com/gregor-kafka/gregor"
 )
 
-// runResets resolves the positions of partitions whose reset policy fired
-// (out of range) and installs them, or stops them under ResetNone.
-func (c *Consumer) runResets() {
-	c.mu.Lock()
-	var ps []PartitionPosition
-	gens := map[gregor.TopicPartition]uint64{}
-	seen := map[gregor.TopicPartition]int64{}
-	for _, tp := range c.order {
-		st := c.parts[tp]
-		if st.phase != phaseResetting || time.Now().Before(st.backoff) {
-			continue
-		}
-		gens[tp] = st.gen
-		seen[tp] = st.resetSeen
-		switch c.cfg.OffsetReset {
-		case ResetLatest:
-			ps = append(ps, PartitionPosition{tp, AtEnd()})
-		default: // earliest, and none (to name the log start in the error)
-			ps = append(ps, PartitionPosition{tp, AtBeginning()})
+// resetJob resolves the positions of partitions whose reset policy fired
+// (out of range, an unknown epoch) with ListOffsets, and returns the
+// function that installs them (or stops the partitions under ResetNone) in
+// the fetch loop.
+func (c *Consumer) resetJob(ctx context.Context, parts []jobPart) func() {
+	ps := make([]PartitionPosition, len(parts))
+	for i, jp := range parts {
+		ps[i] = PartitionPosition{jp.tp, AtBeginning()} // earliest, and none (to name the log start in the error)
+		if c.cfg.OffsetReset == ResetLatest {
+			ps[i].Position = AtEnd()
 		}
 	}
-	c.mu.Unlock()
-	if len(ps) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
-	defer cancel()
 	offsets, err := c.resolve(ctx, ps)
 	var ends map[gregor.TopicPartition]int64
 	if err == nil && c.cfg.OffsetReset == ResetNone {
@@ -44,11 +29,18 @@ func (c *Consumer) runResets() {
 		}
 		ends, _ = c.resolve(ctx, endPs)
 	}
+	return func() { c.applyResets(parts, offsets, ends, err) }
+}
+
+// applyResets installs a reset job's result: each partition still
+// resetting at the job's gen moves to its resolved offset, stops under
+// ResetNone, or backs off and resets again after a failure.
+func (c *Consumer) applyResets(parts []jobPart, offsets, ends map[gregor.TopicPartition]int64, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, p := range ps {
-		st := c.parts[p.TopicPartition]
-		if st == nil || st.gen != gens[p.TopicPartition] || st.phase != phaseResetting {
+	for _, jp := range parts {
+		st := c.jobPartLocked(jp)
+		if st == nil || st.phase != phaseResetting {
 			continue
 		}
 		if err != nil {
@@ -56,21 +48,16 @@ func (c *Consumer) runResets() {
 			continue
 		}
 		if c.cfg.OffsetReset == ResetNone {
-			end, ok := ends[p.TopicPartition]
+			end, ok := ends[jp.tp]
 			if !ok {
 				end = -1
 			}
-			st.stop(&OffsetOutOfRangeError{p.TopicPartition, seen[p.TopicPartition], offsets[p.TopicPartition], end})
+			st.stop(&OffsetOutOfRangeError{jp.tp, jp.offset, offsets[jp.tp], end})
 			c.signalLocked()
 			continue
 		}
 		st.resetDone()
-		c.gen++
-		c.m.OffsetResets++
-		st.gen = c.gen
-		st.offset = offsets[p.TopicPartition]
-		c.logger().Info("gregor: offset reset", "topic", p.Topic, "partition", p.Partition, "from", seen[p.TopicPartition], "to", st.offset, "policy", c.cfg.OffsetReset.String())
-		st.lastEpoch = -1
+		c.moveLocked(st, offsets[jp.tp], -1, moveReset)
 	}
 }
 

@@ -42,6 +42,15 @@ type partState struct {
 	// gone: metadata no longer lists the topic of topicID and the
 	// deletion was reported; cleared when the partition is fetched again.
 	gone bool
+	// job: a reset or validation job (jobs.go) for the current phase and
+	// gen is running; the fetch loop starts no second one. Cleared when its
+	// result is applied or the position moves from outside.
+	job bool
+	// moved: the position was set from outside the fetch path (Seek,
+	// Assign, Add, Resume) and the partition has not been listed in a Fetch
+	// of its broker's session since: while that broker holds a Fetch, it is
+	// fetched at once in a sessionless one instead (fetch_moved.go).
+	moved bool
 
 	phase  phase
 	paused bool // orthogonal to phase: not fetched, not delivered
@@ -237,7 +246,7 @@ func (p *partState) reposition(gen uint64, offset int64) int64 {
 	dropped := p.bufferedCharge()
 	p.gen, p.offset, p.lastEpoch = gen, offset, -1
 	p.phase, p.err, p.buf, p.ahead, p.noAhead = phaseFetchable, nil, nil, nil, false
-	p.backoff = time.Time{}
+	p.backoff, p.job = time.Time{}, false
 	return dropped
 }
 

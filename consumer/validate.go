@@ -3,7 +3,7 @@ package consumer
 import (
 	"context"
 	"errors"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/gregor-kafka/gregor"
@@ -27,96 +27,74 @@ type epochResp struct {
 	Err         error
 }
 
-// runValidations checks, after a leader change, that the log below each
+// validationJob checks, after a leader change, that the log below each
 // affected position is still the log the consumer read (KIP-320): it asks
 // the new leader (OffsetForLeaderEpoch) where the epoch of the last
-// consumed batch ends. An end below the position means the log was
-// truncated by an unclean leader election: the position moves back to that
-// end, or under ResetNone the partition stops with a *LogTruncationError.
-// An epoch the leader no longer knows applies the reset policy. Fetch v12+
-// also reports divergence in the response (DivergingEpoch); this check
-// covers the positions before the next Fetch returns data.
-func (c *Consumer) runValidations() {
-	type snap struct {
-		offset      int64
-		lastEpoch   int32
-		leaderEpoch int32
-		gen         uint64
-		hint        *leaderHint
-	}
-	now := time.Now()
-	c.mu.Lock()
-	todo := map[gregor.TopicPartition]snap{}
-	for _, tp := range c.order {
-		st := c.parts[tp]
-		if st.phase == phaseValidating && !now.Before(st.backoff) {
-			todo[tp] = snap{st.offset, st.lastEpoch, st.leaderEpoch, st.gen, st.hint}
+// consumed batch ends, and returns the function that applies the answers
+// in the fetch loop (applyValidations). Fetch v12+ also reports divergence
+// in the response (DivergingEpoch); this check covers the positions before
+// the next Fetch returns data.
+func (c *Consumer) validationJob(ctx context.Context, parts []jobPart) func() {
+	topics := make([]string, 0, len(parts))
+	for _, jp := range parts {
+		if !slices.Contains(topics, jp.tp.Topic) {
+			topics = append(topics, jp.tp.Topic)
 		}
 	}
-	c.mu.Unlock()
-	if len(todo) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
-	defer cancel()
-
-	topicSet := map[string]struct{}{}
-	for tp := range todo {
-		topicSet[tp.Topic] = struct{}{}
-	}
-	topics := make([]string, 0, len(topicSet))
-	for t := range topicSet {
-		topics = append(topics, t)
-	}
-	sort.Strings(topics)
+	slices.Sort(topics)
 	results := map[gregor.TopicPartition]epochResp{}
-	failed := map[gregor.TopicPartition]bool{}
 	md, err := c.cl.Metadata(ctx, topics)
-	if err == nil {
-		byLeader := map[int32][]epochReq{}
-		for tp, s := range todo {
-			tm := md.Topics[tp.Topic]
-			var pm *client.PartitionMetadata
-			if tm != nil && tm.Err == nil {
-				pm = findPartition(tm, tp.Partition)
-			}
-			leader, epoch, ok := leaderOf(md, pm, s.hint)
-			if !ok {
-				failed[tp] = true
-				continue
-			}
-			byLeader[leader] = append(byLeader[leader], epochReq{tp, epoch, s.lastEpoch})
+	if err != nil {
+		return func() { c.applyValidations(parts, results) }
+	}
+	byLeader := map[int32][]epochReq{}
+	for _, jp := range parts {
+		tm := md.Topics[jp.tp.Topic]
+		var pm *client.PartitionMetadata
+		if tm != nil && tm.Err == nil {
+			pm = findPartition(tm, jp.tp.Partition)
 		}
-		for node, reqs := range byLeader {
-			res, err := c.tr.offsetsForLeaderEpoch(ctx, node, reqs)
-			for _, r := range reqs {
-				if er, ok := res[r.TopicPartition]; err == nil && ok {
-					results[r.TopicPartition] = er
-				} else {
-					failed[r.TopicPartition] = true
-				}
-			}
-		}
-	} else {
-		for tp := range todo {
-			failed[tp] = true
+		if leader, epoch, ok := leaderOf(md, pm, jp.hint); ok {
+			byLeader[leader] = append(byLeader[leader], epochReq{jp.tp, epoch, jp.lastEpoch})
 		}
 	}
+	for node, reqs := range byLeader {
+		res, err := c.tr.offsetsForLeaderEpoch(ctx, node, reqs)
+		if err != nil {
+			continue
+		}
+		for _, r := range reqs {
+			if er, ok := res[r.TopicPartition]; ok {
+				results[r.TopicPartition] = er
+			}
+		}
+	}
+	return func() { c.applyValidations(parts, results) }
+}
 
+// applyValidations applies a validation job's answers to the partitions
+// still validating at the job's gen. An end below the position means the
+// log was truncated by an unclean leader election: the position moves back
+// to that end, or under ResetNone the partition stops with a
+// *LogTruncationError. An epoch the leader no longer knows applies the
+// reset policy. A partition without an answer (no leader, a failed
+// request, a retriable error) backs off, metadata is refreshed, and it is
+// validated again.
+func (c *Consumer) applyValidations(parts []jobPart, results map[gregor.TopicPartition]epochResp) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	invalidate := false
-	for tp, s := range todo {
-		st := c.parts[tp]
-		if st == nil || st.gen != s.gen || st.phase != phaseValidating {
+	for _, jp := range parts {
+		st := c.jobPartLocked(jp)
+		if st == nil || st.phase != phaseValidating {
 			continue
 		}
-		r, ok := results[tp]
-		if ok && !failed[tp] && r.Err == nil {
+		r, ok := results[jp.tp]
+		if ok && r.Err == nil {
 			c.m.Validations++
 		}
 		switch {
-		case !ok || failed[tp]:
+		case !ok:
 			st.backoff = time.Now().Add(retryBackoff)
 			invalidate = true
 		case r.Err != nil:
@@ -135,15 +113,12 @@ func (c *Consumer) runValidations() {
 			st.startReset()
 		case r.EndOffset < st.offset:
 			if c.cfg.OffsetReset == ResetNone {
-				st.stop(&LogTruncationError{tp, st.offset, r.EndOffset, r.LeaderEpoch})
+				st.stop(&LogTruncationError{jp.tp, st.offset, r.EndOffset, r.LeaderEpoch})
 				c.signalLocked()
 				continue
 			}
 			st.validated()
-			c.gen++
-			c.m.OffsetResets++
-			st.gen = c.gen
-			st.offset, st.lastEpoch = r.EndOffset, r.LeaderEpoch
+			c.moveLocked(st, r.EndOffset, r.LeaderEpoch, moveTruncated)
 		default:
 			st.validated()
 		}

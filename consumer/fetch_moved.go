@@ -1,0 +1,60 @@
+package consumer
+
+import (
+	"context"
+
+	"github.com/gregor-kafka/gregor"
+	"github.com/gregor-kafka/gregor/client"
+)
+
+// movedConn names the client's fetch-lane connections (one per broker,
+// shared by the client's consumers) that carry sessionless Fetches of
+// moved partitions (client.WithFetchConnection): a broker answers one
+// connection's requests in order, so on the session's connection such a
+// Fetch would wait behind the Fetch the broker holds.
+const movedConn = "gregor-consumer-moved"
+
+// A partition moved from outside the fetch path (Seek, Assign, Add,
+// Resume: partState.moved) while its broker holds the session's Fetch
+// (up to MaxWait) is fetched at once in a sessionless Fetch (session ID 0,
+// epoch -1: KIP-227's full request that neither uses nor creates a session,
+// so the session's one request in flight and its epoch are untouched) on
+// the side lane's own connection, with max_wait 0 so it is never held. The
+// held Fetch's answer for the partition is stale (its gen moved) and is
+// dropped on arrival. While the session's Fetch stays in flight, a moved
+// partition whose side Fetch brought records is fetched on the side lane
+// again; one caught up (no records) or failed waits for the session's next
+// Fetch, which lists it again and ends the move.
+
+// anyMoved reports whether any candidate is moved.
+func anyMoved(cands []candidate) bool {
+	for _, cd := range cands {
+		if cd.moved {
+			return true
+		}
+	}
+	return false
+}
+
+// sessionlessPlan returns the plan of a sessionless full Fetch of order,
+// reusing p's arrays.
+func sessionlessPlan(p fetchPlan, order []gregor.TopicPartition) fetchPlan {
+	return fetchPlan{SessionID: 0, SessionEpoch: finalSessionEpoch, Full: true, Parts: order,
+		Forgotten: p.Forgotten[:0], ForgottenIDs: p.ForgottenIDs[:0]}
+}
+
+// fetchContext is the context a Fetch of req is sent with: the side lane's
+// go on the movedConn connections.
+func fetchContext(ctx context.Context, req *fetchReq) context.Context {
+	if req.side {
+		return client.WithFetchConnection(ctx, movedConn)
+	}
+	return ctx
+}
+
+// endMoveLocked is the side lane's answer for st: the move ends (the
+// session's next Fetch lists the partition) unless the answer brought
+// records and the partition may be fetched on at once.
+func endMoveLocked(st *partState, records bool) {
+	st.moved = st.moved && records
+}
