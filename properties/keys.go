@@ -351,9 +351,10 @@ var baseKeys = []Key{
 		b.p.RackAwarePartitioning = on
 		return err
 	}},
-	{Name: "request.timeout.ms", Scope: all, Sets: "client.Config.RequestTimeout, producer.Config.RequestTimeout", apply: ms(func(b *builder, d time.Duration) {
+	{Name: "request.timeout.ms", Scope: all, Sets: "client.Config.RequestTimeout, producer.Config.RequestTimeout, consumer.Config.RequestTimeout", apply: ms(func(b *builder, d time.Duration) {
 		b.cl.RequestTimeout = d
 		b.p.RequestTimeout = d
+		b.c.RequestTimeout = d
 	}, 1)},
 	{Name: "retries", Scope: prod, Sets: "producer.Config.MaxRetries (2147483647: nil, unlimited)", apply: func(b *builder, v string) error {
 		n, err := parseInt(v, 0, math.MaxInt32)

@@ -115,7 +115,7 @@ func TestAllKeys(t *testing.T) {
 	want.Producer.DeliveryTimeout, want.Producer.MaxRetries = time.Minute, &retries
 	want.Producer.RequestTimeout, want.Producer.RetryBackoff, want.Producer.MaxInFlightPerBroker = 7*time.Second, 50*time.Millisecond, 3
 	want.Consumer = consumer.Config{MaxWait: 250 * time.Millisecond, MinBytes: 10, MaxBytes: 1000000, PartitionMaxBytes: 2000,
-		Isolation: consumer.ReadCommitted, OffsetReset: consumer.ResetNone, Rack: "rack-b"}
+		Isolation: consumer.ReadCommitted, OffsetReset: consumer.ResetNone, Rack: "rack-b", RequestTimeout: 7 * time.Second}
 	want.Group = consumer.GroupConfig{Config: want.Consumer, GroupID: "g1", InstanceID: "i1", Protocol: consumer.ProtocolClassic,
 		SessionTimeout: 10 * time.Second, RebalanceTimeout: time.Minute, HeartbeatInterval: time.Second,
 		DisableAutoCommit: true, AutoCommitInterval: 2 * time.Second,
