@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gregor-kafka/gregor/testlab/faultcheck"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -34,15 +35,8 @@ type evidence struct {
 	Timeline       []fault   `json:"fault_timeline"`
 }
 
-type fault struct {
-	Kind            string    `json:"kind"`
-	Broker          int32     `json:"broker"`
-	API             int16     `json:"api"`
-	At              time.Time `json:"at"`
-	Undone          time.Time `json:"undone"`
-	FirstAckMs      int64     `json:"first_ack_ms"`
-	AllPartitionsMs int64     `json:"all_partitions_ack_ms"`
-}
+// fault is one entry of the fault timeline.
+type fault = faultcheck.FaultEvent
 
 // apiNames are the API keys the chaos targets (chaos_test.go).
 var apiNames = map[int16]string{0: "Produce", 1: "Fetch", 8: "OffsetCommit", 9: "OffsetFetch", 26: "EndTxn", 28: "TxnOffsetCommit", 68: "ConsumerGroupHeartbeat"}
