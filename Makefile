@@ -144,8 +144,11 @@ lab: deps
 # any lost or duplicated acknowledged record, invariant violation (atomicity,
 # double ownership, ...), group record not delivered or delivered below an
 # accepted commit, copier record lost or duplicated, panic, goroutine leak,
-# leftover process or proxy. Figures:
-# testlab/evidence/soak-<time>.json. SOAK_SEED=<n> replays a chaos schedule.
+# leftover process or proxy. Apache's Java clients run in the mix
+# (VerifiableProducer, VerifiableConsumer, TransactionalMessageCopier) and the
+# controller is paused now and then. Figures, fault timeline, throughput:
+# testlab/evidence/soak-<time>.json (chart and tables: testlab/cmd/soakreport).
+# SOAK_SEED=<n> replays a chaos schedule.
 SOAK_DURATION ?= 15m
 soak: deps
 	@cd testlab && SOAK_DURATION='$(SOAK_DURATION)' $(GO) test $(RACE) -tags soak -count=1 -v -timeout 120m -run '^TestSoak$$' ./faultcheck/ 2>&1 | \

@@ -3,6 +3,8 @@ package faultcheck
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +26,35 @@ type chaos struct {
 	// firstKill makes the first broker disruption a SIGKILL.
 	mix       [3]int
 	firstKill bool
+	// ctrlWeight weighs a controller pause against mix (0: never).
+	ctrlWeight int
+}
+
+// event appends a fault that began at at to the evidence's timeline.
+func (ch *chaos) event(kind string, broker int32, api int16, at time.Time) {
+	ch.fig.Timeline = append(ch.fig.Timeline, FaultEvent{Kind: kind, Broker: broker, API: api, At: at, Undone: time.Now()})
+}
+
+// controller pauses the KRaft controller for 1-6s (SIGSTOP, SIGCONT):
+// shorter and longer than broker.session.timeout.ms (4s), so on resuming
+// it may fence every broker whose heartbeats it missed. The quorum
+// observer must see its epoch never decrease and one leader per epoch.
+func (ch *chaos) controller() {
+	dir := ch.c.Dir()
+	ch.t.Logf("chaos: SIGSTOP controller")
+	t0 := time.Now()
+	id, err := signalController(dir, syscall.SIGSTOP)
+	if err != nil {
+		ch.t.Errorf("chaos: controller pause: %v", err)
+		return
+	}
+	ch.hold(time.Second, 6*time.Second)
+	if _, err := signalController(dir, syscall.SIGCONT); err != nil {
+		ch.t.Errorf("chaos: controller resume: %v", err)
+	}
+	ch.fig.ControllerPauses++
+	ch.event("controller_sigstop", id, -1, t0)
+	ch.t.Logf("chaos: controller %d resumed after %v", id, time.Since(t0).Round(time.Millisecond))
 }
 
 // hold waits between an action and its undo; the schedule comes from the seed.
@@ -48,6 +79,8 @@ func (ch *chaos) run(ctx context.Context, until time.Time, minDisruptions, minFa
 			ch.network()
 		case !enough && f.NetFaults >= minFaults:
 			ch.broker()
+		case ch.ctrlWeight > 0 && ch.rng.IntN(ch.ctrlWeight+ch.mix[0]+ch.mix[1]+ch.mix[2]) < ch.ctrlWeight:
+			ch.controller()
 		case ch.rng.IntN(2) == 0:
 			ch.broker()
 		default:
@@ -68,6 +101,7 @@ func (ch *chaos) broker() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var err error
+	var kind string // the disruption that took place
 	t0 := time.Now()
 	defer func() { ch.t.Logf("chaos: broker %d back after %v", id, time.Since(t0).Round(time.Millisecond)) }()
 	k := ch.rng.IntN(ch.mix[0] + ch.mix[1] + ch.mix[2])
@@ -76,6 +110,7 @@ func (ch *chaos) broker() {
 	case first:
 		ch.t.Logf("chaos: SIGKILL broker %d", id)
 		if err = ch.c.KillBroker(ctx, id); err == nil {
+			kind = "sigkill"
 			ch.fig.Kills++
 			ch.hold(200*time.Millisecond, 2*time.Second)
 			err = ch.restart(ctx, id)
@@ -83,6 +118,7 @@ func (ch *chaos) broker() {
 	case k >= ch.mix[0]+ch.mix[1]:
 		ch.t.Logf("chaos: SIGSTOP broker %d", id)
 		if err = ch.c.PauseBroker(ctx, id); err == nil {
+			kind = "sigstop"
 			ch.fig.Pauses++
 			// Past broker.session.timeout.ms (4s on the 1+3 bed) the
 			// controller fences the paused broker and its leaderships fail
@@ -93,6 +129,7 @@ func (ch *chaos) broker() {
 	case k < ch.mix[0]:
 		ch.t.Logf("chaos: SIGKILL broker %d", id)
 		if err = ch.c.KillBroker(ctx, id); err == nil {
+			kind = "sigkill"
 			ch.fig.Kills++
 			ch.hold(200*time.Millisecond, 2*time.Second)
 			err = ch.restart(ctx, id)
@@ -100,6 +137,7 @@ func (ch *chaos) broker() {
 	default:
 		ch.t.Logf("chaos: SIGTERM broker %d", id)
 		if err = ch.c.StopBroker(ctx, id); err == nil {
+			kind = "sigterm"
 			ch.fig.Stops++
 			err = ch.restart(ctx, id)
 		}
@@ -107,14 +145,44 @@ func (ch *chaos) broker() {
 	if err != nil {
 		ch.t.Errorf("chaos on broker %d: %v", id, err)
 	}
+	if kind != "" {
+		ch.event(kind, id, -1, t0)
+	}
 }
 
+// restart starts broker id again. kafkatest waits up to 2 minutes for it
+// to answer; on the loaded 2-core machine a restart has taken longer, so
+// a broker started but not yet answering is waited for up to 5 minutes
+// more (counted in SlowRestarts) before the chaos fails.
 func (ch *chaos) restart(ctx context.Context, id int32) error {
-	if err := ch.c.RestartBroker(ctx, id); err != nil {
+	err := ch.c.RestartBroker(ctx, id)
+	if err != nil && strings.Contains(err.Error(), "not ready") {
+		ch.t.Logf("chaos: broker %d slow to restart (%v); waiting", id, firstLine(err))
+		wctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		for err != nil && wctx.Err() == nil {
+			md, merr := ch.c.Metadata(wctx, id)
+			if merr == nil && md.HasBroker(id) {
+				err = nil
+				ch.fig.SlowRestarts++
+				break
+			}
+			select {
+			case <-wctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	if err != nil {
 		return err
 	}
 	ch.fig.Restarts++
 	return nil
+}
+
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
 }
 
 // network applies one proxy fault to one broker's proxy (or all) for a
@@ -151,6 +219,7 @@ func (ch *chaos) network() {
 	default:
 		f = faultproxy.Fault{Kind: faultproxy.Stall, Dir: faultproxy.ToClient, API: api, Delay: time.Duration(500+ch.rng.IntN(2500)) * time.Millisecond}
 	}
+	t0 := time.Now()
 	g, err := ch.set.Apply(f, on...)
 	if err != nil {
 		ch.t.Errorf("chaos: apply %v: %v", f, err)
@@ -163,5 +232,13 @@ func (ch *chaos) network() {
 	}
 	ch.fig.NetFaults++
 	ch.fig.FaultsByKind[string(f.Kind)]++
+	broker, fapi := int32(-1), int16(-1)
+	if on != nil {
+		broker = on[0]
+	}
+	if f.Kind == faultproxy.CutFrame || f.Kind == faultproxy.WrongCorrelation || f.Kind == faultproxy.Replay || f.Kind == faultproxy.Stall {
+		fapi = f.API
+	}
+	ch.event("net:"+string(f.Kind), broker, fapi, t0)
 	ch.t.Logf("chaos: %v on %v: fired %d", f, on, fired(recs))
 }

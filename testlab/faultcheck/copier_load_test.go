@@ -403,68 +403,93 @@ func (cp *copierLoad) Record(h *invariant.History, f *Figures) {
 // input record below the group's final committed offset (kadm) appears once
 // in the committed output, and nothing else does.
 func (cp *copierLoad) judge(ctx context.Context, bed *labtest.Bed, h *invariant.History, f *Figures) error {
-	offs, err := fetchGroupOffsets(ctx, bed, cp.group)
+	c, err := judgeCopy(ctx, bed, h, cp.in, cp.out, cp.group, "cp-", cp.partitions)
 	if err != nil {
 		return err
 	}
+	f.CopierLost, f.CopierDuplicates, f.CopierBeyondCommit, f.Copied = c.lost, c.dup, c.beyond, c.copied
+	f.Details = append(f.Details, c.details...)
+	h.Reads = append(h.Reads, c.reads...)
+	seenAt := c.seenAt
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	f.TxnUnknownCommitted += settleUnknown(h, cp.sends, cp.unknown, seenAt)
+	return nil
+}
+
+// copyCounts is judgeCopy's verdict on a consume-transform-produce job.
+type copyCounts struct {
+	lost, dup, beyond, copied int
+	details                   []string
+	seenAt                    map[invariant.TP]map[int64]bool // offsets a read_committed reader saw
+	reads                     []invariant.Read
+}
+
+// judgeCopy checks exactly-once for a job copying in to out (the same
+// partition, value prefix+input value) committing its input offsets for
+// group: every input record below group's committed offset is once in out
+// as a read_committed reader sees it (lost, dup) and nothing else is
+// (beyond). h's input logs must be filled.
+func judgeCopy(ctx context.Context, bed *labtest.Bed, h *invariant.History, in, out, group, prefix string, partitions int32) (copyCounts, error) {
+	c := copyCounts{seenAt: map[invariant.TP]map[int64]bool{}}
+	offs, err := fetchGroupOffsets(ctx, bed, group)
+	if err != nil {
+		return c, err
+	}
 	inLogs := map[int32]invariant.Log{}
 	for _, l := range h.Logs {
-		if l.Topic == cp.in {
+		if l.Topic == in {
 			inLogs[l.Partition] = l
 		}
 	}
-	seenAt := map[invariant.TP]map[int64]bool{} // offsets a read_committed reader saw
-	for p := range cp.partitions {
-		r, err := readCommitted(ctx, bed, "observer-read-committed", cp.out, p)
+	for p := range partitions {
+		r, err := readCommitted(ctx, bed, "observer-read-committed", out, p)
 		if err != nil {
-			return err
+			return c, err
 		}
-		h.Reads = append(h.Reads, r)
+		c.reads = append(c.reads, r)
 		count := map[string]int{}
 		at := map[int64]bool{}
 		for _, rec := range r.Records {
 			count[rec.ID]++
 			at[rec.Offset] = true
 		}
-		seenAt[r.TP] = at
+		c.seenAt[r.TP] = at
 		want := map[string]bool{}
-		co, ok := offs.Lookup(cp.in, p)
+		co, ok := offs.Lookup(in, p)
 		if !ok {
-			return fmt.Errorf("copier group %s has no committed offset for %s[%d]", cp.group, cp.in, p)
+			return c, fmt.Errorf("copier group %s has no committed offset for %s[%d]", group, in, p)
 		}
 		for _, rec := range inLogs[p].Records {
 			if rec.Offset >= co.At {
 				break
 			}
-			id := "cp-" + rec.ID
+			id := prefix + rec.ID
 			want[id] = true
 			switch n := count[id]; {
 			case n == 0:
-				f.CopierLost++
-				if f.CopierLost <= 5 {
-					f.Details = append(f.Details, fmt.Sprintf("copier: input %s[%d] offset %d (%q) below the committed %d is not in the committed output", cp.in, p, rec.Offset, rec.ID, co.At))
+				c.lost++
+				if c.lost <= 5 {
+					c.details = append(c.details, fmt.Sprintf("copier %s: input %s[%d] offset %d (%q) below the committed %d is not in the committed output", group, in, p, rec.Offset, rec.ID, co.At))
 				}
 			case n > 1:
-				f.CopierDuplicates += n - 1
-				if f.CopierDuplicates <= 5 {
-					f.Details = append(f.Details, fmt.Sprintf("copier: %q is %d times in the committed output", id, n))
+				c.dup += n - 1
+				if c.dup <= 5 {
+					c.details = append(c.details, fmt.Sprintf("copier %s: %q is %d times in the committed output", group, id, n))
 				}
 			}
 		}
 		for id := range count {
 			if !want[id] {
-				f.CopierBeyondCommit++
-				if f.CopierBeyondCommit <= 5 {
-					f.Details = append(f.Details, fmt.Sprintf("copier: %q is in the committed output but its input is not below the committed offset %d", id, co.At))
+				c.beyond++
+				if c.beyond <= 5 {
+					c.details = append(c.details, fmt.Sprintf("copier %s: %q is in the committed output but its input is not below the committed offset %d", group, id, co.At))
 				}
 			}
 		}
-		f.Copied += len(r.Records)
+		c.copied += len(r.Records)
 	}
-	cp.mu.Lock()
-	defer cp.mu.Unlock()
-	f.TxnUnknownCommitted += settleUnknown(h, cp.sends, cp.unknown, seenAt)
-	return nil
+	return c, nil
 }
 
 // settleUnknown settles the transactions in unknown in h by what a

@@ -29,7 +29,13 @@
 // exactly once in the copier's committed output) are in their files. A
 // quorum observer (quorum_observer_test.go) samples the KRaft quorum and
 // the partitions' leader epochs, high watermarks and log starts meanwhile,
-// judged by invariant.CheckQuorum beside the client invariants. The
-// short version runs in `make test`, `make soak` the long one (build tag
-// soak, SOAK_DURATION).
+// judged by invariant.CheckQuorum beside the client invariants. The soak
+// also runs Apache's Java clients in the mix (java_*_test.go:
+// VerifiableProducer on the soak topic, a VerifiableConsumer member in the
+// gregor group, TransactionalMessageCopier), their JSON events parsed into
+// the same history and group verdict, pauses the KRaft controller, and
+// writes a fault timeline with each fault's recovery time and the
+// acknowledged records per second (cmd/soakreport: the chart and tables of
+// RESULTS.md). The short version runs in `make test`, `make soak` the long
+// one (build tag soak, SOAK_DURATION).
 package faultcheck

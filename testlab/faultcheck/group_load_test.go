@@ -43,6 +43,10 @@ type groupLoad struct {
 	inputDone  <-chan struct{} // closed once the producers finished
 	bed        *labtest.Bed    // the observer: end offsets for the drain
 	logf       func(string, ...any)
+	// javaMembers VerifiableConsumers (javaMember) join the group beside
+	// gregor's members for the whole run, started with tools.
+	javaMembers int
+	tools       *javaTools
 
 	mu        sync.Mutex       // guards everything below
 	seq       int              // members started
@@ -58,6 +62,8 @@ type groupLoad struct {
 	closeErr  []string
 	started   int
 	closed    int
+	// The Java members: started, records delivered to them.
+	javaStarted, javaDelivered int
 }
 
 type ownership struct {
@@ -113,6 +119,19 @@ func (gl *groupLoad) Run(ctx context.Context, drain time.Duration) error {
 		}
 		ms = append(ms, m)
 	}
+	var jms []*javaMember
+	for i := range gl.javaMembers {
+		jm, err := gl.startJava(javaName(i))
+		if err != nil {
+			return err
+		}
+		jms = append(jms, jm)
+	}
+	defer func() {
+		for _, jm := range jms {
+			gl.stopJava(jm)
+		}
+	}()
 	rng := rand.New(rand.NewPCG(gl.seed, 7))
 	churn := time.NewTicker(gl.churn)
 	defer churn.Stop()
@@ -380,6 +399,7 @@ func (gl *groupLoad) Record(h *invariant.History, f *Figures) {
 	f.Rebalances = gl.events[consumer.Revoking] + gl.events[consumer.Lost]
 	f.AssignedEvents, f.RevokingEvents, f.LostEvents = gl.events[consumer.Assigned], gl.events[consumer.Revoking], gl.events[consumer.Lost]
 	f.GroupCommits, f.GroupCommitFailures = len(gl.commits), gl.commitErr
+	f.JavaMembers, f.JavaDelivered = gl.javaStarted, gl.javaDelivered
 	for _, e := range gl.closeErr {
 		f.Details = append(f.Details, "group member close: "+e)
 	}

@@ -51,25 +51,36 @@ type soakConfig struct {
 	Mix [3]int
 	// FirstKill makes the first broker disruption a SIGKILL.
 	FirstKill bool
+	// JavaProducers and JavaMembers add Apache's VerifiableProducer to
+	// the soak topic and VerifiableConsumer members to the group;
+	// JavaCopier Apache's TransactionalMessageCopier (javaCopierLoad).
+	JavaProducers, JavaMembers int
+	JavaCopier                 bool
+	// ControllerWeight weighs a SIGSTOP of the KRaft controller (1-6s,
+	// then SIGCONT) against Mix's broker disruptions (0: never).
+	ControllerWeight int
 }
 
 // Figures are a run's results (testlab/RESULTS.md shows them).
 type Figures struct {
-	Name          string         `json:"name"`
-	Seed          uint64         `json:"seed"`
-	Load          string         `json:"load"`
-	Sent          int            `json:"sent"`
-	Acked         int            `json:"acked"`
-	NotSent       int            `json:"failed_not_sent"`
-	PossiblySent  int            `json:"failed_possibly_sent"`
-	Unresolved    int            `json:"unresolved"`
-	Lost          int            `json:"lost"`
-	Duplicated    int            `json:"duplicated"`
-	Violations    int            `json:"violations"`
-	Kills         int            `json:"kills"`
-	Stops         int            `json:"stops"`
-	Pauses        int            `json:"pauses"`
-	Restarts      int            `json:"restarts"`
+	Name         string `json:"name"`
+	Seed         uint64 `json:"seed"`
+	Load         string `json:"load"`
+	Sent         int    `json:"sent"`
+	Acked        int    `json:"acked"`
+	NotSent      int    `json:"failed_not_sent"`
+	PossiblySent int    `json:"failed_possibly_sent"`
+	Unresolved   int    `json:"unresolved"`
+	Lost         int    `json:"lost"`
+	Duplicated   int    `json:"duplicated"`
+	Violations   int    `json:"violations"`
+	Kills        int    `json:"kills"`
+	Stops        int    `json:"stops"`
+	Pauses       int    `json:"pauses"`
+	Restarts     int    `json:"restarts"`
+	// SlowRestarts are restarts that took longer than kafkatest's 2
+	// minutes (the machine's load), waited for by the chaos.
+	SlowRestarts  int            `json:"slow_restarts"`
 	NetFaults     int            `json:"net_faults"`
 	FaultsByKind  map[string]int `json:"faults_by_kind"`
 	Panics        int            `json:"panics"`
@@ -125,6 +136,26 @@ type Figures struct {
 	QuorumEpochs     int `json:"quorum_epochs_seen"`
 	LeaderChanges    int `json:"partition_leader_changes_seen"`
 	QuorumViolations int `json:"quorum_violations"`
+	// Apache's Java clients (javaProducerLoad, javaMember).
+	JavaSent       int `json:"java_sent"`
+	JavaSendErrors int `json:"java_send_errors"`
+	JavaMembers    int `json:"java_members_started"`
+	JavaDelivered  int `json:"java_records_delivered"`
+	// The Java transactional copier (javaCopierLoad).
+	JavaCopierRuns         int `json:"java_copier_runs"`
+	JavaCopierFailedRuns   int `json:"java_copier_runs_failed"`
+	JavaCopied             int `json:"java_copied_committed"`
+	JavaCopierLost         int `json:"java_copier_lost"`
+	JavaCopierDuplicates   int `json:"java_copier_duplicates"`
+	JavaCopierBeyondCommit int `json:"java_copier_beyond_commit"`
+	// ControllerPauses counts SIGSTOPs of the KRaft controller.
+	ControllerPauses int `json:"controller_pauses"`
+	// Timeline is every fault in order, with its recovery (see
+	// recoveries); AckedPerSecond the input producers' acknowledged
+	// records per second of the load (by completion time, from LoadStart).
+	LoadStart      time.Time    `json:"load_start"`
+	Timeline       []FaultEvent `json:"fault_timeline"`
+	AckedPerSecond []int        `json:"acked_per_second"`
 	// Phases: seconds since the test began at each phase's end.
 	Phases  map[string]string `json:"phases"`
 	Details []string          `json:"details,omitempty"`
@@ -192,6 +223,14 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		}
 	}
 
+	var javaOut string
+	if cfg.JavaCopier {
+		javaOut = bed.Topic(ctx, "soak-jout", cfg.Partitions, 3, map[string]*string{"min.insync.replicas": &minISR})
+		if err := waitFullISR(ctx, bed, javaOut); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	var queueTopic string
 	if cfg.QueueWorkers > 0 {
 		queueTopic = bed.Topic(ctx, "soak-queue", cfg.Partitions, 3, map[string]*string{"min.insync.replicas": &minISR})
@@ -214,12 +253,24 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	for i := 0; i < cfg.Producers; i++ {
 		workloads = append(workloads, &producerLoad{name: fmt.Sprintf("p%d", i), topic: topic, partitions: cfg.Partitions, boot: set.Bootstrap()})
 	}
+	var tools *javaTools
+	if cfg.JavaProducers+cfg.JavaMembers > 0 || cfg.JavaCopier {
+		if tools, err = newJavaTools(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var javaProducers []*javaProducerLoad
+	for i := 0; i < cfg.JavaProducers; i++ {
+		jp := &javaProducerLoad{name: fmt.Sprintf("java-p%d", i), prefix: i, topic: topic, throughput: 100, boot: set.Bootstrap(), tools: tools, logf: t.Logf}
+		javaProducers = append(javaProducers, jp)
+		workloads = append(workloads, jp)
+	}
 	nProducers := len(workloads)
 	inputDone := make(chan struct{})
 	var group *groupLoad
 	if cfg.Members > 0 {
 		group = &groupLoad{group: topic + "-group", topic: topic, partitions: cfg.Partitions, members: cfg.Members, churn: cfg.Churn, seed: cfg.Seed,
-			boot: set.Bootstrap(), inputDone: inputDone, bed: bed, logf: t.Logf}
+			boot: set.Bootstrap(), inputDone: inputDone, bed: bed, logf: t.Logf, javaMembers: cfg.JavaMembers, tools: tools}
 		workloads = append(workloads, group)
 	}
 	var copier *copierLoad
@@ -227,6 +278,12 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 		copier = &copierLoad{in: topic, out: outTopic, group: topic + "-copier", tid: topic + "-copier-tid", partitions: cfg.Partitions,
 			boot: set.Bootstrap(), inputDone: inputDone, bed: bed, logf: t.Logf}
 		workloads = append(workloads, copier)
+	}
+	var jcopier *javaCopierLoad
+	if cfg.JavaCopier {
+		jcopier = &javaCopierLoad{in: topic, out: javaOut, group: topic + "-jcopier", tid: topic + "-jcopier-tid", partitions: cfg.Partitions,
+			boot: set.Bootstrap(), tools: tools, inputDone: inputDone, bed: bed, logf: t.Logf}
+		workloads = append(workloads, jcopier)
 	}
 	var queue *queueLoad
 	if cfg.QueueWorkers > 0 {
@@ -236,8 +293,11 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 
 	// The load runs at least cfg.Load and until the chaos reached its
-	// minimums, at most 4×cfg.Load (then the minimums fail the test).
-	loadCtx, stopLoad := context.WithTimeout(ctx, 4*cfg.Load)
+	// minimums, at most 4×cfg.Load or cfg.Load+5m, whichever is longer
+	// (then the minimums fail the test): one broker restart has taken
+	// 78s on the loaded 2-core machine, longer than the short version's
+	// 4×20s.
+	loadCtx, stopLoad := context.WithTimeout(ctx, max(4*cfg.Load, cfg.Load+5*time.Minute))
 	defer stopLoad()
 	var wg, pwg sync.WaitGroup
 	var detailsMu sync.Mutex
@@ -273,6 +333,8 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	if ch.mix == [3]int{} {
 		ch.mix = [3]int{1, 1, 1}
 	}
+	ch.ctrlWeight = cfg.ControllerWeight
+	fig.LoadStart = time.Now()
 	ch.run(loadCtx, time.Now().Add(cfg.Load), cfg.MinDisruptions, cfg.MinNetFaults)
 	stopLoad()
 	phase("load_ended")
@@ -306,12 +368,21 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 			h.Logs = append(h.Logs, l)
 		}
 	}
+	for _, jp := range javaProducers {
+		jp.placeErrors(h)
+	}
+	fig.AckedPerSecond, fig.Timeline = throughput(h.Sends, fig.LoadStart), recoveries(fig.Timeline, h.Sends)
 	if group != nil {
 		group.judge(h, &fig)
 	}
 	if copier != nil {
 		if err := copier.judge(ctx, bed, h, &fig); err != nil {
 			t.Errorf("copier judge: %v", err)
+		}
+	}
+	if jcopier != nil {
+		if err := jcopier.judge(ctx, h, &fig); err != nil {
+			t.Errorf("java copier judge: %v", err)
 		}
 	}
 	if queue != nil {
@@ -370,6 +441,9 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	phase("checked")
 	t.Logf("figures: %+v", fig)
 	writeFigures(t, fig)
+	if n := fig.JavaCopierLost + fig.JavaCopierDuplicates + fig.JavaCopierBeyondCommit; n > 0 || cfg.JavaCopier && fig.JavaCopied == 0 {
+		t.Errorf("%s: the Java copier copied %d, lost %d, duplicated %d, beyond its commit %d: %v", cfg.Name, fig.JavaCopied, fig.JavaCopierLost, fig.JavaCopierDuplicates, fig.JavaCopierBeyondCommit, fig.Details)
+	}
 	if n := fig.GroupNotDelivered + fig.DeliveredBelowCommit + fig.CommitsOutsideOwnership + fig.CopierLost + fig.CopierDuplicates + fig.CopierBeyondCommit; n > 0 {
 		t.Errorf("%s: group records not delivered %d, delivered below an accepted commit %d, commits outside ownership %d; copier lost %d, duplicated %d, beyond its commit %d: %v",
 			cfg.Name, fig.GroupNotDelivered, fig.DeliveredBelowCommit, fig.CommitsOutsideOwnership, fig.CopierLost, fig.CopierDuplicates, fig.CopierBeyondCommit, fig.Details)
@@ -387,6 +461,9 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 	if cfg.QueueWorkers > 0 && (fig.QueueTxnCommitted == 0 || fig.QueuePolled == 0 || fig.GraphWR == 0) {
 		t.Errorf("%s: the queue committed %d transactions and polled %d records, %d wr edges; want all above 0", cfg.Name, fig.QueueTxnCommitted, fig.QueuePolled, fig.GraphWR)
+	}
+	if cfg.JavaProducers > 0 && fig.JavaSent == 0 || cfg.JavaMembers > 0 && fig.JavaDelivered == 0 {
+		t.Errorf("%s: the Java producers sent %d records, the Java members were delivered %d; want both above 0", cfg.Name, fig.JavaSent, fig.JavaDelivered)
 	}
 	if cfg.Copier && (fig.TxnCommitted == 0 || fig.Copied == 0) {
 		t.Errorf("%s: the copier committed %d transactions, %d records; want both above 0", cfg.Name, fig.TxnCommitted, fig.Copied)
