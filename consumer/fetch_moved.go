@@ -2,9 +2,12 @@ package consumer
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // movedConn names the client's fetch-lane connections (one per broker,
@@ -54,7 +57,33 @@ func fetchContext(ctx context.Context, req *fetchReq) context.Context {
 
 // endMoveLocked is the side lane's answer for st: the move ends (the
 // session's next Fetch lists the partition) unless the answer brought
-// records and the partition may be fetched on at once.
+// records, or sent the partition to another broker (redirectsLocked), and
+// the partition may be fetched on at once.
 func endMoveLocked(st *partState, records bool) {
 	st.moved = st.moved && records
+}
+
+// redirectsLocked reports whether resp's answer for st, from node, sends the
+// partition to another broker next (KIP-392): a leader naming a preferred
+// read replica, or the partition's read replica answering
+// OFFSET_OUT_OF_RANGE (back to the leader). A moved partition stays moved
+// then, so its Fetch there goes out at once too rather than wait for that
+// broker's held session Fetch. Side-lane responses carry only the moved
+// partitions, so the scan is short.
+func redirectsLocked(st *partState, resp *fetchResp, node int32, now time.Time) bool {
+	for i := range resp.Parts {
+		p := &resp.Parts[i]
+		if p.TopicPartition != st.tp {
+			continue
+		}
+		switch {
+		case p.Err == nil:
+			return p.Preferred.set && p.Preferred.node != node
+		case errors.Is(p.Err, wire.ErrOffsetOutOfRange):
+			n, ok := st.replica.get(now)
+			return ok && n == node
+		}
+		return false
+	}
+	return false
 }

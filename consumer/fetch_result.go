@@ -58,7 +58,8 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 		if st := c.parts[tp]; st != nil && st.gen == gen {
 			st.answered()
 			if req.side {
-				endMoveLocked(st, r.chunks[tp] != nil && len(r.chunks[tp].records) > 0)
+				records := r.chunks[tp] != nil && len(r.chunks[tp].records) > 0
+				endMoveLocked(st, records || topErr == nil && redirectsLocked(st, r.resp, req.node, now))
 			}
 			if topErr != nil && !isSessionErr(topErr) {
 				st.backoff = now.Add(retryBackoff)

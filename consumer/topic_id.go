@@ -83,6 +83,7 @@ func (c *Consumer) topicIDsChanged(cds []candidate, md *client.Metadata, now tim
 			c.gen++
 			c.buffered -= st.reposition(c.gen, st.offset)
 			st.gone, st.leaderEpoch, st.hint = false, -1, nil
+			st.replica.clear() // the old incarnation's follower choice too (KIP-392)
 			// ResetNone, or a partition the new topic lacks (fewer
 			// partitions): stopped until a Seek or reassignment, its
 			// position still the old ID's (never committed under the new).

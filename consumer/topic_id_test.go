@@ -82,6 +82,11 @@ func TestTopicRecreatedRestartsPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := c.Assignment()
+	// A follower the old incarnation's leader chose (KIP-392) must not be
+	// where the new topic's partition is read.
+	c.mu.Lock()
+	c.parts[tp0].replica.update(2, time.Now(), time.Hour)
+	c.mu.Unlock()
 	f.set(wire.UUID{0xee}, false)
 	f.fakeBroker.mu.Lock()
 	f.logs[tp0] = &fakeLog{batches: []tBatch{dataBatch(0, 15)}}
@@ -92,6 +97,12 @@ func TestTopicRecreatedRestartsPosition(t *testing.T) {
 	tc := expectTopicChange(t, c, ErrTopicRecreated)
 	if tc.NewID != (wire.UUID{0xee}) || tc.OldID.IsZero() || tc.Stopped {
 		t.Fatalf("notice %+v", tc)
+	}
+	c.mu.Lock()
+	_, kept := c.parts[tp0].replica.get(time.Now())
+	c.mu.Unlock()
+	if kept {
+		t.Fatal("the recreated topic's partition kept the old incarnation's preferred read replica")
 	}
 	wantOffsets(t, receiveN(t, c, 15), tp0, 0, 15)
 	if old[0].Position != AtOffset(10) {
