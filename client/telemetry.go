@@ -136,27 +136,32 @@ func (t *telemetry) run() {
 			}
 			continue
 		}
-		if !t.pushLoop(wait) {
+		again, ok := t.pushLoop(wait)
+		if !ok {
 			t.push(true)
+			return
+		}
+		if !t.sleep(again) { // what the refused push asked for (0: at once)
 			return
 		}
 	}
 }
 
 // pushLoop waits first, then pushes at the interval until the subscription
-// must be renewed (it returns true) or Close begins (false).
-func (t *telemetry) pushLoop(first time.Duration) bool {
+// must be renewed (it returns how long to wait before subscribing again,
+// and true) or Close begins (false).
+func (t *telemetry) pushLoop(first time.Duration) (time.Duration, bool) {
 	wait := first
 	for {
 		if !t.sleep(wait) {
-			return false
+			return 0, false
 		}
 		next, resubscribe := t.push(false)
 		if t.isClosing() {
-			return false
+			return 0, false
 		}
 		if resubscribe {
-			return true
+			return next, true
 		}
 		wait = next
 	}
@@ -195,9 +200,12 @@ func (t *telemetry) sleep(d time.Duration) bool {
 }
 
 // pickBroker chooses a broker with a live connection that advertises
-// GetTelemetrySubscriptions and PushTelemetry. It never dials: a broker
-// without a client telemetry receiver does not advertise them, and then
-// the loop only waits for the next connection.
+// GetTelemetrySubscriptions and PushTelemetry; it dials nothing to find
+// one: a broker without a client telemetry receiver does not advertise
+// them, and then the loop only waits for the next connection. (The
+// requests themselves go on the control lane, which may open a connection
+// to the chosen broker; version negotiation there still refuses an API
+// the broker does not advertise.)
 func (t *telemetry) pickBroker() bool {
 	md := t.c.meta.snap.Load()
 	if md == nil {
