@@ -8,9 +8,11 @@ import "sync"
 // record bytes it points into) for later fetches instead of allocating it
 // again. After Recycle the caller must not read recs or anything its records
 // point to. Recycling is optional: a slice never handed back is garbage
-// collected as usual. A slice Receive did not return, one handed back
-// twice, or one of the oldest of more than 64 slices not yet handed back is
-// ignored (its memory is left to the garbage collector).
+// collected as usual. A slice Receive did not return, or one of the oldest
+// of more than 64 slices not yet handed back, is ignored (its memory is
+// left to the garbage collector). Hand a slice back at most once: once its
+// memory was reused, a second Recycle of it can release records a later
+// Receive returned.
 func (c *Consumer) Recycle(recs []Record) {
 	if len(recs) == 0 {
 		return

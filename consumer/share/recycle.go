@@ -10,9 +10,10 @@ import "sync"
 // later fetches instead of allocating it again. After Recycle the caller must
 // not read recs or anything its records point to. Recycling is optional, as
 // with the assigned consumer's Recycle: a slice never handed back is garbage
-// collected as usual, and a slice Receive did not return, one handed back
-// twice, or one of the oldest of more than 64 slices not yet handed back is
-// ignored. Recycle does not wait for a Receive in progress.
+// collected as usual, and a slice Receive did not return, or one of the
+// oldest of more than 64 slices not yet handed back, is ignored. Hand a
+// slice back at most once: once its memory was reused, a second Recycle of
+// it can release records a later Receive returned. Recycle does not wait for a Receive in progress.
 func (c *Consumer) Recycle(recs []Record) {
 	if len(recs) == 0 {
 		return
