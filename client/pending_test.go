@@ -247,6 +247,21 @@ func TestRequestTimeoutWithoutContextDeadline(t *testing.T) {
 		t.Fatalf("Request failed after %v, want about RequestTimeout %v", d, cfg.RequestTimeout)
 	}
 
+	// The held request's connection is closed as stalled RequestTimeout
+	// after it was written, about when that Request gave up: wait for the
+	// close, or the Enqueue below may land on that connection and fail
+	// with it (ErrTransport) instead of by its own deadline (seen under
+	// load in CI).
+	closedBefore := func() bool { return c.Metrics().Conns.Closed > 0 }
+	tick, deadline := time.NewTicker(5*time.Millisecond), time.After(10*time.Second)
+	for !closedBefore() {
+		select {
+		case <-deadline:
+			t.Fatal("the stalled connection was never closed")
+		case <-tick.C:
+		}
+	}
+	tick.Stop()
 	var p Pending
 	for range 20 { // the stalled connection's close may race the first try
 		start = time.Now()
