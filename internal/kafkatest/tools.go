@@ -33,8 +33,9 @@ func (c *Cluster) Features(ctx context.Context) (map[string]string, error) {
 
 // CreateTopic creates topic with the given partitions and replication factor
 // (rf <= 0: the cluster default) and optional "key=value" configs, with
-// Kafka's TopicCommand (a JVM start, about 2s). For test set-up when gregor's
-// admin client is not the thing under test.
+// Kafka's TopicCommand (a JVM start, about 2s), and waits until every
+// broker's metadata shows each partition with a leader. For test set-up
+// when gregor's admin client is not the thing under test.
 func (c *Cluster) CreateTopic(ctx context.Context, topic string, partitions, rf int, configs ...string) error {
 	args := []string{"--bootstrap-server", strings.Join(c.Bootstrap(Plaintext), ","), "--create",
 		"--topic", topic, "--partitions", strconv.Itoa(partitions)}
@@ -44,8 +45,10 @@ func (c *Cluster) CreateTopic(ctx context.Context, topic string, partitions, rf 
 	for _, kv := range configs {
 		args = append(args, "--config", kv)
 	}
-	_, err := c.RunTool(ctx, "org.apache.kafka.tools.TopicCommand", args...)
-	return err
+	if _, err := c.RunTool(ctx, "org.apache.kafka.tools.TopicCommand", args...); err != nil {
+		return err
+	}
+	return c.waitTopicLed(ctx, topic, partitions)
 }
 
 // UniqueName returns prefix + "-" + a sanitized test name + "-" + 8 random
