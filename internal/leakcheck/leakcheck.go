@@ -65,10 +65,13 @@ func (s Snapshot) started(ignore []string) []goroutine {
 type goroutine struct{ id, stack string }
 
 // ignored reports the goroutines a test cannot leak: the caller's own,
-// the testing framework's, and those matching ignore.
+// the testing framework's, a context deadline's timer callback (the one
+// time.AfterFunc starts when a deadline passes, Check's own ctx included:
+// it ends as soon as it has cancelled; caught runnable, it failed
+// TestCheck in a loaded CI run), and those matching ignore.
 func (g goroutine) ignored(ignore []string) bool {
 	for _, f := range append([]string{"leakcheck.goroutines(", "testing.(*T).Run(", "testing.tRunner(", "testing.runTests(",
-		"testing.(*M).", "runtime.goexit0", "signal.signal_recv", "os/signal.loop"}, ignore...) {
+		"testing.(*M).", "runtime.goexit0", "signal.signal_recv", "os/signal.loop", "context.WithDeadlineCause.func"}, ignore...) {
 		if strings.Contains(g.stack, f) {
 			return true
 		}
