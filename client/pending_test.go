@@ -252,16 +252,7 @@ func TestRequestTimeoutWithoutContextDeadline(t *testing.T) {
 	// close, or the Enqueue below may land on that connection and fail
 	// with it (ErrTransport) instead of by its own deadline (seen under
 	// load in CI).
-	closedBefore := func() bool { return c.Metrics().Conns.Closed > 0 }
-	tick, deadline := time.NewTicker(5*time.Millisecond), time.After(10*time.Second)
-	for !closedBefore() {
-		select {
-		case <-deadline:
-			t.Fatal("the stalled connection was never closed")
-		case <-tick.C:
-		}
-	}
-	tick.Stop()
+	waitFor(t, "the stalled connection to close", 10*time.Second, func() bool { return c.Metrics().Conns.Closed > 0 })
 	var p Pending
 	for range 20 { // the stalled connection's close may race the first try
 		start = time.Now()

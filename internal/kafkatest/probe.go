@@ -57,12 +57,18 @@ func Probe(ctx context.Context, addr string) (*ClusterMetadata, error) {
 	return probeConn(ctx, conn)
 }
 
-func probeConn(ctx context.Context, conn net.Conn) (*ClusterMetadata, error) {
+// setProbeDeadline bounds conn's I/O by ctx's deadline, or 10 s when ctx
+// has none.
+func setProbeDeadline(ctx context.Context, conn net.Conn) {
 	dl, ok := ctx.Deadline()
 	if !ok {
 		dl = time.Now().Add(10 * time.Second)
 	}
 	_ = conn.SetDeadline(dl)
+}
+
+func probeConn(ctx context.Context, conn net.Conn) (*ClusterMetadata, error) {
+	setProbeDeadline(ctx, conn)
 	md := &ClusterMetadata{MaxVersions: map[int16]int16{}}
 
 	// ApiVersions v0: empty body; response: error_code, [api_key min max].

@@ -42,17 +42,15 @@ func (c *Cluster) waitTopicLed(ctx context.Context, topic string, partitions int
 // topicLedAt asks the broker at addr for topic's metadata and reports why
 // it is not yet fully led there, or nil.
 func topicLedAt(ctx context.Context, addr, topic string, partitions int) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second) // one attempt; waitTopicLed asks again
+	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	dl, ok := ctx.Deadline()
-	if !ok || time.Until(dl) > 10*time.Second {
-		dl = time.Now().Add(10 * time.Second)
-	}
-	_ = conn.SetDeadline(dl)
+	setProbeDeadline(ctx, conn)
 	name := topic
 	req := &wire.MetadataRequest{Topics: []wire.MetadataRequestTopic{{Name: &name}}}
 	r, err := roundTrip(conn, int16(wire.KeyMetadata), 4, 1, req.AppendTo(nil, 4))
