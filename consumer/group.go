@@ -272,16 +272,17 @@ const (
 	leaveBackoffMax = time.Second
 )
 
-// fail records the membership's fatal error and stops fetching; Receive
-// then returns err.
+// fail stops the group for good: the owned partitions are lost (Lost
+// emitted), then err is recorded as the fatal error (Err, Receive) and the
+// fetch engine closes. In that order, an Err that is not nil means the
+// group owns nothing any more.
 func (g *Group) fail(err error) {
+	g.lose(context.Background(), g.ownedList())
 	g.mu.Lock()
 	if g.fatal == nil {
 		g.fatal = err
 	}
-	owned := g.ownedLocked()
 	g.mu.Unlock()
-	g.lose(context.Background(), owned)
 	_ = g.c.Close(context.Background())
 }
 
