@@ -112,6 +112,7 @@ func delayCase(b *testing.B, owner *testing.B, boot []string, op, cl string, par
 		topic := topicFor(b, owner, fmt.Sprintf("delay-produce/parts=%d", parts), parts)
 		return benchScaleFranzProduce(b, boot, topic, parts, false), 0
 	case "consume/gregor":
+		b.ReportMetric(float64(consumeBoundFetches(consumeRecords, parts)), "bound-fetches")
 		return delayGregorConsume(b, boot, scaleTopic(b, owner, c), c), consumeBound(consumeRecords, parts, rtt)
 	default:
 		return delayFranzConsume(b, boot, scaleTopic(b, owner, c), c), 0
@@ -146,11 +147,15 @@ func produceBound(records int, parts int32, rtt time.Duration) float64 {
 // (wireRecordBytes + 112 per record)), plus the one Metadata round trip
 // that finds the leader.
 func consumeBound(records int, parts int32, rtt time.Duration) float64 {
+	return float64(records) / (float64(1+consumeBoundFetches(records, parts)) * rtt.Seconds())
+}
+
+// consumeBoundFetches is the fewest Fetches consumeBound's limits allow.
+func consumeBoundFetches(records int, parts int32) int {
 	charge := float64(wireRecordBytes+112) / wireRecordBytes
 	perFetch := math.Min(float64(consumer.DefaultMaxBytes), float64(parts)*float64(consumer.DefaultPartitionMaxBytes))
 	perFetch = math.Min(perFetch, float64(consumer.DefaultMaxBufferedBytes)/4/charge)
-	fetches := ceilDiv(records, int(perFetch)/wireRecordBytes)
-	return float64(records) / (float64(1+fetches) * rtt.Seconds())
+	return ceilDiv(records, int(perFetch)/wireRecordBytes)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
@@ -184,8 +189,9 @@ func delayGregorConsume(b *testing.B, boot []string, topic string, c consumeCase
 	b.ReportAllocs()
 	b.SetBytes(consumeRecords * consumeValueSize)
 	var spent usageSum
+	fetches := requestWriteCounter{key: int16(wire.KeyFetch)}
 	for i := 0; i < b.N; i++ {
-		cl := newGregorClientAt(b, boot)
+		cl := newGregorClientAt(b, boot, &fetches)
 		start := readUsage()
 		cons, err := consumer.New(cl, consumer.Config{})
 		if err != nil {
@@ -199,6 +205,7 @@ func delayGregorConsume(b *testing.B, boot []string, topic string, c consumeCase
 		cons.Close(context.Background())
 		cl.Close(context.Background())
 	}
+	b.ReportMetric(float64(fetches.n.Load())/float64(b.N), "fetches/op")
 	return spent.report(b, b.N*consumeRecords)
 }
 
@@ -210,8 +217,9 @@ func delayFranzConsume(b *testing.B, boot []string, topic string, c consumeCase)
 	b.ReportAllocs()
 	b.SetBytes(consumeRecords * consumeValueSize)
 	var spent usageSum
+	fetches := requestWriteCounter{key: int16(wire.KeyFetch)}
 	for i := 0; i < b.N; i++ {
-		cl, err := kgo.NewClient(kgo.SeedBrokers(boot...), kgo.ClientID("franz-bench"))
+		cl, err := kgo.NewClient(kgo.SeedBrokers(boot...), kgo.ClientID("franz-bench"), kgo.WithHooks(&fetches))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -228,5 +236,6 @@ func delayFranzConsume(b *testing.B, boot []string, topic string, c consumeCase)
 		spent.add(start, readUsage())
 		cl.Close()
 	}
+	b.ReportMetric(float64(fetches.n.Load())/float64(b.N), "fetches/op")
 	return spent.report(b, b.N*consumeRecords)
 }

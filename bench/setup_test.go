@@ -151,10 +151,10 @@ func newGregorClient(b *testing.B) *client.Client {
 	return newGregorClientAt(b, bootstrap(b))
 }
 
-// newGregorClientAt returns a ready gregor client on boot.
-func newGregorClientAt(b *testing.B, boot []string) *client.Client {
+// newGregorClientAt returns a ready gregor client on boot with hooks.
+func newGregorClientAt(b *testing.B, boot []string, hooks ...client.Hook) *client.Client {
 	b.Helper()
-	cl, err := client.New(client.Config{Bootstrap: boot, ClientID: "gregor-bench"})
+	cl, err := client.New(client.Config{Bootstrap: boot, ClientID: "gregor-bench", Hooks: hooks})
 	if err != nil {
 		b.Fatal(err)
 	}
