@@ -30,6 +30,11 @@ var delaySuitePartitions = []int32{1, 16, 256}
 // bounds.
 const wireRecordBytes = consumeValueSize + 10
 
+// produceRecordEstimate is what gregor's producer counts for such a record
+// against batch.size and max.request.size (its framing estimate, 21 bytes,
+// plus the value).
+const produceRecordEstimate = scaleValueSize + 21
+
 // BenchmarkDelay is the round-trip suite (issue 38): produce and consume
 // through a link of 0 (loopback), 1, 10 and 40 ms each way (delayProxy, in
 // a child process so its CPU is not counted) at 1, 16 and 256 partitions,
@@ -127,11 +132,11 @@ func delayCase(b *testing.B, owner *testing.B, boot []string, op, cl string, par
 // and at most DefaultMaxInFlightPerBroker
 // (max.in.flight.requests.per.connection) requests are outstanding on the
 // one broker, so the op takes at least ⌈⌈records/perReq⌉/inFlight⌉ round
-// trips. (The warm-up before the timer has the producer ID and metadata.)
+// trips (perReq: produceRecordEstimate each). (The warm-up before the timer has the producer ID and metadata.)
 func produceBound(records int, parts int32, rtt time.Duration) float64 {
-	perReq := producer.DefaultRequestMaxBytes / wireRecordBytes
+	perReq := producer.DefaultRequestMaxBytes / produceRecordEstimate
 	if parts == 1 {
-		perReq = min(perReq, producer.DefaultBatchMaxBytes/wireRecordBytes, producer.DefaultBatchMaxRecords)
+		perReq = min(perReq, producer.DefaultBatchMaxBytes/produceRecordEstimate, producer.DefaultBatchMaxRecords)
 	}
 	reqs := ceilDiv(records, perReq)
 	trips := ceilDiv(reqs, producer.DefaultMaxInFlightPerBroker)
