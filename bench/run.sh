@@ -72,7 +72,7 @@ pattern() {
 	scale) top='Scale[A-Za-z]*' ;;
 	tools) top='PerfTools$' ;;
 	delay) # both clients in one process, run with the gregor turn
-		[ "$client" = gregor ] && echo '^BenchmarkDelay$'
+		if [ "$client" = gregor ]; then echo '^BenchmarkDelay$'; fi
 		return
 		;;
 	*)
