@@ -110,8 +110,8 @@ func drawDelay(out string, vals map[key][]float64) error {
 							name = fmt.Sprintf("gregor's bound p%s", pa)
 							p.Add(l)
 						} else {
-							eb := &plotter.YErrorBars{XYs: xys, YErrors: errs}
-							eb.LineStyle.Color = col
+							eb := &plotter.YErrorBars{XYs: xys, YErrors: errs, CapWidth: vg.Points(5)}
+							eb.LineStyle.Color, eb.LineStyle.Width = col, vg.Points(1)
 							p.Add(l, pts, eb)
 						}
 						p.Legend.Add(name, l, pts)
