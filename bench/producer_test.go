@@ -282,13 +282,25 @@ func benchFranzProduce(b *testing.B, topic string, c produceCase) {
 
 // produceWrites counts the ProduceRequests franz-go writes (a kgo hook), for
 // the recs/req metric gregor takes from its producer metrics.
-var produceWrites produceWriteCounter
+var produceWrites = requestWriteCounter{key: int16(wire.KeyProduce)}
 
-type produceWriteCounter struct{ n atomic.Int64 }
+// requestWriteCounter counts the requests of one API key that a client
+// writes: a kgo.HookBrokerWrite for franz-go, a client hook for gregor.
+type requestWriteCounter struct {
+	key int16
+	n   atomic.Int64
+}
 
 // OnBrokerWrite implements kgo.HookBrokerWrite.
-func (c *produceWriteCounter) OnBrokerWrite(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, err error) {
-	if key == 0 && err == nil {
+func (c *requestWriteCounter) OnBrokerWrite(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, err error) {
+	if key == c.key && err == nil {
+		c.n.Add(1)
+	}
+}
+
+// OnRequestWritten implements gregor's client request hook.
+func (c *requestWriteCounter) OnRequestWritten(ev client.RequestEvent) {
+	if int16(ev.Key) == c.key && ev.Err == nil {
 		c.n.Add(1)
 	}
 }

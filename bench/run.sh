@@ -19,6 +19,11 @@
 #             tools     BenchmarkPerfTools: gregor and franz-go beside
 #                       Kafka's ProducerPerformance and ConsumerPerformance
 #                       (client "java", a JVM per op, added to CLIENTS)
+#             delay     BenchmarkDelay: produce and consume at 0, 1, 10
+#                       and 40 ms one-way delay, 1/16/256 partitions,
+#                       gregor and franz-go at their defaults in ONE
+#                       process per run (their order alternates by run)
+#                       (not in the default list: ~15 minutes per run)
 #             (the last six have gregor and franz-go only; other clients
 #             are skipped in them)
 #   PROFILES  1 (default) also profiles every gregor case once (not the
@@ -66,6 +71,10 @@ pattern() {
 	share) top='ShareConsume$' ;;
 	scale) top='Scale[A-Za-z]*' ;;
 	tools) top='PerfTools$' ;;
+	delay) # both clients in one process, run with the gregor turn
+		if [ "$client" = gregor ]; then echo '^BenchmarkDelay$'; fi
+		return
+		;;
 	*)
 		echo "run.sh: unknown suite $suite" >&2
 		exit 2
@@ -107,6 +116,7 @@ benchtime() {
 	scale) echo "$SCALE_BENCHTIME" ;;
 	latency) echo 1x ;; # one op is one paced run of GREGOR_BENCH_LATENCY_RUN
 	tools) echo 1x ;;   # one op is one run of 1,000,000 records (a JVM for java)
+	delay) echo 1x ;;   # one op per cell and run; COUNT runs give n
 	*) echo 3x ;;
 	esac
 }
@@ -125,7 +135,7 @@ for run in $(seq "$COUNT"); do
 			pat=$(pattern "$suite" "$client")
 			[ -n "$pat" ] || continue
 			echo "=== run $run/$COUNT $suite $client"
-			"$BIN" -test.run '^$' -test.bench "$pat" -test.benchmem \
+			GREGOR_BENCH_RUN=$run "$BIN" -test.run '^$' -test.bench "$pat" -test.benchmem \
 				-test.benchtime "$(benchtime "$suite")" -test.timeout 60m | tee -a "$OUT/$suite.txt" ||
 				echo "run.sh: $suite $client failed (see above); going on" | tee -a "$OUT"/failures.txt
 		done
@@ -150,7 +160,7 @@ fi
 BENCHSTAT=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 for f in "${SUITES[@]}"; do
 	$BENCHSTAT -col /client \
-		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
+		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR bound-rec/s OR of-bound OR rtt-ms OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
 		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
 go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)

@@ -74,7 +74,7 @@ func BenchmarkScaleProduce(b *testing.B) {
 			}
 			b.Run("client="+client+"/"+name, func(b *testing.B) {
 				topic := topicFor(b, owner, "scale-produce/"+name, parts)
-				benchScaleGregorProduce(b, topic, parts, snappy)
+				benchScaleGregorProduce(b, bootstrap(b), topic, parts, snappy)
 			})
 		}
 		for _, none := range []bool{false, true} {
@@ -84,14 +84,16 @@ func BenchmarkScaleProduce(b *testing.B) {
 			}
 			b.Run("client="+client+"/"+name, func(b *testing.B) {
 				topic := topicFor(b, owner, "scale-produce/"+name, parts)
-				benchScaleFranzProduce(b, topic, parts, none)
+				benchScaleFranzProduce(b, bootstrap(b), topic, parts, none)
 			})
 		}
 	}
 }
 
-func benchScaleGregorProduce(b *testing.B, topic string, parts int32, snappy bool) {
-	cl := newGregorClient(b)
+// benchScaleGregorProduce runs the gregor case of BenchmarkScaleProduce on
+// boot and returns its records/s.
+func benchScaleGregorProduce(b *testing.B, boot []string, topic string, parts int32, snappy bool) float64 {
+	cl := newGregorClientAt(b, boot)
 	defer cl.Close(context.Background())
 	var cfg producer.Config // the defaults
 	if snappy {
@@ -130,15 +132,20 @@ func benchScaleGregorProduce(b *testing.B, topic string, parts int32, snappy boo
 	}
 	produce(int(parts)) // warm-up: one record per partition
 	reqs0 := cl.Metrics().Producer.Requests
-	scaleTimed(b, func() { produce(scaleRecords) })
-	if reqs := cl.Metrics().Producer.Requests - reqs0; reqs > 0 {
+	rate := scaleTimed(b, func() { produce(scaleRecords) })
+	pm := cl.Metrics().Producer
+	if reqs := pm.Requests - reqs0; reqs > 0 {
 		b.ReportMetric(float64(b.N*scaleRecords)/float64(reqs), "recs/req")
 	}
+	b.ReportMetric(float64(pm.PeakInFlightPerBroker), "peak-inflight")
+	return rate
 }
 
-func benchScaleFranzProduce(b *testing.B, topic string, parts int32, none bool) {
+// benchScaleFranzProduce runs the franz-go case of BenchmarkScaleProduce
+// on boot and returns its records/s.
+func benchScaleFranzProduce(b *testing.B, boot []string, topic string, parts int32, none bool) float64 {
 	opts := []kgo.Opt{
-		kgo.SeedBrokers(bootstrap(b)...),
+		kgo.SeedBrokers(boot...),
 		kgo.ClientID("franz-bench"),
 		kgo.DefaultProduceTopic(topic),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), // explicit partitions
@@ -174,15 +181,17 @@ func benchScaleFranzProduce(b *testing.B, topic string, parts int32, none bool) 
 	}
 	produce(int(parts)) // warm-up: one record per partition
 	reqs0 := produceWrites.n.Load()
-	scaleTimed(b, func() { produce(scaleRecords) })
+	rate := scaleTimed(b, func() { produce(scaleRecords) })
 	if reqs := produceWrites.n.Load() - reqs0; reqs > 0 {
 		b.ReportMetric(float64(int64(b.N)*scaleRecords)/float64(reqs), "recs/req")
 	}
+	return rate
 }
 
-// scaleTimed runs op (scaleRecords records) b.N times under the timer and
-// reports the per-record metrics and the heap in use after the last op.
-func scaleTimed(b *testing.B, op func()) {
+// scaleTimed runs op (scaleRecords records) b.N times under the timer,
+// reports the per-record metrics and the heap in use after the last op and
+// returns the records/s.
+func scaleTimed(b *testing.B, op func()) float64 {
 	b.ReportAllocs()
 	b.SetBytes(scaleRecords * scaleValueSize)
 	b.ResetTimer()
@@ -191,8 +200,9 @@ func scaleTimed(b *testing.B, op func()) {
 		op()
 	}
 	b.StopTimer()
-	report(b, start, b.N*scaleRecords)
+	rate := report(b, start, b.N*scaleRecords)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+	return rate
 }

@@ -148,7 +148,13 @@ func waitTopic(b *testing.B, topic string, partitions int32) {
 // newGregorClient returns a ready gregor client on the shared test bed.
 func newGregorClient(b *testing.B) *client.Client {
 	b.Helper()
-	cl, err := client.New(client.Config{Bootstrap: bootstrap(b), ClientID: "gregor-bench"})
+	return newGregorClientAt(b, bootstrap(b))
+}
+
+// newGregorClientAt returns a ready gregor client on boot with hooks.
+func newGregorClientAt(b *testing.B, boot []string, hooks ...client.Hook) *client.Client {
+	b.Helper()
+	cl, err := client.New(client.Config{Bootstrap: boot, ClientID: "gregor-bench", Hooks: hooks})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -189,18 +195,44 @@ func readUsage() usage {
 // report adds per-record metrics for the interval from start to now, over
 // records records: records/s, client CPU ns/record (and its kernel part,
 // sys-ns/rec), minor page faults per 1000 records, heap B/record and allocs/record (fractional, unlike
-// -benchmem's integer allocs/op).
-func report(b *testing.B, start usage, records int) {
-	end := readUsage()
+// -benchmem's integer allocs/op); it returns the records/s.
+func report(b *testing.B, start usage, records int) float64 {
+	var spent usageSum
+	spent.add(start, readUsage())
+	return spent.report(b, records)
+}
+
+// usageSum adds up the usage of several timed intervals.
+type usageSum struct {
+	cpu, sys       time.Duration
+	wall           time.Duration
+	faults         int64
+	mallocs, bytes uint64
+}
+
+// add adds the interval from start to end.
+func (s *usageSum) add(start, end usage) {
+	s.cpu += end.cpu - start.cpu
+	s.sys += end.sys - start.sys
+	s.wall += end.wall.Sub(start.wall)
+	s.faults += end.faults - start.faults
+	s.mallocs += end.mallocs - start.mallocs
+	s.bytes += end.bytes - start.bytes
+}
+
+// report reports the per-record metrics of report over records records
+// and returns the records/s.
+func (s *usageSum) report(b *testing.B, records int) float64 {
 	n := float64(records)
-	wall := end.wall.Sub(start.wall).Seconds()
-	b.ReportMetric(n/wall, "records/s")
-	b.ReportMetric(float64(end.cpu-start.cpu)/n, "cpu-ns/rec")
-	b.ReportMetric(float64(end.sys-start.sys)/n, "sys-ns/rec")
-	b.ReportMetric(float64(end.faults-start.faults)*1000/n, "faults/krec")
-	b.ReportMetric(float64(end.bytes-start.bytes)/n, "B/rec")
-	b.ReportMetric(float64(end.mallocs-start.mallocs)/n, "allocs/rec")
+	rate := n / s.wall.Seconds()
+	b.ReportMetric(rate, "records/s")
+	b.ReportMetric(float64(s.cpu)/n, "cpu-ns/rec")
+	b.ReportMetric(float64(s.sys)/n, "sys-ns/rec")
+	b.ReportMetric(float64(s.faults)*1000/n, "faults/krec")
+	b.ReportMetric(float64(s.bytes)/n, "B/rec")
+	b.ReportMetric(float64(s.mallocs)/n, "allocs/rec")
 	reportPeakRSS(b)
+	return rate
 }
 
 // payload returns a value of n bytes of varied (compressible like typical

@@ -97,7 +97,8 @@ type Config struct {
 	// Fetch asks for less when the buffer has less room: at most a quarter of
 	// MaxBufferedBytes (so one response is processed while another waits
 	// and the next is fetched) in buffer charge, converted to records-field bytes at the
-	// last response's charge per byte, so what the broker sends is decoded
+	// last response's charge per byte (before the first, that of 100-byte
+	// records, 2), so what the broker sends is decoded
 	// rather than fetched twice.
 	MaxBytes int32
 	// PartitionMaxBytes bounds the data returned for one partition

@@ -9,7 +9,8 @@
 // BenchmarkPeerProduce), consume (BenchmarkConsume, BenchmarkPeerConsume),
 // ack-latency (BenchmarkProduceLatencyAtRate), e2e-latency
 // (BenchmarkEndToEndLatency), group (BenchmarkGroupConsume), txn
-// (BenchmarkTransaction) and share (BenchmarkShareConsume). Latency
+// (BenchmarkTransaction), share (BenchmarkShareConsume) and delay
+// (BenchmarkDelay: line charts over the one-way delay, log y). Latency
 // suites draw p50, p99 and p99.9 per offered rate and the achieved rate;
 // the others records/s, CPU, allocations, bytes and peak RSS per record
 // (txn also transactions/s).
@@ -86,6 +87,7 @@ var suites = []struct {
 	{"txn", []string{"Transaction"}},
 	{"share", []string{"ShareConsume"}},
 	{"tools", []string{"PerfTools"}},
+	{"delay", []string{"Delay"}},
 }
 
 // suiteOf returns the suite of a top-level benchmark, or "".
@@ -152,6 +154,17 @@ func main() {
 			continue
 		}
 		fmt.Fprintf(&summary, "\n### %s (medians; [min, max] of the runs; n = runs)\n\n", suite)
+		if suite == "delay" { // line charts over the delay, log y
+			if err := drawDelay(*out, vals); err != nil {
+				log.Fatal(err)
+			}
+			for _, unit := range delayTables {
+				if has(vals, suite, unit) {
+					table(&summary, vals, suite, cases, clients, unit)
+				}
+			}
+			continue
+		}
 		for _, m := range metricsFor(suite) {
 			if !has(vals, suite, m.unit) {
 				continue
