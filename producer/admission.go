@@ -134,8 +134,12 @@ func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 			p.wakeup()
 		}
 	} else {
-		if t.unassigned == nil {
-			t.unassigned = p.newBatchLocked(t, nil, now)
+		if t.unassigned == nil || t.numParts > 0 {
+			// A new waiting batch, or partitions known (PinTopicIDs applied
+			// them here) while records wait: the sender places them now.
+			if t.unassigned == nil {
+				t.unassigned = p.newBatchLocked(t, nil, now)
+			}
 			p.wakeup()
 		}
 		b = t.unassigned

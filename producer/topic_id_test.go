@@ -102,6 +102,10 @@ func TestPinTopicIDsAdmitLeavesPlacingToSender(t *testing.T) {
 	f.mu.Lock()
 	f.rebuildMetadata()
 	f.mu.Unlock()
+	select { // the wakeup of the first record's admit
+	case <-p.wake:
+	default:
+	}
 	send("b")
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -111,6 +115,11 @@ func TestPinTopicIDsAdmitLeavesPlacingToSender(t *testing.T) {
 	}
 	if tp.unassigned == nil || tp.unassigned.live != 2 {
 		t.Fatalf("admit placed the waiting records (unassigned %v): placing is the sender's", tp.unassigned)
+	}
+	select { // the sender is told to place them now, not at their deadline
+	case <-p.wake:
+	default:
+		t.Fatal("admit left the sender asleep while placeable records wait")
 	}
 	p.syncMetadataLocked(time.Now())
 	if tp.unassigned != nil {
