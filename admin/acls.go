@@ -159,32 +159,36 @@ func (a *Admin) CreateACLs(ctx context.Context, acls []ACL) ([]ACLResult, error)
 	for i, b := range acls {
 		out[i].ACL = b
 	}
-	opErr := a.topicLoop(ctx, len(acls), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.CreateAclsRequest{}
-		for _, i := range idx {
-			b := acls[i]
-			req.Creations = append(req.Creations, wire.CreateAclsAclCreation{ResourceType: int8(b.ResourceType), ResourceName: b.ResourceName,
-				ResourcePatternType: int8(b.PatternType), Principal: b.Principal, Host: b.Host, Operation: int8(b.Operation), PermissionType: int8(b.Permission)})
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		results := resp.(*wire.CreateAclsResponse).Results
-		if len(results) != len(idx) {
-			return nil, fmt.Errorf("%w: CreateAcls answered %d results for %d creations", client.ErrProtocol, len(results), len(idx))
-		}
-		retry := map[int]error{}
-		for j, i := range idx {
-			err := codeErr(results[j].ErrorCode, results[j].ErrorMessage)
-			if err != nil && retriableAnswer(err) {
-				retry[i] = err
-				continue
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(acls),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			req := &wire.CreateAclsRequest{}
+			for _, i := range idx {
+				b := acls[i]
+				req.Creations = append(req.Creations, wire.CreateAclsAclCreation{ResourceType: int8(b.ResourceType), ResourceName: b.ResourceName,
+					ResourcePatternType: int8(b.PatternType), Principal: b.Principal, Host: b.Host, Operation: int8(b.Operation), PermissionType: int8(b.Permission)})
 			}
-			out[i].Err = err
-		}
-		return retry, nil
-	}, false, func(i int, err error) { out[i].Err = err })
+			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+			if err != nil {
+				return nil, err
+			}
+			results := resp.(*wire.CreateAclsResponse).Results
+			if len(results) != len(idx) {
+				return nil, fmt.Errorf("%w: CreateAcls answered %d results for %d creations", client.ErrProtocol, len(results), len(idx))
+			}
+			retry := map[int]error{}
+			for j, i := range idx {
+				err := codeErr(results[j].ErrorCode, results[j].ErrorMessage)
+				if err != nil && retriableAnswer(err) {
+					retry[i] = err
+					continue
+				}
+				out[i].Err = err
+			}
+			return retry, nil
+		},
+		fail: func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}
@@ -285,43 +289,47 @@ func (a *Admin) DeleteACLs(ctx context.Context, filters []ACLFilter) ([]DeletedA
 	for i, f := range filters {
 		out[i].Filter = f
 	}
-	opErr := a.topicLoop(ctx, len(filters), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.DeleteAclsRequest{}
-		for _, i := range idx {
-			f := filters[i]
-			req.Filters = append(req.Filters, wire.DeleteAclsFilter{ResourceTypeFilter: int8(f.ResourceType), ResourceNameFilter: f.ResourceName,
-				PatternTypeFilter: int8(f.PatternType), PrincipalFilter: f.Principal, HostFilter: f.Host, Operation: int8(f.Operation), PermissionType: int8(f.Permission)})
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		results := resp.(*wire.DeleteAclsResponse).FilterResults
-		if len(results) != len(idx) {
-			return nil, fmt.Errorf("%w: DeleteAcls answered %d results for %d filters", client.ErrProtocol, len(results), len(idx))
-		}
-		retry := map[int]error{}
-		for j, i := range idx {
-			r := results[j]
-			err := codeErr(r.ErrorCode, r.ErrorMessage)
-			if err != nil && retriableAnswer(err) {
-				retry[i] = err
-				continue
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(filters),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			req := &wire.DeleteAclsRequest{}
+			for _, i := range idx {
+				f := filters[i]
+				req.Filters = append(req.Filters, wire.DeleteAclsFilter{ResourceTypeFilter: int8(f.ResourceType), ResourceNameFilter: f.ResourceName,
+					PatternTypeFilter: int8(f.PatternType), PrincipalFilter: f.Principal, HostFilter: f.Host, Operation: int8(f.Operation), PermissionType: int8(f.Permission)})
 			}
-			out[i].Err = err
-			for _, m := range r.MatchingAcls {
-				if e := codeErr(m.ErrorCode, m.ErrorMessage); e != nil {
-					if out[i].Err == nil {
-						out[i].Err = e
-					}
+			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+			if err != nil {
+				return nil, err
+			}
+			results := resp.(*wire.DeleteAclsResponse).FilterResults
+			if len(results) != len(idx) {
+				return nil, fmt.Errorf("%w: DeleteAcls answered %d results for %d filters", client.ErrProtocol, len(results), len(idx))
+			}
+			retry := map[int]error{}
+			for j, i := range idx {
+				r := results[j]
+				err := codeErr(r.ErrorCode, r.ErrorMessage)
+				if err != nil && retriableAnswer(err) {
+					retry[i] = err
 					continue
 				}
-				out[i].Deleted = append(out[i].Deleted, ACL{ACLResourceType(m.ResourceType), m.ResourceName, PatternType(m.PatternType),
-					m.Principal, m.Host, ACLOperation(m.Operation), ACLPermission(m.PermissionType)})
+				out[i].Err = err
+				for _, m := range r.MatchingAcls {
+					if e := codeErr(m.ErrorCode, m.ErrorMessage); e != nil {
+						if out[i].Err == nil {
+							out[i].Err = e
+						}
+						continue
+					}
+					out[i].Deleted = append(out[i].Deleted, ACL{ACLResourceType(m.ResourceType), m.ResourceName, PatternType(m.PatternType),
+						m.Principal, m.Host, ACLOperation(m.Operation), ACLPermission(m.PermissionType)})
+				}
 			}
-		}
-		return retry, nil
-	}, false, func(i int, err error) { out[i].Err = err })
+			return retry, nil
+		},
+		fail: func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}

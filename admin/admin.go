@@ -83,24 +83,6 @@ func codeErr(code int16, msg *string) error {
 	return err
 }
 
-// retriableKafka reports whether err is a Kafka error Kafka marks retriable.
-func retriableKafka(err error) bool { return wire.Classify(err).Has(wire.ClassRetriable) }
-
-// transient reports whether a whole-request failure may be retried: the
-// context is still live and the failure is a transport failure, a
-// per-request timeout, or a retriable Kafka error. When the request is not
-// idempotent, only failures certain not to have reached the broker qualify.
-func transient(ctx context.Context, err error, idempotent bool) bool {
-	if ctx.Err() != nil || errors.Is(err, client.ErrClosed) || errors.Is(err, client.ErrCancelled) {
-		return false
-	}
-	if !idempotent && client.CertaintyOf(err) != client.NotSent {
-		return false
-	}
-	return errors.Is(err, client.ErrTransport) || errors.Is(err, client.ErrTimeout) ||
-		errors.Is(err, client.ErrDNS) || errors.Is(err, client.ErrUnknownBroker) || retriableKafka(err)
-}
-
 // wait sleeps before retry try+1 (internal/backoff, the same jittered
 // backoff as the client's). It reports false when ctx ends first or its
 // deadline is closer than the wait.
@@ -146,15 +128,35 @@ type routeFunc func(ctx context.Context, i int) (broker int32, err error)
 // failure.
 type sendFunc func(ctx context.Context, broker int32, idx []int) (retry map[int]error, err error)
 
-// batches drives a per-resource operation: route every pending resource,
+// resourcePlan is how a per-resource admin operation (resources 0..n-1:
+// topics, partitions, groups, brokers ...) is routed, sent and retried;
+// runPlan carries it out.
+type resourcePlan struct {
+	// resources is the number of resources.
+	resources int
+	// idempotent allows resending after a request that may have reached
+	// the broker.
+	idempotent bool
+	// route says which broker resource i goes to, or fails it.
+	route routeFunc
+	// send sends one broker's resources and records their results.
+	send sendFunc
+	// retryRoute decides whether a routing error is retried; nil: when
+	// transient.
+	retryRoute func(ctx context.Context, i int, err error) bool
+	// onSendFailure, when set, runs after a whole request to broker failed
+	// (e.g. to forget a coordinator or invalidate metadata).
+	onSendFailure func(broker int32, idx []int)
+	// fail records the final failure of resource i that has no result.
+	fail func(i int, err error)
+}
+
+// runPlan drives a per-resource operation: route every pending resource,
 // send one request per broker, retry what is retriable with backoff until
-// the context ends, and call fail exactly once for each resource that ends
-// in failure without a recorded result. onRouteErr, when set, decides
-// whether a routing error is retried (by default: when transient);
-// idempotent allows resending after a request that may have reached the
-// broker.
-func (a *Admin) batches(ctx context.Context, n int, idempotent bool, route routeFunc, send sendFunc,
-	onRouteErr func(ctx context.Context, i int, err error) bool, onSendErr func(broker int32, idx []int), fail func(i int, err error)) {
+// the context ends, and call p.fail exactly once for each resource that
+// ends in failure without a recorded result.
+func (a *Admin) runPlan(ctx context.Context, p resourcePlan) {
+	n, idempotent, route, send, onRouteErr, onSendErr, fail := p.resources, p.idempotent, p.route, p.send, p.retryRoute, p.onSendFailure, p.fail
 	pending := make([]int, n)
 	for i := range pending {
 		pending[i] = i

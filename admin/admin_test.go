@@ -82,9 +82,11 @@ func TestBatchesRetryThenGiveUp(t *testing.T) {
 	tries := map[int]int{}
 	fails := map[int][]error{}
 	done := map[int]bool{}
-	a.batches(ctx, 3, true,
-		func(_ context.Context, i int) (int32, error) { return int32(i % 2), nil },
-		func(_ context.Context, _ int32, idx []int) (map[int]error, error) {
+	a.runPlan(ctx, resourcePlan{
+		resources:  3,
+		idempotent: true,
+		route:      func(_ context.Context, i int) (int32, error) { return int32(i % 2), nil },
+		send: func(_ context.Context, _ int32, idx []int) (map[int]error, error) {
 			retry := map[int]error{}
 			for _, i := range idx {
 				tries[i]++
@@ -95,8 +97,9 @@ func TestBatchesRetryThenGiveUp(t *testing.T) {
 				done[i] = true
 			}
 			return retry, nil
-		}, nil, nil,
-		func(i int, err error) { fails[i] = append(fails[i], err) })
+		},
+		fail: func(i int, err error) { fails[i] = append(fails[i], err) },
+	})
 	if !done[0] || !done[1] || done[2] {
 		t.Fatalf("done %v", done)
 	}
@@ -115,10 +118,12 @@ func TestBatchesNonIdempotent(t *testing.T) {
 	sends := 0
 	var got error
 	possiblySent := &client.RequestError{Broker: 1, API: "DeleteGroups", Certainty: client.PossiblySent, Err: client.ErrTransport}
-	a.batches(context.Background(), 1, false,
-		func(context.Context, int) (int32, error) { return 1, nil },
-		func(context.Context, int32, []int) (map[int]error, error) { sends++; return nil, possiblySent },
-		nil, nil, func(_ int, err error) { got = err })
+	a.runPlan(context.Background(), resourcePlan{
+		resources: 1,
+		route:     func(context.Context, int) (int32, error) { return 1, nil },
+		send:      func(context.Context, int32, []int) (map[int]error, error) { sends++; return nil, possiblySent },
+		fail:      func(_ int, err error) { got = err },
+	})
 	if sends != 1 || !errors.Is(got, client.ErrTransport) {
 		t.Fatalf("sends %d, err %v", sends, got)
 	}

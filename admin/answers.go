@@ -74,7 +74,7 @@ func (l *leaderAnswers) answer(tp gregor.TopicPartition, code int16) (int, bool)
 	}
 	l.answered[i] = true
 	if err := wire.ErrorForCode(code); err != nil {
-		if retriableLeaderErr(err) {
+		if wire.Retriable(err) {
 			l.a.cl.InvalidateMetadata()
 			l.retry[i] = err
 		} else {

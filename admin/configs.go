@@ -123,7 +123,7 @@ func (a *Admin) DescribeConfigs(ctx context.Context, resources []ConfigResource)
 				continue
 			}
 			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil {
-				if retriableKafka(err) && !isUnknownTopic(err) {
+				if retriableResource(err) {
 					retry[i] = err
 				} else {
 					out[i].Err = err
@@ -141,7 +141,13 @@ func (a *Admin) DescribeConfigs(ctx context.Context, resources []ConfigResource)
 		}
 		return retry, nil
 	}
-	a.batches(ctx, len(resources), true, route, send, nil, nil, func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, resourcePlan{
+		resources:  len(resources),
+		idempotent: true,
+		route:      route,
+		send:       send,
+		fail:       func(i int, err error) { out[i].Err = err },
+	})
 	return out, nil
 }
 
@@ -242,7 +248,7 @@ func (a *Admin) IncrementalAlterConfigs(ctx context.Context, resources []AlterCo
 				out[i].Err = wire.ErrUnknownServerError
 				continue
 			}
-			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && retriableKafka(err) && !isUnknownTopic(err) {
+			if err := codeErr(r.ErrorCode, r.ErrorMessage); err != nil && retriableResource(err) {
 				retry[i] = err
 			} else {
 				out[i].Err = err
@@ -250,6 +256,12 @@ func (a *Admin) IncrementalAlterConfigs(ctx context.Context, resources []AlterCo
 		}
 		return retry, nil
 	}
-	a.batches(ctx, len(resources), idempotent, route, send, nil, nil, func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, resourcePlan{
+		resources:  len(resources),
+		idempotent: idempotent,
+		route:      route,
+		send:       send,
+		fail:       func(i int, err error) { out[i].Err = err },
+	})
 	return out, nil
 }

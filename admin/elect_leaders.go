@@ -54,26 +54,31 @@ func (a *Admin) ElectLeaders(ctx context.Context, typ ElectionType, parts []greg
 	for i, p := range parts {
 		out[i].TopicPartition = p
 	}
-	opErr := a.topicLoop(ctx, len(parts), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.ElectLeadersRequest{ElectionType: int8(typ), TopicPartitions: []wire.ElectLeadersTopicPartitions{}, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
-		for _, i := range idx {
-			t := topicEntry(&req.TopicPartitions, parts[i].Topic, func(t *wire.ElectLeadersTopicPartitions) *string { return &t.Topic })
-			t.Partitions = append(t.Partitions, parts[i].Partition)
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		r := resp.(*wire.ElectLeadersResponse)
-		answers := partitionAnswers{}
-		for _, t := range r.ReplicaElectionResults {
-			for _, p := range t.PartitionResult {
-				answers[gregor.TopicPartition{Topic: t.Topic, Partition: p.PartitionID}] = codeErr(p.ErrorCode, p.ErrorMessage)
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(parts),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			req := &wire.ElectLeadersRequest{ElectionType: int8(typ), TopicPartitions: []wire.ElectLeadersTopicPartitions{}, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
+			for _, i := range idx {
+				t := topicEntry(&req.TopicPartitions, parts[i].Topic, func(t *wire.ElectLeadersTopicPartitions) *string { return &t.Topic })
+				t.Partitions = append(t.Partitions, parts[i].Partition)
 			}
-		}
-		return answers.apply(idx, codeErr(r.ErrorCode, nil), func(i int) gregor.TopicPartition { return parts[i] },
-			func(i int, err error) { out[i].Err = err }), nil
-	}, true, func(i int, err error) { out[i].Err = err })
+			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+			if err != nil {
+				return nil, err
+			}
+			r := resp.(*wire.ElectLeadersResponse)
+			answers := partitionAnswers{}
+			for _, t := range r.ReplicaElectionResults {
+				for _, p := range t.PartitionResult {
+					answers[gregor.TopicPartition{Topic: t.Topic, Partition: p.PartitionID}] = codeErr(p.ErrorCode, p.ErrorMessage)
+				}
+			}
+			return answers.apply(idx, codeErr(r.ErrorCode, nil), func(i int) gregor.TopicPartition { return parts[i] },
+				func(i int, err error) { out[i].Err = err }), nil
+		},
+		idempotent: true,
+		fail:       func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}

@@ -123,46 +123,50 @@ func (a *Admin) UpdateFeatures(ctx context.Context, updates []FeatureUpdate, val
 	for i, u := range updates {
 		out[i].Feature = u.Feature
 	}
-	opErr := a.topicLoop(ctx, len(updates), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.UpdateFeaturesRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: validateOnly}
-		for _, i := range idx {
-			u := updates[i]
-			typ := u.Type
-			if typ == 0 {
-				typ = FeatureUpgrade
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(updates),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			req := &wire.UpdateFeaturesRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), ValidateOnly: validateOnly}
+			for _, i := range idx {
+				u := updates[i]
+				typ := u.Type
+				if typ == 0 {
+					typ = FeatureUpgrade
+				}
+				req.FeatureUpdates = append(req.FeatureUpdates, wire.UpdateFeaturesFeatureUpdateKey{Feature: u.Feature, MaxVersionLevel: u.Level,
+					AllowDowngrade: typ != FeatureUpgrade, UpgradeType: int8(typ)})
 			}
-			req.FeatureUpdates = append(req.FeatureUpdates, wire.UpdateFeaturesFeatureUpdateKey{Feature: u.Feature, MaxVersionLevel: u.Level,
-				AllowDowngrade: typ != FeatureUpgrade, UpgradeType: int8(typ)})
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		r := resp.(*wire.UpdateFeaturesResponse)
-		top := codeErr(r.ErrorCode, r.ErrorMessage)
-		retry := map[int]error{}
-		for _, i := range idx {
-			err := top
-			if err == nil {
-				res := answerFor(r.Results, func(x *wire.UpdateFeaturesUpdatableFeatureResult) bool { return x.Feature == updates[i].Feature })
-				if res == nil && len(r.Results) == 0 {
-					out[i].Err = nil // v2+ answers only the top-level error (KIP-1022)
+			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+			if err != nil {
+				return nil, err
+			}
+			r := resp.(*wire.UpdateFeaturesResponse)
+			top := codeErr(r.ErrorCode, r.ErrorMessage)
+			retry := map[int]error{}
+			for _, i := range idx {
+				err := top
+				if err == nil {
+					res := answerFor(r.Results, func(x *wire.UpdateFeaturesUpdatableFeatureResult) bool { return x.Feature == updates[i].Feature })
+					if res == nil && len(r.Results) == 0 {
+						out[i].Err = nil // v2+ answers only the top-level error (KIP-1022)
+						continue
+					}
+					if res == nil {
+						out[i].Err = fmt.Errorf("admin: broker returned no result for feature %s", updates[i].Feature)
+						continue
+					}
+					err = codeErr(res.ErrorCode, res.ErrorMessage)
+				}
+				if err != nil && retriableAnswer(err) {
+					retry[i] = err
 					continue
 				}
-				if res == nil {
-					out[i].Err = fmt.Errorf("admin: broker returned no result for feature %s", updates[i].Feature)
-					continue
-				}
-				err = codeErr(res.ErrorCode, res.ErrorMessage)
+				out[i].Err = err
 			}
-			if err != nil && retriableAnswer(err) {
-				retry[i] = err
-				continue
-			}
-			out[i].Err = err
-		}
-		return retry, nil
-	}, false, func(i int, err error) { out[i].Err = err })
+			return retry, nil
+		},
+		fail: func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}

@@ -70,5 +70,12 @@ func runGroupCall[R any](ctx context.Context, a *Admin, groups []string, c group
 		}
 		return retry, nil
 	}
-	a.batches(ctx, len(groups), c.idempotent, a.coordRoute(group), send, nil, a.forgetCoordinators(group), fail)
+	a.runPlan(ctx, resourcePlan{
+		resources:     len(groups),
+		idempotent:    c.idempotent,
+		route:         a.coordRoute(group),
+		send:          send,
+		onSendFailure: a.forgetCoordinators(group),
+		fail:          fail,
+	})
 }

@@ -130,7 +130,14 @@ func (a *Admin) FetchOffsets(ctx context.Context, queries []GroupOffsetsQuery, o
 		}
 		return retry, nil
 	}
-	a.batches(ctx, len(queries), true, a.coordRoute(group), send, nil, a.forgetCoordinators(group), func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, resourcePlan{
+		resources:     len(queries),
+		idempotent:    true,
+		route:         a.coordRoute(group),
+		send:          send,
+		onSendFailure: a.forgetCoordinators(group),
+		fail:          func(i int, err error) { out[i].Err = err },
+	})
 	return out, nil
 }
 
@@ -318,7 +325,7 @@ func (a *Admin) DeleteOffsets(ctx context.Context, groupID string, partitions []
 type coordSend func(ctx context.Context, broker int32) (groupErr, err error)
 
 // atCoordinator runs send as one request at groupID's coordinator, retried
-// within ctx as batches does: after a failed request, or a group-level
+// within ctx as runPlan does: after a failed request, or a group-level
 // error that finding the coordinator again cures (NOT_COORDINATOR and the
 // like), the coordinator is looked up again. It returns the group-level
 // error, or the failure that ended the retries, if any.
@@ -336,7 +343,14 @@ func (a *Admin) atCoordinator(ctx context.Context, groupID string, send coordSen
 		groupErr = gerr
 		return nil, nil
 	}
-	a.batches(ctx, 1, true, a.coordRoute(group), once, nil, a.forgetCoordinators(group), func(_ int, err error) { opErr = err })
+	a.runPlan(ctx, resourcePlan{
+		resources:     1,
+		idempotent:    true,
+		route:         a.coordRoute(group),
+		send:          once,
+		onSendFailure: a.forgetCoordinators(group),
+		fail:          func(_ int, err error) { opErr = err },
+	})
 	if opErr != nil {
 		return opErr
 	}

@@ -124,7 +124,7 @@ func (a *Admin) ListGroups(ctx context.Context, opts ListGroupsOptions) (*GroupL
 		}
 		r := resp.(*wire.ListGroupsResponse)
 		if err := wire.ErrorForCode(r.ErrorCode); err != nil {
-			if retriableKafka(err) {
+			if wire.Retriable(err) {
 				return map[int]error{idx[0]: err}, nil
 			}
 			out.Brokers[idx[0]].Err = err
@@ -138,7 +138,13 @@ func (a *Admin) ListGroups(ctx context.Context, opts ListGroupsOptions) (*GroupL
 		}
 		return nil, nil
 	}
-	a.batches(ctx, len(ids), true, route, send, nil, nil, func(i int, err error) { out.Brokers[i].Err = err })
+	a.runPlan(ctx, resourcePlan{
+		resources:  len(ids),
+		idempotent: true,
+		route:      route,
+		send:       send,
+		fail:       func(i int, err error) { out.Brokers[i].Err = err },
+	})
 	slices.SortFunc(out.Groups, func(x, y ListedGroup) int { return strings.Compare(x.GroupID, y.GroupID) })
 	return out, nil
 }

@@ -87,15 +87,18 @@ func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []gr
 	for i, b := range brokers {
 		out[i].Broker = b
 	}
-	a.batches(ctx, len(brokers), true, func(_ context.Context, i int) (int32, error) { return brokers[i], nil },
-		func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	a.runPlan(ctx, resourcePlan{
+		resources:  len(brokers),
+		idempotent: true,
+		route:      func(_ context.Context, i int) (int32, error) { return brokers[i], nil },
+		send: func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 			resp, err := a.cl.Request(ctx, broker, req)
 			if err != nil {
 				return nil, err
 			}
 			r := resp.(*wire.DescribeLogDirsResponse)
 			if err := codeErr(r.ErrorCode, nil); err != nil {
-				if retriableKafka(err) {
+				if wire.Retriable(err) {
 					return map[int]error{idx[0]: err}, nil
 				}
 				out[idx[0]].Err = err
@@ -111,7 +114,9 @@ func (a *Admin) DescribeLogDirs(ctx context.Context, brokers []int32, parts []gr
 				out[idx[0]].Dirs = append(out[idx[0]].Dirs, ld)
 			}
 			return nil, nil
-		}, nil, nil, func(i int, err error) { out[i].Err = err })
+		},
+		fail: func(i int, err error) { out[i].Err = err },
+	})
 	return out, nil
 }
 
@@ -163,8 +168,11 @@ func (a *Admin) AlterReplicaLogDirs(ctx context.Context, moves []ReplicaMove) ([
 	for i, m := range moves {
 		out[i].ReplicaMove = m
 	}
-	a.batches(ctx, len(moves), true, func(_ context.Context, i int) (int32, error) { return moves[i].Broker, nil },
-		func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	a.runPlan(ctx, resourcePlan{
+		resources:  len(moves),
+		idempotent: true,
+		route:      func(_ context.Context, i int) (int32, error) { return moves[i].Broker, nil },
+		send: func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 			req := &wire.AlterReplicaLogDirsRequest{}
 			for _, i := range idx {
 				m := moves[i]
@@ -188,6 +196,8 @@ func (a *Admin) AlterReplicaLogDirs(ctx context.Context, moves []ReplicaMove) ([
 			}
 			return answers.apply(idx, nil, func(i int) gregor.TopicPartition { return moves[i].TopicPartition },
 				func(i int, err error) { out[i].Err = err }), nil
-		}, nil, nil, func(i int, err error) { out[i].Err = err })
+		},
+		fail: func(i int, err error) { out[i].Err = err },
+	})
 	return out, nil
 }

@@ -60,9 +60,21 @@ type ListOffsetsOptions struct {
 	ReadCommitted bool
 }
 
-// retriableLeaderErr reports partition errors that a metadata refresh and a
-// retry at the (new) leader can cure: every retriable code (wire.ClassRetriable).
-func retriableLeaderErr(err error) bool { return wire.Classify(err).Has(wire.ClassRetriable) }
+// leaderPlan is the plan of a call on n partitions, each sent to its
+// leader (leaderRoute); a failed request invalidates metadata, as the
+// leader may have moved.
+func (a *Admin) leaderPlan(n int, parts func(i int) gregor.TopicPartition, send sendFunc, fail func(i int, err error)) resourcePlan {
+	route, retryRoute := a.leaderRoute(parts)
+	return resourcePlan{
+		resources:     n,
+		idempotent:    true,
+		route:         route,
+		send:          send,
+		retryRoute:    retryRoute,
+		onSendFailure: func(int32, []int) { a.cl.InvalidateMetadata() },
+		fail:          fail,
+	}
+}
 
 // leaderRoute routes partition parts[i] to its leader. An unknown topic or
 // partition is retried once after a metadata refresh (the cache may predate
@@ -86,7 +98,7 @@ func (a *Admin) leaderRoute(parts func(i int) gregor.TopicPartition) (routeFunc,
 			a.cl.InvalidateMetadata()
 			return true
 		}
-		if retriableLeaderErr(err) {
+		if wire.Retriable(err) {
 			a.cl.InvalidateMetadata()
 			return true
 		}
@@ -105,7 +117,7 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 	for i, q := range queries {
 		out[i] = ListedOffset{TopicPartition: q.TopicPartition, Offset: -1, LeaderEpoch: -1}
 	}
-	route, onRouteErr := a.leaderRoute(func(i int) gregor.TopicPartition { return queries[i].TopicPartition })
+	leaders := func(i int) gregor.TopicPartition { return queries[i].TopicPartition }
 	send := inRounds(func(i int) gregor.TopicPartition { return queries[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.ListOffsetsRequest{ReplicaID: -1, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
 		if opts.ReadCommitted {
@@ -134,8 +146,7 @@ func (a *Admin) ListOffsets(ctx context.Context, queries []OffsetQuery, opts Lis
 		}
 		return answers.done(idx, "offset", func(i int) gregor.TopicPartition { return queries[i].TopicPartition }), nil
 	})
-	a.batches(ctx, len(queries), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
-		func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, a.leaderPlan(len(queries), leaders, send, func(i int, err error) { out[i].Err = err }))
 	return out, nil
 }
 
@@ -167,7 +178,7 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 	for i, c := range cutoffs {
 		out[i] = DeletedRecords{TopicPartition: c.TopicPartition, LowWatermark: -1}
 	}
-	route, onRouteErr := a.leaderRoute(func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition })
+	leaders := func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition }
 	send := inRounds(func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition }, func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.DeleteRecordsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second)}
 		pos := map[gregor.TopicPartition]int{}
@@ -191,8 +202,7 @@ func (a *Admin) DeleteRecords(ctx context.Context, cutoffs []RecordsCutoff) ([]D
 		}
 		return answers.done(idx, "result", func(i int) gregor.TopicPartition { return cutoffs[i].TopicPartition }), nil
 	})
-	a.batches(ctx, len(cutoffs), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
-		func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, a.leaderPlan(len(cutoffs), leaders, send, func(i int, err error) { out[i].Err = err }))
 	return out, nil
 }
 

@@ -180,52 +180,57 @@ func (a *Admin) AlterClientQuotas(ctx context.Context, alts []QuotaAlteration, v
 	for i, alt := range alts {
 		out[i].Entity = alt.Entity
 	}
-	opErr := a.topicLoop(ctx, len(alts), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.AlterClientQuotasRequest{ValidateOnly: validateOnly}
-		for _, i := range idx {
-			e := wire.AlterClientQuotasEntryData{}
-			for _, p := range alts[i].Entity {
-				e.Entity = append(e.Entity, wire.AlterClientQuotasEntityData{EntityType: p.Type, EntityName: p.Name})
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(alts),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			req := &wire.AlterClientQuotasRequest{ValidateOnly: validateOnly}
+			for _, i := range idx {
+				e := wire.AlterClientQuotasEntryData{}
+				for _, p := range alts[i].Entity {
+					e.Entity = append(e.Entity, wire.AlterClientQuotasEntityData{EntityType: p.Type, EntityName: p.Name})
+				}
+				keys := make([]string, 0, len(alts[i].Set))
+				for k := range alts[i].Set {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				for _, k := range keys {
+					e.Ops = append(e.Ops, wire.AlterClientQuotasOpData{Key: k, Value: alts[i].Set[k]})
+				}
+				for _, k := range alts[i].Remove {
+					e.Ops = append(e.Ops, wire.AlterClientQuotasOpData{Key: k, Remove: true})
+				}
+				req.Entries = append(req.Entries, e)
 			}
-			keys := make([]string, 0, len(alts[i].Set))
-			for k := range alts[i].Set {
-				keys = append(keys, k)
+			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+			if err != nil {
+				return nil, err
 			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				e.Ops = append(e.Ops, wire.AlterClientQuotasOpData{Key: k, Value: alts[i].Set[k]})
+			byEntity := map[string]error{}
+			for _, e := range resp.(*wire.AlterClientQuotasResponse).Entries {
+				var ent QuotaEntity
+				for _, p := range e.Entity {
+					ent = append(ent, QuotaEntityPart{p.EntityType, p.EntityName})
+				}
+				byEntity[ent.String()] = codeErr(e.ErrorCode, e.ErrorMessage)
 			}
-			for _, k := range alts[i].Remove {
-				e.Ops = append(e.Ops, wire.AlterClientQuotasOpData{Key: k, Remove: true})
+			retry := map[int]error{}
+			for _, i := range idx {
+				err, ok := byEntity[alts[i].Entity.String()]
+				switch {
+				case !ok:
+					out[i].Err = fmt.Errorf("admin: broker returned no result for entity %s", alts[i].Entity)
+				case err != nil && retriableAnswer(err):
+					retry[i] = err
+				default:
+					out[i].Err = err
+				}
 			}
-			req.Entries = append(req.Entries, e)
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		byEntity := map[string]error{}
-		for _, e := range resp.(*wire.AlterClientQuotasResponse).Entries {
-			var ent QuotaEntity
-			for _, p := range e.Entity {
-				ent = append(ent, QuotaEntityPart{p.EntityType, p.EntityName})
-			}
-			byEntity[ent.String()] = codeErr(e.ErrorCode, e.ErrorMessage)
-		}
-		retry := map[int]error{}
-		for _, i := range idx {
-			err, ok := byEntity[alts[i].Entity.String()]
-			switch {
-			case !ok:
-				out[i].Err = fmt.Errorf("admin: broker returned no result for entity %s", alts[i].Entity)
-			case err != nil && retriableAnswer(err):
-				retry[i] = err
-			default:
-				out[i].Err = err
-			}
-		}
-		return retry, nil
-	}, true, func(i int, err error) { out[i].Err = err })
+			return retry, nil
+		},
+		idempotent: true,
+		fail:       func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}

@@ -51,27 +51,31 @@ func (a *Admin) AlterPartitionReassignments(ctx context.Context, moves []Reassig
 	for i, m := range moves {
 		out[i].TopicPartition = m.TopicPartition
 	}
-	opErr := a.topicLoop(ctx, len(moves), func(ctx context.Context, idx []int) (map[int]error, error) {
-		req := &wire.AlterPartitionReassignmentsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), AllowReplicationFactorChange: true}
-		for _, i := range idx {
-			m := moves[i]
-			t := topicEntry(&req.Topics, m.Topic, func(t *wire.AlterPartitionReassignmentsReassignableTopic) *string { return &t.Name })
-			t.Partitions = append(t.Partitions, wire.AlterPartitionReassignmentsReassignablePartition{PartitionIndex: m.Partition, Replicas: m.Replicas})
-		}
-		resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-		if err != nil {
-			return nil, err
-		}
-		r := resp.(*wire.AlterPartitionReassignmentsResponse)
-		answers := partitionAnswers{}
-		for _, t := range r.Responses {
-			for _, p := range t.Partitions {
-				answers[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = codeErr(p.ErrorCode, p.ErrorMessage)
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(moves),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			req := &wire.AlterPartitionReassignmentsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), AllowReplicationFactorChange: true}
+			for _, i := range idx {
+				m := moves[i]
+				t := topicEntry(&req.Topics, m.Topic, func(t *wire.AlterPartitionReassignmentsReassignableTopic) *string { return &t.Name })
+				t.Partitions = append(t.Partitions, wire.AlterPartitionReassignmentsReassignablePartition{PartitionIndex: m.Partition, Replicas: m.Replicas})
 			}
-		}
-		return answers.apply(idx, codeErr(r.ErrorCode, r.ErrorMessage), func(i int) gregor.TopicPartition { return moves[i].TopicPartition },
-			func(i int, err error) { out[i].Err = err }), nil
-	}, false, func(i int, err error) { out[i].Err = err })
+			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+			if err != nil {
+				return nil, err
+			}
+			r := resp.(*wire.AlterPartitionReassignmentsResponse)
+			answers := partitionAnswers{}
+			for _, t := range r.Responses {
+				for _, p := range t.Partitions {
+					answers[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = codeErr(p.ErrorCode, p.ErrorMessage)
+				}
+			}
+			return answers.apply(idx, codeErr(r.ErrorCode, r.ErrorMessage), func(i int) gregor.TopicPartition { return moves[i].TopicPartition },
+				func(i int, err error) { out[i].Err = err }), nil
+		},
+		fail: func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}
@@ -101,17 +105,6 @@ func (p partitionAnswers) apply(idx []int, top error, tp func(i int) gregor.Topi
 		}
 	}
 	return retry
-}
-
-// retriableAnswer reports whether a controller's per-resource error is
-// worth a retry: Kafka marks it retriable and it is not a final answer
-// about the resource itself (an unknown topic or partition, an election
-// that is not needed or has no eligible replica, a timeout the request
-// set itself).
-func retriableAnswer(err error) bool {
-	return retriableKafka(err) && !isUnknownTopic(err) && !errors.Is(err, wire.ErrElectionNotNeeded) &&
-		!errors.Is(err, wire.ErrPreferredLeaderNotAvailable) && !errors.Is(err, wire.ErrEligibleLeadersNotAvailable) &&
-		!errors.Is(err, wire.ErrRequestTimedOut)
 }
 
 // OngoingReassignment is a partition being reassigned.

@@ -156,22 +156,26 @@ type topicOp struct {
 // REQUEST_TIMED_OUT is never retried per topic: the controller may still
 // apply the change, so it is reported as the topic's result.
 func runTopicOp[R any](ctx context.Context, a *Admin, out []R, op topicOp) ([]R, error) {
-	opErr := a.topicLoop(ctx, op.n, func(ctx context.Context, idx []int) (map[int]error, error) {
-		resp, err := a.cl.Request(ctx, client.AnyBroker, op.request(ctx, idx))
-		if err != nil {
-			return nil, err
-		}
-		retry := map[int]error{}
-		for _, i := range idx {
-			err, record := op.answer(resp, i)
-			if err != nil && retriableKafka(err) && !errors.Is(err, wire.ErrRequestTimedOut) && (op.retryUnknown || !isUnknownTopic(err)) {
-				retry[i] = err
-				continue
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: op.n,
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			resp, err := a.cl.Request(ctx, client.AnyBroker, op.request(ctx, idx))
+			if err != nil {
+				return nil, err
 			}
-			record(err)
-		}
-		return retry, nil
-	}, false, op.fail)
+			retry := map[int]error{}
+			for _, i := range idx {
+				err, record := op.answer(resp, i)
+				if err != nil && wire.Retriable(err) && !errors.Is(err, wire.ErrRequestTimedOut) && (op.retryUnknown || !isUnknownTopic(err)) {
+					retry[i] = err
+					continue
+				}
+				record(err)
+			}
+			return retry, nil
+		},
+		fail: op.fail,
+	})
 	if opErr != nil {
 		return nil, opErr
 	}
@@ -189,21 +193,37 @@ func runTopicOp[R any](ctx context.Context, a *Admin, out []R, op topicOp) ([]R,
 	return out, nil
 }
 
-// topicLoop runs a topic batch request to any broker with per-topic retry.
-// send returns the topics to retry; fail records a final failure. A
-// whole-request failure that cannot be retried fails the remaining topics
-// when some topics already have results, and is returned as the
-// operation's error when none do.
-func (a *Admin) topicLoop(ctx context.Context, n int, send func(ctx context.Context, idx []int) (map[int]error, error),
-	idempotent bool, fail func(i int, err error)) error {
+// anyBrokerPlan is an operation on resources 0..n-1 sent in one request to
+// any broker (which forwards it to the controller): topics, ACLs, quotas,
+// features, elections, reassignments. runAnyBroker carries it out.
+type anyBrokerPlan struct {
+	// resources is the number of resources.
+	resources int
+	// send sends the resources idx and records their results; it returns
+	// those to retry with their errors, or a whole-request failure.
+	send func(ctx context.Context, idx []int) (retry map[int]error, err error)
+	// idempotent allows resending after a request that may have reached
+	// the broker.
+	idempotent bool
+	// fail records the final failure of resource i.
+	fail func(i int, err error)
+}
+
+// runAnyBroker runs p with per-resource retry (runPlan, every resource
+// routed to any broker). A whole-request failure that cannot be retried
+// fails the remaining resources when some already have results, and is
+// returned as the operation's error when none do.
+func (a *Admin) runAnyBroker(ctx context.Context, p anyBrokerPlan) error {
 	var opErr error
 	failed := 0
-	a.batches(ctx, n, idempotent,
-		func(context.Context, int) (int32, error) { return client.AnyBroker, nil },
-		func(ctx context.Context, _ int32, idx []int) (map[int]error, error) { return send(ctx, idx) },
-		nil, nil,
-		func(i int, err error) { failed++; opErr = err; fail(i, err) })
-	if failed == n && n > 0 {
+	a.runPlan(ctx, resourcePlan{
+		resources:  p.resources,
+		idempotent: p.idempotent,
+		route:      func(context.Context, int) (int32, error) { return client.AnyBroker, nil },
+		send:       func(ctx context.Context, _ int32, idx []int) (map[int]error, error) { return p.send(ctx, idx) },
+		fail:       func(i int, err error) { failed++; opErr = err; p.fail(i, err) },
+	})
+	if failed == p.resources && p.resources > 0 {
 		return opErr
 	}
 	return nil
@@ -373,31 +393,36 @@ func (a *Admin) DescribeTopics(ctx context.Context, topics []string) ([]TopicDes
 	for i, t := range topics {
 		out[i].Name = t
 	}
-	opErr := a.topicLoop(ctx, len(topics), func(ctx context.Context, idx []int) (map[int]error, error) {
-		names := make([]string, len(idx))
-		for k, i := range idx {
-			names[k] = topics[i]
-		}
-		md, err := a.metadataFrom(ctx, client.AnyBroker, names)
-		if err != nil {
-			return nil, err
-		}
-		retry := map[int]error{}
-		for _, i := range idx {
-			mt := md.topic(topics[i])
-			if mt == nil {
-				out[i].Err = wire.ErrUnknownTopicOrPartition
-				continue
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(topics),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			names := make([]string, len(idx))
+			for k, i := range idx {
+				names[k] = topics[i]
 			}
-			d := describeTopic(mt)
-			if d.Err != nil && retriableKafka(d.Err) && !isUnknownTopic(d.Err) {
-				retry[i] = d.Err
-				continue
+			md, err := a.metadataFrom(ctx, client.AnyBroker, names)
+			if err != nil {
+				return nil, err
 			}
-			out[i] = d
-		}
-		return retry, nil
-	}, true, func(i int, err error) { out[i].Err = err })
+			retry := map[int]error{}
+			for _, i := range idx {
+				mt := md.topic(topics[i])
+				if mt == nil {
+					out[i].Err = wire.ErrUnknownTopicOrPartition
+					continue
+				}
+				d := describeTopic(mt)
+				if d.Err != nil && retriableResource(d.Err) {
+					retry[i] = d.Err
+					continue
+				}
+				out[i] = d
+			}
+			return retry, nil
+		},
+		idempotent: true,
+		fail:       func(i int, err error) { out[i].Err = err },
+	})
 	if opErr != nil {
 		return nil, opErr
 	}

@@ -53,7 +53,6 @@ func (a *Admin) DescribeProducers(ctx context.Context, parts []gregor.TopicParti
 		out[i].TopicPartition = p
 	}
 	tp := func(i int) gregor.TopicPartition { return parts[i] }
-	route, onRouteErr := a.leaderRoute(tp)
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.DescribeProducersRequest{}
 		pos := map[gregor.TopicPartition]int{}
@@ -80,8 +79,7 @@ func (a *Admin) DescribeProducers(ctx context.Context, parts []gregor.TopicParti
 		}
 		return answers.done(idx, "producers", tp), nil
 	}
-	a.batches(ctx, len(parts), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
-		func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, a.leaderPlan(len(parts), tp, send, func(i int, err error) { out[i].Err = err }))
 	return out, nil
 }
 
@@ -160,9 +158,7 @@ func (a *Admin) DescribeTransactions(ctx context.Context, ids []string) ([]Trans
 		}
 		return retry, nil
 	}
-	a.batches(ctx, len(ids), true, a.txnCoordRoute(txn), send, func(ctx context.Context, i int, err error) bool {
-		return a.txnCoordRetry(ids[i], err) || transient(ctx, err, true)
-	}, a.forgetTxnCoordinators(txn), func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, a.txnCoordPlan(ids, txn, send, func(i int, err error) { out[i].Err = err }))
 	return out, nil
 }
 
@@ -174,6 +170,24 @@ func checkTxnIDs(ids []string) error {
 		}
 	}
 	return checkUnique(len(ids), func(i int) string { return ids[i] })
+}
+
+// txnCoordPlan is the plan of a call on transactional ids, each sent to
+// its transaction coordinator: a routing failure the coordinator lookup
+// can cure (txnCoordRetry) or a transient one is retried, and a failed
+// request forgets the coordinators it went to.
+func (a *Admin) txnCoordPlan(ids []string, txn func(i int) string, send sendFunc, fail func(i int, err error)) resourcePlan {
+	return resourcePlan{
+		resources:  len(ids),
+		idempotent: true,
+		route:      a.txnCoordRoute(txn),
+		send:       send,
+		retryRoute: func(ctx context.Context, i int, err error) bool {
+			return a.txnCoordRetry(ids[i], err) || transient(ctx, err, true)
+		},
+		onSendFailure: a.forgetTxnCoordinators(txn),
+		fail:          fail,
+	}
 }
 
 // txnCoordRoute routes resource i to the transaction coordinator of id(i).
@@ -269,8 +283,11 @@ func (a *Admin) ListTransactions(ctx context.Context, opts ListTransactionsOptio
 	for i, id := range ids {
 		out.Brokers[i].Broker = id
 	}
-	a.batches(ctx, len(ids), true, func(_ context.Context, i int) (int32, error) { return ids[i], nil },
-		func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
+	a.runPlan(ctx, resourcePlan{
+		resources:  len(ids),
+		idempotent: true,
+		route:      func(_ context.Context, i int) (int32, error) { return ids[i], nil },
+		send: func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 			resp, err := a.cl.Request(ctx, broker, req)
 			if err != nil {
 				return nil, err
@@ -287,7 +304,9 @@ func (a *Admin) ListTransactions(ctx context.Context, opts ListTransactionsOptio
 				out.Transactions = append(out.Transactions, ListedTransaction{s.TransactionalID, s.ProducerID, s.TransactionState, broker})
 			}
 			return nil, nil
-		}, nil, nil, func(i int, err error) { out.Brokers[i].Err = err })
+		},
+		fail: func(i int, err error) { out.Brokers[i].Err = err },
+	})
 	slices.SortFunc(out.Transactions, func(x, y ListedTransaction) int { return compareStrings(x.TransactionalID, y.TransactionalID) })
 	return out, nil
 }
@@ -328,7 +347,6 @@ func (a *Admin) AbortTransactions(ctx context.Context, specs []AbortSpec) ([]Par
 		out[i].TopicPartition = s.TopicPartition
 	}
 	tp := func(i int) gregor.TopicPartition { return specs[i].TopicPartition }
-	route, onRouteErr := a.leaderRoute(tp)
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		req := &wire.WriteTxnMarkersRequest{}
 		pos := map[gregor.TopicPartition]int{}
@@ -353,8 +371,7 @@ func (a *Admin) AbortTransactions(ctx context.Context, specs []AbortSpec) ([]Par
 		}
 		return answers.done(idx, "marker result", tp), nil
 	}
-	a.batches(ctx, len(specs), true, route, send, onRouteErr, func(int32, []int) { a.cl.InvalidateMetadata() },
-		func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, a.leaderPlan(len(specs), tp, send, func(i int, err error) { out[i].Err = err }))
 	return out, nil
 }
 
@@ -408,8 +425,6 @@ func (a *Admin) FenceProducers(ctx context.Context, ids []string) ([]FencedProdu
 		}
 		return retry, nil
 	}
-	a.batches(ctx, len(ids), true, a.txnCoordRoute(txn), send, func(ctx context.Context, i int, err error) bool {
-		return a.txnCoordRetry(ids[i], err) || transient(ctx, err, true)
-	}, a.forgetTxnCoordinators(txn), func(i int, err error) { out[i].Err = err })
+	a.runPlan(ctx, a.txnCoordPlan(ids, txn, send, func(i int, err error) { out[i].Err = err }))
 	return out, nil
 }

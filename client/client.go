@@ -384,6 +384,11 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 // retriable reports whether a failed try of a request with key may be
 // retried: always when nothing was sent over a failed or failing
 // connection; after bytes may have left only for read-only requests.
+// Exception to Classify, named: the client's own resend loop resends only
+// what the connection lost (ErrTransport, ErrDNS, and ErrProtocol for a
+// read-only request, on a fresh connection); an unknown broker or a Kafka
+// code is the caller's to refresh and retry, and the deadline (ErrTimeout)
+// ends the loop.
 func (c *Client) retriable(err error, key wire.APIKey) bool {
 	if c.closed.Load() || errors.Is(err, ErrClosed) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrCancelled) {
 		return false

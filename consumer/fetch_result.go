@@ -166,26 +166,17 @@ const (
 	actStop
 )
 
-// partitionErrorAction classifies a partition error of a FetchResponse.
+// partitionErrorAction is what a partition error of a FetchResponse makes
+// the fetch loop do, from the classifier's action (wire.ErrorClass.Action):
+// reset the position (OFFSET_OUT_OF_RANGE); retry after a backoff
+// (whether the leader must be looked up again is asked of the code
+// separately); stop the partition for anything fatal (and for a rejoin
+// code, which a Fetch does not answer).
 func (c *Consumer) partitionErrorAction(err error) errAction {
-	switch {
-	case errors.Is(err, wire.ErrOffsetOutOfRange):
+	switch wire.Classify(err).Action() {
+	case wire.ActionResetOffset:
 		return actReset
-	case errors.Is(err, wire.ErrNotLeaderOrFollower),
-		errors.Is(err, wire.ErrFencedLeaderEpoch),
-		errors.Is(err, wire.ErrUnknownLeaderEpoch),
-		errors.Is(err, wire.ErrUnknownTopicOrPartition),
-		errors.Is(err, wire.ErrUnknownTopicID),
-		errors.Is(err, wire.ErrInconsistentTopicID),
-		errors.Is(err, wire.ErrLeaderNotAvailable),
-		errors.Is(err, wire.ErrKafkaStorageError),
-		errors.Is(err, wire.ErrOffsetNotAvailable),
-		errors.Is(err, wire.ErrReplicaNotAvailable),
-		errors.Is(err, wire.ErrFetchSessionTopicIDError):
-		return actRetry
-	}
-	var ke *wire.KafkaError
-	if errors.As(err, &ke) && ke.Retriable {
+	case wire.ActionRetry, wire.ActionRefreshMetadata, wire.ActionFindCoordinator:
 		return actRetry
 	}
 	return actStop

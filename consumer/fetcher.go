@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"cmp"
-	"errors"
 	"slices"
 	"sort"
 	"time"
@@ -634,11 +633,10 @@ func findPartition(tm *client.TopicMetadata, p int32) *client.PartitionMetadata 
 	return nil
 }
 
-// isFatalTopicErr reports topic errors that retrying cannot fix.
-func isFatalTopicErr(err error) bool {
-	var ke *wire.KafkaError
-	return errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, wire.ErrUnknownTopicOrPartition)
-}
+// isFatalTopicErr reports topic errors that retrying cannot fix
+// (wire.Fatal; UNKNOWN_TOPIC_OR_PARTITION is retriable, so a topic not
+// created yet is waited for).
+func isFatalTopicErr(err error) bool { return wire.Fatal(err) }
 
 func (c *Consumer) backoffAll(cands []candidate, until time.Time) {
 	c.mu.Lock()

@@ -27,11 +27,11 @@ func (g *Group) fetchCommitted(ctx context.Context, tps []gregor.TopicPartition)
 		if err == nil {
 			return out, nil
 		}
-		var ke *wire.KafkaError
-		// STALE_MEMBER_EPOCH (KIP-848): an assignment change is under way;
-		// the heartbeat brings the current epoch, which the next attempt
+		// Exception to the classifier: STALE_MEMBER_EPOCH (KIP-848, not
+		// retriable) means an assignment change is under way; the
+		// heartbeat brings the current epoch, which the next attempt
 		// sends (the Java client retries OffsetFetch on it too).
-		retry := errors.As(err, &ke) && (ke.Retriable || errors.Is(err, wire.ErrStaleMemberEpoch))
+		retry := wire.Retriable(err) || errors.Is(err, wire.ErrStaleMemberEpoch)
 		if client.StaleCoordinator(err) || errors.Is(err, client.ErrTransport) {
 			g.cl.InvalidateCoordinator(client.CoordinatorGroup, g.cfg.GroupID)
 			retry = true

@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -56,8 +55,7 @@ func (a *autoMember) run(ctx context.Context) {
 func (g *Group) awaitGroupSupport(ctx context.Context) (s groupSupport, ok bool) {
 	for ctx.Err() == nil {
 		s, err := g.groupSupport(ctx)
-		var kerr *wire.KafkaError
-		if errors.As(err, &kerr) && !kerr.Retriable {
+		if wire.Fatal(err) {
 			g.fail(err)
 			return s, false
 		}

@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -129,8 +128,7 @@ func (c *Consumer) resolve(ctx context.Context, ps []PartitionPosition) (map[gre
 					out[r.TopicPartition] = lr.Offset
 					delete(todo, r.TopicPartition)
 				default:
-					var ke *wire.KafkaError
-					if errors.As(lr.Err, &ke) && !ke.Retriable {
+					if wire.Fatal(lr.Err) {
 						return nil, &PartitionError{r.TopicPartition, lr.Err}
 					}
 					lastErr = &PartitionError{r.TopicPartition, lr.Err}

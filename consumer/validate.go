@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
@@ -98,8 +97,7 @@ func (c *Consumer) applyValidations(parts []jobPart, results map[gregor.TopicPar
 			st.backoff = time.Now().Add(retryBackoff)
 			invalidate = true
 		case r.Err != nil:
-			var ke *wire.KafkaError
-			if errors.As(r.Err, &ke) && ke.Retriable {
+			if wire.Retriable(r.Err) {
 				st.backoff = time.Now().Add(retryBackoff)
 				invalidate = true
 				continue

@@ -111,12 +111,15 @@ func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 		ts = m.Timestamp.UnixMilli()
 	}
 	d.p, d.ts, d.part = p, ts, m.Partition.requested()
-	if p.cfg.PinTopicIDs && p.metadataChangedLocked() {
-		p.syncMetadataLocked(now) // pin the record to the topic ID the client knows now
+	if p.cfg.PinTopicIDs {
+		p.applyMetadataLocked() // pin the record to the topic ID the client knows now
 	}
 	t := p.topicLocked(m.Topic)
 	partition := d.part
-	if partition < 0 && t.numParts > 0 {
+	// A record joins the topic's unassigned batch while one waits, so it
+	// stays behind the records admitted before it; the sender places them
+	// all in order (placeUnassignedLocked).
+	if partition < 0 && t.numParts > 0 && t.unassigned == nil {
 		partition = p.chooseLocked(t, m.Key, size)
 	}
 	var b *batch
@@ -131,8 +134,12 @@ func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 			p.wakeup()
 		}
 	} else {
-		if t.unassigned == nil {
-			t.unassigned = p.newBatchLocked(t, nil, now)
+		if t.unassigned == nil || t.numParts > 0 {
+			// A new waiting batch, or partitions known (PinTopicIDs applied
+			// them here) while records wait: the sender places them now.
+			if t.unassigned == nil {
+				t.unassigned = p.newBatchLocked(t, nil, now)
+			}
 			p.wakeup()
 		}
 		b = t.unassigned

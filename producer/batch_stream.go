@@ -170,11 +170,11 @@ func (b *batch) unstream(pl *batchPools, codec wire.Compression) error {
 		var err error
 		if ns, err = wire.NewDecompressor(b.fed).Decompress(ns, codec, records, b.fed); err != nil {
 			pl.bytes.put(out)
-			return fmt.Errorf("gregor/producer: reading back streamed %s records: %w", codec, err)
+			return fmt.Errorf("producer: reading back streamed %s records: %w", codec, err)
 		}
 		if len(ns) != wire.BatchHeaderLen+b.fed {
 			pl.bytes.put(out)
-			return fmt.Errorf("gregor/producer: reading back streamed %s records: %d bytes, want %d", codec, len(ns)-wire.BatchHeaderLen, b.fed)
+			return fmt.Errorf("producer: reading back streamed %s records: %d bytes, want %d", codec, len(ns)-wire.BatchHeaderLen, b.fed)
 		}
 	}
 	ns = append(ns, b.stream[wire.BatchHeaderLen:]...)

@@ -14,36 +14,36 @@ import (
 // may have been written.
 var (
 	// ErrConfig wraps every configuration error returned by New.
-	ErrConfig = errors.New("gregor/producer: invalid configuration")
+	ErrConfig = errors.New("producer: invalid configuration")
 	// ErrRecordTooLarge: a record cannot fit in one ProduceRequest
 	// (RequestMaxBytes) or in RetainedBytes. Returned by TrySend/Send; the
 	// record is not admitted (adapter kind "invalid_record").
-	ErrRecordTooLarge = errors.New("gregor/producer: record too large")
+	ErrRecordTooLarge = errors.New("producer: record too large")
 	// ErrInvalidRecord: the record is unusable (empty topic, negative explicit
 	// partition). TrySend/Send return an error matching it (errors.Is) whose
 	// certainty is NotSent (client.CertaintyOf); nothing is admitted.
-	ErrInvalidRecord = errors.New("gregor/producer: invalid record")
+	ErrInvalidRecord = errors.New("producer: invalid record")
 	// ErrRecordCancelled is the terminal error of a record removed by
 	// Delivery.Cancel before any byte of it could reach a broker (certainty
 	// NotSent). errors.Is(ErrRecordCancelled, client.ErrCancelled) holds.
-	ErrRecordCancelled error = &wrapErr{msg: "gregor/producer: record cancelled before send", is: client.ErrCancelled}
+	ErrRecordCancelled error = &wrapErr{msg: "producer: record cancelled before send", is: client.ErrCancelled}
 	// ErrDeliveryTimeout: DeliveryTimeout passed before the record's outcome
 	// was known. errors.Is(ErrDeliveryTimeout, client.ErrTimeout) holds.
-	ErrDeliveryTimeout error = &wrapErr{msg: "gregor/producer: delivery timeout", is: client.ErrTimeout}
+	ErrDeliveryTimeout error = &wrapErr{msg: "producer: delivery timeout", is: client.ErrTimeout}
 	// ErrProducerClosed: the producer was closed (before admission, or Close's
 	// deadline passed with the record unresolved). errors.Is(ErrProducerClosed,
 	// client.ErrClosed) holds.
-	ErrProducerClosed error = &wrapErr{msg: "gregor/producer: producer closed", is: client.ErrClosed}
+	ErrProducerClosed error = &wrapErr{msg: "producer: producer closed", is: client.ErrClosed}
 	// ErrSequenceReset: the record's batch was sent but its outcome can no
 	// longer be resolved because an earlier batch of its partition failed
 	// with an unknown outcome; resending it with a new epoch could duplicate
 	// it (KIP-360). Certainty PossiblySent.
-	ErrSequenceReset = errors.New("gregor/producer: partition sequence reset after an unresolved batch")
+	ErrSequenceReset = errors.New("producer: partition sequence reset after an unresolved batch")
 	// ErrTopicIDChanged: with Config.PinTopicIDs, the record's topic was
 	// deleted and created again (its topic ID changed, KIP-516) before the
 	// record was written; it was not sent to the new topic. The error names
 	// both IDs; its certainty says whether the old topic may have it.
-	ErrTopicIDChanged = errors.New("gregor/producer: topic ID changed (topic deleted and recreated)")
+	ErrTopicIDChanged = errors.New("producer: topic ID changed (topic deleted and recreated)")
 )
 
 // wrapErr is a sentinel that also matches a client sentinel with errors.Is.
@@ -61,7 +61,7 @@ type invalidRecordError struct{ why string }
 
 func invalidRecord(why string) error { return &invalidRecordError{why} }
 
-// Error is "gregor/producer: invalid record: <why>".
+// Error is "producer: invalid record: <why>".
 func (e *invalidRecordError) Error() string               { return ErrInvalidRecord.Error() + ": " + e.why }
 func (e *invalidRecordError) Is(target error) bool        { return target == ErrInvalidRecord }
 func (e *invalidRecordError) Certainty() client.Certainty { return client.NotSent }
@@ -71,7 +71,7 @@ func (e *invalidRecordError) MayHaveBeenWritten() bool    { return false }
 type backpressureError struct{ what string }
 
 // Error names the bound that was reached.
-func (e *backpressureError) Error() string { return "gregor/producer: backpressure: " + e.what }
+func (e *backpressureError) Error() string { return "producer: backpressure: " + e.what }
 func (e *backpressureError) Is(target error) bool {
 	return target == client.ErrBackpressure
 }
@@ -103,10 +103,10 @@ type BatchError struct {
 	Err error
 }
 
-// Error describes the failure as "gregor/producer: <topic>/<partition>
+// Error describes the failure as "producer: <topic>/<partition>
 // after <n> attempt(s): <cause>".
 func (e *BatchError) Error() string {
-	return fmt.Sprintf("gregor/producer: %s after %d attempt(s): %v", gregor.TopicPartition{Topic: e.Topic, Partition: e.Partition}, e.Attempts, e.Err)
+	return fmt.Sprintf("producer: %s after %d attempt(s): %v", gregor.TopicPartition{Topic: e.Topic, Partition: e.Partition}, e.Attempts, e.Err)
 }
 
 // Unwrap returns the cause (a *wire.KafkaError, client error or producer sentinel).
@@ -134,10 +134,10 @@ type RecordError struct {
 	Err error
 }
 
-// Error describes the failure as "gregor/producer: record to
+// Error describes the failure as "producer: record to
 // <topic>/<partition> failed (<certainty>): <cause>".
 func (e *RecordError) Error() string {
-	return fmt.Sprintf("gregor/producer: record to %s failed (%s): %v", gregor.TopicPartition{Topic: e.Topic, Partition: e.Partition}, e.Certainty, e.Err)
+	return fmt.Sprintf("producer: record to %s failed (%s): %v", gregor.TopicPartition{Topic: e.Topic, Partition: e.Partition}, e.Certainty, e.Err)
 }
 
 // Unwrap returns the cause.

@@ -3,6 +3,8 @@ package producer
 import (
 	"math"
 	"time"
+
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // identity is the producer ID and epoch the producer writes under (KIP-98),
@@ -63,7 +65,7 @@ func (id *identity) adopted(pid int64, epoch int16) bool {
 // after them, while no identity is held. A record admitted later gets a
 // fresh attempt first (see Producer.fatalForLocked).
 func (id *identity) fatalFor(lastAdmit time.Time) error {
-	if !id.have && isFatal(id.err) && !lastAdmit.After(id.errAt) {
+	if !id.have && wire.Fatal(id.err) && !lastAdmit.After(id.errAt) {
 		return id.err
 	}
 	return nil

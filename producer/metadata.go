@@ -55,70 +55,98 @@ func (p *Producer) metadataChangedLocked() bool {
 	return p.meta.changed(p.cl.CachedMetadata())
 }
 
-// syncMetadataLocked applies the client's cached metadata when it changed:
-// partition leaders, partition counts and topic IDs; then it partitions
-// records that waited for their topic's metadata, or expires them.
+// syncMetadataLocked is the sender's metadata step of collect: apply the
+// client's cached metadata (applyMetadataLocked), then partition, expire or
+// fail the records that waited for their topic's partitions
+// (placeUnassignedLocked), then ask the brokers about partitions without a
+// leader (refreshLeaderlessLocked). Only the sender goroutine runs it: the
+// last two schedule its next look (soonLocked writes p.next).
 func (p *Producer) syncMetadataLocked(now time.Time) {
-	if p.metadataChangedLocked() {
-		md := p.cl.CachedMetadata()
-		p.meta.last = md
-		for _, t := range p.topics {
-			p.applyTopicLocked(t, md)
-		}
-		p.clk.invalidate() // records admitted from now on are dated after md.Fetched
-	}
+	p.applyMetadataLocked()
 	for _, t := range p.topics {
-		u := t.unassigned
-		if u == nil {
-			continue
+		if t.unassigned != nil {
+			p.placeUnassignedLocked(t, now)
 		}
-		if u.live == 0 {
-			t.unassigned = nil
-			p.recycleLocked(u)
-			continue
-		}
-		if t.numParts > 0 {
-			t.unassigned = nil
-			for i := range u.recs {
-				r := &u.recs[i]
-				if r.d == nil || r.cancelled {
-					continue
-				}
-				part := p.partLocked(t, p.chooseLocked(t, u.key(i), int(r.size)))
-				b := p.openBatchLocked(part, int(r.size), now)
-				if u.created.Before(b.created) {
-					b.created, b.deadline = u.created, u.deadline
-				}
-				b.moveFrom(&p.pools, u, i)
-				if u.lastAdmit.After(b.lastAdmit) {
-					b.lastAdmit = u.lastAdmit
-				}
-				r.d = nil
-			}
-			p.recycleLocked(u)
-			continue
-		}
-		if !now.Before(u.deadline) {
-			t.unassigned = nil
-			p.failBatchLocked(u, p.timeoutErrLocked(u), client.NotSent)
-			p.recycleLocked(u)
-			continue
-		}
+	}
+	p.refreshLeaderlessLocked(now)
+}
+
+// applyMetadataLocked applies the client's cached metadata when it changed:
+// partition leaders, partition counts and topic IDs (applyTopicLocked). It
+// writes only fields guarded by p.mu, so any goroutine holding p.mu may
+// run it: the sender (syncMetadataLocked) and, with Config.PinTopicIDs,
+// admitLocked, which pins a record to the topic ID the client knows now.
+// It leaves waiting records where they are: a topic's partitions may now
+// be known while its unassigned batch still waits for the sender
+// (admitLocked keeps later records behind it).
+func (p *Producer) applyMetadataLocked() {
+	if !p.metadataChangedLocked() {
+		return
+	}
+	md := p.cl.CachedMetadata()
+	p.meta.last = md
+	for _, t := range p.topics {
+		p.applyTopicLocked(t, md)
+	}
+	p.clk.invalidate() // records admitted from now on are dated after md.Fetched
+}
+
+// placeUnassignedLocked settles t's unassigned batch (records that waited
+// for the topic's partitions): partitioned into their batches once the
+// topic has partitions, failed at their delivery deadline or by a fatal
+// metadata error (fatalForLocked), else left waiting with a refresh
+// started and the sender's next look at their deadline. Sender only.
+func (p *Producer) placeUnassignedLocked(t *topicState, now time.Time) {
+	u := t.unassigned
+	switch {
+	case u.live == 0:
+	case t.numParts > 0:
+		p.partitionUnassignedLocked(t, u, now)
+	case !now.Before(u.deadline):
+		p.failBatchLocked(u, p.timeoutErrLocked(u), client.NotSent)
+	default:
 		if err := p.fatalForLocked(u, now); err != nil {
-			t.unassigned = nil
 			p.failBatchLocked(u, err, client.NotSent)
-			p.recycleLocked(u)
-			continue
+			break
 		}
 		p.soonLocked(u.deadline)
 		p.needMetadataLocked(now)
+		return
 	}
+	t.unassigned = nil
+	p.recycleLocked(u)
+}
+
+// partitionUnassignedLocked moves each live record of u, in order, to the
+// open batch of the partition the partitioner chooses for it; a batch
+// opened for them keeps u's creation time and delivery deadline.
+func (p *Producer) partitionUnassignedLocked(t *topicState, u *batch, now time.Time) {
+	for i := range u.recs {
+		r := &u.recs[i]
+		if r.d == nil || r.cancelled {
+			continue
+		}
+		part := p.partLocked(t, p.chooseLocked(t, u.key(i), int(r.size)))
+		b := p.openBatchLocked(part, int(r.size), now)
+		if u.created.Before(b.created) {
+			b.created, b.deadline = u.created, u.deadline
+		}
+		b.moveFrom(&p.pools, u, i)
+		if u.lastAdmit.After(b.lastAdmit) {
+			b.lastAdmit = u.lastAdmit
+		}
+		r.d = nil
+	}
+}
+
+// refreshLeaderlessLocked starts a forced metadata refresh when a partition
+// with batches has no leader in the client's cached snapshot (or no such
+// partition: one just added): only the brokers can tell more.
+func (p *Producer) refreshLeaderlessLocked(now time.Time) {
 	for _, part := range p.parts {
 		if part.leader < 0 && len(part.batches) > 0 {
-			// The client's cached snapshot shows no leader (or no such
-			// partition: one just added): only the brokers can tell more.
 			p.refreshMetadataLocked(now, true)
-			break
+			return
 		}
 	}
 }

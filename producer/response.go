@@ -109,7 +109,7 @@ func partitionAt(pr *wire.ProduceResponse, b *batch, ti, pi int) *wire.ProduceRe
 
 // errMissingPartition: the response lacks a partition the request carried.
 // The outcome is unknown (certainty PossiblySent); the batch is retried.
-var errMissingPartition = errors.New("gregor/producer: ProduceResponse lacks a requested partition")
+var errMissingPartition = errors.New("producer: ProduceResponse lacks a requested partition")
 
 // complete applies one request's outcomes under the lock.
 func (p *Producer) complete(r *inflightReq) {
@@ -247,23 +247,19 @@ func mayHaveWritten(err error) bool {
 }
 
 // needsMetadata reports errors after which the partition's leader must be
-// looked up again: wire.ClassStaleMetadata, and transport failures.
-func needsMetadata(err error) bool {
-	return wire.Classify(err).Has(wire.ClassStaleMetadata) || errors.Is(err, client.ErrTransport) ||
-		errors.Is(err, client.ErrUnknownBroker) || errors.Is(err, client.ErrTimeout)
-}
+// looked up again: wire.ClassStaleMetadata, of a Kafka code or of a
+// transport failure (client.Classify).
+func needsMetadata(err error) bool { return client.Classify(err).Has(wire.ClassStaleMetadata) }
 
-// retriable reports whether resending can help.
+// retriable reports whether resending can help: a Kafka code as the
+// classifier says (wire.KafkaClass). Exception to client.Classify, for
+// every other failure: the producer retries anything not known final
+// (client.Fatal, an empty encoding, a cancelled context) until the batch's
+// delivery timeout, as the Java producer does; ErrProtocol and
+// ErrBackpressure included.
 func retriable(err error) bool {
-	var kerr *wire.KafkaError
-	if errors.As(err, &kerr) {
-		return kerr.Retriable
+	if c, ok := wire.KafkaClass(err); ok {
+		return c.Has(wire.ClassRetriable)
 	}
-	switch {
-	case errors.Is(err, client.ErrClosed), errors.Is(err, client.ErrCancelled), errors.Is(err, client.ErrAuthentication),
-		errors.Is(err, client.ErrUnsupportedVersion), errors.Is(err, client.ErrClusterIdentity), errors.Is(err, errNothingEncoded),
-		errors.Is(err, context.Canceled):
-		return false
-	}
-	return true
+	return !client.Fatal(err) && !errors.Is(err, errNothingEncoded) && !errors.Is(err, context.Canceled)
 }

@@ -392,7 +392,7 @@ func (p *Producer) fatalForLocked(b *batch, now time.Time) error {
 		return err
 	}
 	t := b.topic
-	if isFatal(t.metaErr) {
+	if wire.Fatal(t.metaErr) {
 		if !b.lastAdmit.After(t.metaErrAt) {
 			return t.metaErr
 		}
@@ -407,15 +407,6 @@ func (p *Producer) fatalForLocked(b *batch, now time.Time) error {
 		return fmt.Errorf("%w: partition %d of %d", wire.ErrUnknownTopicOrPartition, part.partition, t.numParts)
 	}
 	return nil
-}
-
-// isFatal reports a broker error that retrying cannot cure.
-func isFatal(err error) bool {
-	if err == nil {
-		return false // the common case, without errors.As's allocation
-	}
-	var kerr *wire.KafkaError
-	return errors.As(err, &kerr) && !kerr.Retriable
 }
 
 // certaintyOf is what is known about a batch that fails now: PossiblySent
@@ -632,7 +623,7 @@ func (p *Producer) encode(b *batch) error {
 	return nil
 }
 
-var errNothingEncoded = errors.New("gregor/producer: no batch of the request could be encoded")
+var errNothingEncoded = errors.New("producer: no batch of the request could be encoded")
 
 // addPartition appends b's encoded batch to req under its topic.
 func addPartition(req *wire.ProduceRequest, b *batch) {

@@ -78,3 +78,62 @@ func TestPinTopicIDs(t *testing.T) {
 		})
 	}
 }
+
+// TestPinTopicIDsAdmitLeavesPlacingToSender: with PinTopicIDs, a record
+// admitted after its topic's metadata arrived applies that metadata (its
+// pin) but does not place the records still waiting for the topic: it joins
+// them, behind the earlier ones, and placing them (and scheduling the
+// sender's next look) stays the sender's (syncMetadataLocked), which then
+// keeps their order.
+func TestPinTopicIDsAdmitLeavesPlacingToSender(t *testing.T) {
+	f := newFakeCluster(t, map[string]int{"t": 1}, 1)
+	f.md = nil
+	p, err := buildProducer(f, Config{PinTopicIDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ident.set(7, 3)
+	send := func(key string) {
+		if _, err := p.TrySend(&Record{Topic: "t", Key: []byte(key), Value: []byte("v")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("a")
+	f.mu.Lock()
+	f.rebuildMetadata()
+	f.mu.Unlock()
+	select { // the wakeup of the first record's admit
+	case <-p.wake:
+	default:
+	}
+	send("b")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	tp := p.topics["t"]
+	if tp.id == ([16]byte{}) || tp.numParts != 1 {
+		t.Fatalf("admit did not apply the metadata: id %v, %d partitions", tp.id, tp.numParts)
+	}
+	if tp.unassigned == nil || tp.unassigned.live != 2 {
+		t.Fatalf("admit placed the waiting records (unassigned %v): placing is the sender's", tp.unassigned)
+	}
+	select { // the sender is told to place them now, not at their deadline
+	case <-p.wake:
+	default:
+		t.Fatal("admit left the sender asleep while placeable records wait")
+	}
+	p.syncMetadataLocked(time.Now())
+	if tp.unassigned != nil {
+		t.Fatal("records still unassigned after the sender's sync")
+	}
+	var keys []string
+	for _, part := range p.parts {
+		for _, b := range part.batches {
+			for i := range b.recs {
+				keys = append(keys, string(b.key(i)))
+			}
+		}
+	}
+	if fmt.Sprint(keys) != "[a b]" {
+		t.Fatalf("records in partition batches: %v, want [a b]", keys)
+	}
+}

@@ -3,6 +3,8 @@ package txn
 import (
 	"context"
 	"errors"
+
+	"github.com/gregor-kafka/gregor/wire"
 )
 
 // Abort aborts the open transaction: records not yet in a ProduceRequest
@@ -108,7 +110,7 @@ func (t *Producer) abortRest(ctx context.Context, e *ending) error {
 			t.adopt(resp)
 			return nil
 		case err == nil:
-		case isBrokerFatal(err):
+		case wire.Fatal(err):
 			if err = t.classifyEnd(err); errors.Is(err, ErrFatal) {
 				t.setFatal(err)
 				return err

@@ -40,7 +40,7 @@ func (t *Producer) coordCallTracked(ctx context.Context, kind client.Coordinator
 		}
 		id, err := t.cl.Coordinator(ctx, kind, key)
 		if err != nil {
-			if isBrokerFatal(err) || errors.Is(err, client.ErrClosed) {
+			if wire.Fatal(err) || errors.Is(err, client.ErrClosed) {
 				return nil, err // a closed client never comes back
 			}
 			if ctx.Err() != nil {
@@ -74,8 +74,7 @@ func (t *Producer) coordCallTracked(ctx context.Context, kind client.Coordinator
 				*reached = true
 			}
 		}
-		var ke *wire.KafkaError
-		if errors.As(kerr, &ke) && ke.Retriable {
+		if wire.Retriable(kerr) {
 			last = kerr
 			continue
 		}
@@ -114,12 +113,6 @@ func (e *gaveUp) Certainty() client.Certainty {
 		return client.NotSent // nothing sent, or a definite (retriable) refusal
 	}
 	return client.CertaintyOf(e.last)
-}
-
-// isBrokerFatal reports a *wire.KafkaError that retrying cannot cure.
-func isBrokerFatal(err error) bool {
-	var ke *wire.KafkaError
-	return errors.As(err, &ke) && !ke.Retriable
 }
 
 // backoff waits before retry number try: RetryBackoff, doubling up to 1s.

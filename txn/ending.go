@@ -141,7 +141,7 @@ func (t *Producer) commitRest(ctx context.Context, e *ending) error {
 	case err == nil:
 		t.adopt(resp)
 		return nil
-	case isBrokerFatal(err):
+	case wire.Fatal(err):
 		err = t.classifyEnd(err)
 		if errors.Is(err, ErrFatal) {
 			t.setFatal(err)

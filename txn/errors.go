@@ -15,20 +15,20 @@ import (
 // coordinator stayed unavailable).
 var (
 	// ErrConfig wraps every configuration error returned by New.
-	ErrConfig = errors.New("gregor/txn: invalid configuration")
+	ErrConfig = errors.New("txn: invalid configuration")
 	// ErrAbortable: the current transaction cannot commit (a record failed,
 	// the coordinator answered TRANSACTION_ABORTABLE, the group rejected the
 	// offsets, INVALID_PRODUCER_EPOCH after the coordinator timed the
 	// transaction out, KIP-588). Call Abort, then Begin again; the producer
 	// stays usable unless Abort finds it fenced.
-	ErrAbortable = errors.New("gregor/txn: transaction must be aborted")
+	ErrAbortable = errors.New("txn: transaction must be aborted")
 	// ErrFenced: another producer with the same transactional ID was
 	// initialised (PRODUCER_FENCED, TRANSACTION_COORDINATOR_FENCED): this
 	// producer can do nothing but Close. errors.Is(ErrFenced, ErrFatal)
 	// holds. (INVALID_PRODUCER_EPOCH is abortable, KIP-588/KIP-1050: Abort
 	// re-initialises, which reports PRODUCER_FENCED if a newer producer took
 	// over.)
-	ErrFenced error = &classErr{msg: "gregor/txn: producer fenced by a newer instance of its transactional ID", is: errFatal}
+	ErrFenced error = &classErr{msg: "txn: producer fenced by a newer instance of its transactional ID", is: errFatal}
 	// ErrFatal: the producer cannot continue (fenced, not authorised for
 	// its transactional ID or the cluster, unsupported broker). Only Close
 	// is allowed. (INVALID_TXN_STATE, from a partition's transaction
@@ -47,30 +47,30 @@ var (
 	// SendOffsets, Abort or InitTransactions waits for it first. If it stays
 	// unanswered the producer needs InitTransactions (ErrNeedsInit), which
 	// completes or aborts whatever the coordinator holds.
-	ErrCommitOutcomeUnknown = errors.New("gregor/txn: commit outcome unknown")
+	ErrCommitOutcomeUnknown = errors.New("txn: commit outcome unknown")
 	// ErrNeedsInit: the producer has no usable producer ID and epoch:
 	// InitTransactions was not called yet, or a re-initialisation failed, or
 	// a transaction's end that went on in the background (see Abort and
 	// ErrCommitOutcomeUnknown) could not complete. Call InitTransactions (after
 	// Abort if a transaction is open).
-	ErrNeedsInit = errors.New("gregor/txn: InitTransactions needed")
+	ErrNeedsInit = errors.New("txn: InitTransactions needed")
 	// ErrState: the call does not fit the producer's state (Begin inside a
 	// transaction, Send or Commit outside one, a call after Close).
-	ErrState = errors.New("gregor/txn: invalid state for this call")
+	ErrState = errors.New("txn: invalid state for this call")
 	// ErrUnsupported: the cluster lacks what the configured transaction
 	// protocol needs (e.g. TransactionVersion 2 on a cluster whose
 	// transaction.version is below 2). Fatal for InitTransactions.
-	ErrUnsupported = errors.New("gregor/txn: transaction protocol not supported by the cluster")
+	ErrUnsupported = errors.New("txn: transaction protocol not supported by the cluster")
 	// ErrAborted is the terminal error of a record whose transaction
 	// aborted before the record was written: it was still buffered, or its
 	// batch came back from a request for a retry. Its certainty is NotSent,
 	// or PossiblySent when an earlier attempt of its batch may have been
 	// written (the abort makes such a write invisible to read_committed
 	// consumers); it is never written into a later transaction.
-	ErrAborted = errors.New("gregor/txn: record not sent: its transaction aborted")
+	ErrAborted = errors.New("txn: record not sent: its transaction aborted")
 	// ErrClosed: the producer is closed. errors.Is(ErrClosed,
 	// client.ErrClosed) holds.
-	ErrClosed error = closedError("gregor/txn: producer closed")
+	ErrClosed error = closedError("txn: producer closed")
 )
 
 // closedError is ErrClosed's type: it also matches client.ErrClosed.
@@ -79,7 +79,7 @@ type closedError string
 func (e closedError) Error() string        { return string(e) }
 func (e closedError) Is(target error) bool { return target == client.ErrClosed }
 
-var errFatal = errors.New("gregor/txn: producer-fatal error")
+var errFatal = errors.New("txn: producer-fatal error")
 
 // classErr is a sentinel that also matches a broader class.
 type classErr struct {

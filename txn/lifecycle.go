@@ -101,7 +101,7 @@ func (t *Producer) initPID(ctx context.Context) error {
 	t.mu.Unlock()
 	resp, err := t.coordCall(ctx, client.CoordinatorTransaction, t.cfg.TransactionalID, req, initPIDErr, true)
 	if err != nil {
-		if isBrokerFatal(err) {
+		if wire.Fatal(err) {
 			err = t.classify(err)
 			if errors.Is(err, ErrFatal) {
 				t.setFatal(err)
@@ -222,7 +222,7 @@ func (t *Producer) Commit(ctx context.Context) error {
 		t.closeTxn()
 		t.outcome(true, pid, epoch, nil)
 		return nil
-	case isBrokerFatal(err):
+	case wire.Fatal(err):
 		err = t.classifyEnd(err)
 		t.outcome(true, pid, epoch, err)
 		if errors.Is(err, ErrFatal) {

@@ -1,6 +1,9 @@
 package wire
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // ErrorClass is a set of facts about what a Kafka error code means to a
 // client: whether a retry can help, what must be looked up again first,
@@ -43,6 +46,9 @@ const (
 	// before looking it up again (a coordinator still loading, also
 	// ClassCoordinator, is asked again as it is).
 	ClassCoordinatorMoved
+	// ClassResetOffset: the fetch position is outside the partition's log;
+	// the consumer resets it by its reset policy (auto.offset.reset).
+	ClassResetOffset
 )
 
 // Has reports whether every class of x is in c.
@@ -60,6 +66,7 @@ type classRow struct {
 // "retriable or not". A code without a row has only ClassRetriable, if its
 // KafkaError says so. Pinned by TestErrorClassTable.
 var classRows = []classRow{
+	{1, ClassResetOffset, "the fetch position is outside the log (truncated, or beyond its end): reset it by the reset policy"},
 	{2, ClassNotAppended | ClassInvalidRecord, "the batch failed its CRC or size checks: nothing of it is appended"},
 	{3, ClassStaleMetadata | ClassNotAppended, "the broker does not host the partition: metadata is stale or the topic is gone; nothing appended"},
 	{5, ClassStaleMetadata | ClassNotAppended, "a leader election is under way: look the leader up again; nothing appended"},
@@ -99,6 +106,67 @@ var classRows = []classRow{
 	{110, ClassRejoin, "the member epoch is fenced (KIP-848): rejoin with epoch 0"},
 }
 
+// Action is the "what now" of a failure's classes: the one decision every
+// package starts from (an operation that decides otherwise names its
+// exception beside its call, INTERNALS.md §7).
+type Action uint8
+
+const (
+	// ActionFatal: return the error; no retry can cure it.
+	ActionFatal Action = iota
+	// ActionRetry: send the same request again after a backoff.
+	ActionRetry
+	// ActionRefreshMetadata: look the leader, topic or controller up
+	// again, then retry.
+	ActionRefreshMetadata
+	// ActionFindCoordinator: forget the cached coordinator, find it again,
+	// then retry.
+	ActionFindCoordinator
+	// ActionRejoin: the group membership is no longer valid; rejoin.
+	ActionRejoin
+	// ActionResetOffset: reset the fetch position by the reset policy.
+	ActionResetOffset
+)
+
+// Action returns what to do after a failure with classes c, the first of:
+// reset the offset, rejoin the group, find the coordinator again (moved),
+// refresh metadata, retry (retriable, or a coordinator still loading),
+// else fatal. Pinned over every code by TestActionTable.
+func (c ErrorClass) Action() Action {
+	switch {
+	case c.Has(ClassResetOffset):
+		return ActionResetOffset
+	case c.Has(ClassRejoin):
+		return ActionRejoin
+	case c.Has(ClassCoordinatorMoved):
+		return ActionFindCoordinator
+	case c.Has(ClassStaleMetadata):
+		return ActionRefreshMetadata
+	case c.Has(ClassRetriable), c.Has(ClassCoordinator):
+		return ActionRetry
+	}
+	return ActionFatal
+}
+
+// String returns the action's name, as "refresh-metadata".
+func (a Action) String() string {
+	switch a {
+	case ActionFatal:
+		return "fatal"
+	case ActionRetry:
+		return "retry"
+	case ActionRefreshMetadata:
+		return "refresh-metadata"
+	case ActionFindCoordinator:
+		return "find-coordinator"
+	case ActionRejoin:
+		return "rejoin"
+	case ActionResetOffset:
+		return "reset-offset"
+	}
+	return "action(" + strconv.Itoa(int(a)) + ")"
+}
+
 // classByCode indexes classRows and the retriable flags by code+1 (codes
 // start at -1); built once from the two tables, never written afterwards.
 var classByCode = indexClasses()
@@ -132,12 +200,34 @@ func ClassOf(code int16) ErrorClass {
 // Classify returns the classes of the *KafkaError in err's chain, 0 if
 // there is none.
 func Classify(err error) ErrorClass {
+	c, _ := KafkaClass(err)
+	return c
+}
+
+// KafkaClass returns the classes of the *KafkaError in err's chain and
+// whether there is one: a caller that treats "no Kafka error" differently
+// from "a Kafka error with no class" (an unknown code) asks this.
+func KafkaClass(err error) (ErrorClass, bool) {
 	if err == nil {
-		return 0
+		return 0, false // the common case, without errors.As's allocation
 	}
 	var kerr *KafkaError
 	if errors.As(err, &kerr) {
-		return ClassOf(kerr.Code)
+		return ClassOf(kerr.Code), true
 	}
-	return 0
+	return 0, false
+}
+
+// Retriable reports whether err's chain holds a Kafka error a retry can
+// cure (ClassRetriable).
+func Retriable(err error) bool { return Classify(err).Has(ClassRetriable) }
+
+// Fatal reports whether err's chain holds a Kafka error no retry can cure:
+// a code without ClassRetriable, including a code this client does not
+// know (ErrorForCode's UNKNOWN_CODE_n). An error without a Kafka error
+// (a transport failure, a closed client) is neither Retriable nor Fatal:
+// the caller's policy for it is client.Classify's.
+func Fatal(err error) bool {
+	c, ok := KafkaClass(err)
+	return ok && !c.Has(ClassRetriable)
 }

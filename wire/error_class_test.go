@@ -19,6 +19,7 @@ func TestErrorClassTable(t *testing.T) {
 		ClassInvalidRecord:    {2, 10, 18, 32, 87},
 		ClassRejoin:           {22, 25, 27, 79, 110},
 		ClassCoordinatorMoved: {15, 16},
+		ClassResetOffset:      {1},
 	}
 	for class, codes := range want {
 		var got []int16
@@ -59,5 +60,71 @@ func TestClassifyWrapped(t *testing.T) {
 	}
 	if (ErrorClass(0)).Has(0) {
 		t.Fatal("Has(0) must be false")
+	}
+}
+
+// TestActionTable pins the "what now" of every error code: the codes of
+// each non-fatal action are listed, every other code is fatal. A change of
+// the classification that changes a decision shows up here.
+func TestActionTable(t *testing.T) {
+	want := map[Action][]int16{
+		ActionRetry:           {2, 7, 9, 13, 14, 19, 20, 51, 70, 71, 72, 78, 80, 83, 84, 88, 89, 106, 122, 123, 133},
+		ActionRefreshMetadata: {3, 5, 6, 41, 56, 74, 75, 100, 103},
+		ActionFindCoordinator: {15, 16},
+		ActionRejoin:          {22, 25, 27, 79, 110},
+		ActionResetOffset:     {1},
+	}
+	got := map[Action][]int16{}
+	for code := range errorsByCode {
+		a := ClassOf(code).Action()
+		got[a] = append(got[a], code)
+	}
+	for a, codes := range got {
+		slices.Sort(codes)
+		if a == ActionFatal {
+			for _, c := range codes {
+				if errorsByCode[c].Retriable {
+					t.Errorf("%s is retriable but its action is fatal", errorsByCode[c].Name)
+				}
+			}
+			continue
+		}
+		if !slices.Equal(codes, want[a]) {
+			t.Errorf("%s: codes %v, want %v", a, codes, want[a])
+		}
+	}
+	for a, codes := range want {
+		if len(got[a]) == 0 {
+			t.Errorf("%s: no codes, want %v", a, codes)
+		}
+	}
+	if ClassOf(0).Action() != ActionFatal || ClassOf(30000).Action() != ActionFatal {
+		t.Error("NONE and unknown codes have no class, so the fatal action")
+	}
+	// Call sites rely on these: a code that needs a metadata refresh or a
+	// coordinator lookup is also retriable, so asking Retriable covers it.
+	for code, e := range errorsByCode {
+		if c := ClassOf(code); (c.Has(ClassStaleMetadata) || c.Has(ClassCoordinator)) && !e.Retriable {
+			t.Errorf("%s needs a refresh or a coordinator lookup but is not retriable", e.Name)
+		}
+	}
+}
+
+func TestRetriableFatal(t *testing.T) {
+	cases := []struct {
+		err              error
+		retriable, fatal bool
+	}{
+		{nil, false, false},
+		{fmt.Errorf("plain"), false, false},
+		{fmt.Errorf("p0: %w", ErrNotLeaderOrFollower), true, false},
+		{fmt.Errorf("p0: %w", ErrTopicAuthorizationFailed), false, true},
+		{ErrorForCode(30000), false, true}, // a code this client does not know
+		{ErrUnknownServerError, false, true},
+	}
+	for _, c := range cases {
+		if Retriable(c.err) != c.retriable || Fatal(c.err) != c.fatal {
+			t.Errorf("%v: Retriable %v Fatal %v, want %v %v", c.err, Retriable(c.err), Fatal(c.err), c.retriable, c.fatal)
+		}
 	}
 }

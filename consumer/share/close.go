@@ -74,7 +74,7 @@ type CloseError struct {
 
 // Error summarises the failure.
 func (e *CloseError) Error() string {
-	msg := fmt.Sprintf("gregor/share: close: %d acknowledgement(s) failed", len(e.FailedAcks))
+	msg := fmt.Sprintf("share: close: %d acknowledgement(s) failed", len(e.FailedAcks))
 	if len(e.FailedAcks) > 0 {
 		msg += fmt.Sprintf(" (first %s@%d: %v)", e.FailedAcks[0].TopicPartition, e.FailedAcks[0].Offset, e.FailedAcks[0].Err)
 	}

@@ -349,11 +349,9 @@ func (c *Consumer) applyFetchLocked(p *fetchPlan) error {
 	if kerr := wire.ErrorForCode(p.resp.ErrorCode); kerr != nil {
 		s.reset()
 		c.failAcksLocked(p.acks, kerr)
-		if errors.Is(kerr, wire.ErrShareSessionNotFound) || errors.Is(kerr, wire.ErrInvalidShareSessionEpoch) || client.StaleMetadata(kerr) {
-			return nil
-		}
-		var ke *wire.KafkaError
-		if errors.As(kerr, &ke) && ke.Retriable {
+		// SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH and the
+		// stale-metadata codes are retriable too (TestActionTable).
+		if wire.Retriable(kerr) {
 			return nil
 		}
 		return kerr

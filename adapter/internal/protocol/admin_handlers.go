@@ -1,6 +1,6 @@
 package protocol
 
-// The admin command handlers of adminCommands (session_admin.go), one per
+// The admin command handlers of adminCommands (admin_session.go), one per
 // command kind: call the Admin, check the result count, build the event.
 
 import (

@@ -3,7 +3,7 @@ package protocol
 // The command table: every v34 command kind, each row naming its payload
 // type and its handler. decode.go reads a row's payload and dispatch.go runs
 // its handler; nothing else routes commands. Each feature family declares
-// its rows beside its handlers (session_<family>.go, admin_handlers.go) and
+// its rows beside its handlers (session_<core>.go or <family>_session.go, admin_handlers.go) and
 // commandFamilies lists the families.
 
 // command is one row: a command kind, the payload it decodes to and the

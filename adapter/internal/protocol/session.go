@@ -49,7 +49,7 @@ type Session struct {
 	producers  map[ID]*producerEntry
 	consumers  map[ID]*consumerEntry
 	groups     map[ID]*groupEntry
-	shares     map[ID]*shareConsumerEntry // share consumers (session_share.go), made on first use
+	shares     map[ID]*shareConsumerEntry // share consumers (share_session.go), made on first use
 	txns       map[ID]*txnEntry           // transactional producers (made on first use)
 	group      *actorGroup
 	lastFailed bool

@@ -1,7 +1,7 @@
 package protocol
 
 // The share-group command payloads of §4.6 (KIP-932); their rows of the
-// command table are in session_share.go.
+// command table are in share_session.go.
 
 // ShareConfiguration is create_share_consumer's optional configuration.
 type ShareConfiguration struct {
