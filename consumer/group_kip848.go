@@ -145,8 +145,7 @@ func (m *kip848Member) checkSupport(ctx context.Context) bool {
 // wait before the next one (0: at once, to acknowledge a reconciliation).
 func (m *kip848Member) step(ctx context.Context) (time.Duration, error) {
 	resp, err := m.heartbeat(ctx, 0)
-	var kerr *wire.KafkaError
-	if errors.As(err, &kerr) && !kerr.Retriable {
+	if wire.Fatal(err) {
 		// FindCoordinator refused for good (GROUP_AUTHORIZATION_FAILED,
 		// INVALID_GROUP_ID): stop the group, as the classic member does.
 		return 0, errFatal{err}
