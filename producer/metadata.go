@@ -66,6 +66,7 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 			p.applyTopicLocked(t, md)
 		}
 		p.clk.invalidate() // records admitted from now on are dated after md.Fetched
+		p.walk = true      // leaders and per-topic conditions changed: look at every partition
 	}
 	for _, t := range p.topics {
 		u := t.unassigned
@@ -113,13 +114,10 @@ func (p *Producer) syncMetadataLocked(now time.Time) {
 		p.soonLocked(u.deadline)
 		p.needMetadataLocked(now)
 	}
-	for _, part := range p.parts {
-		if part.leader < 0 && len(part.batches) > 0 {
-			// The client's cached snapshot shows no leader (or no such
-			// partition: one just added): only the brokers can tell more.
-			p.refreshMetadataLocked(now, true)
-			break
-		}
+	if p.leaderlessLocked() {
+		// The client's cached snapshot shows no leader (or no such
+		// partition: one just added): only the brokers can tell more.
+		p.refreshMetadataLocked(now, true)
 	}
 }
 
@@ -158,6 +156,7 @@ func (p *Producer) refreshMetadataLocked(now time.Time, force bool) {
 				}
 			}
 			p.clk.invalidate() // later records are dated after metaErrAt
+			p.walk = true      // a fatal metaErr fails batches (fatalForLocked)
 		}
 		p.mu.Unlock()
 		p.wakeup()

@@ -88,12 +88,19 @@ type Producer struct {
 	encoding  int           // mu, sender
 	encodedCh chan struct{} // mu: made by a waiting Close, closed by send at encoding 0
 
-	// cands and ready are collect's scratch (reused): the sendable batches
-	// and the brokers with a due one; drainFrom is where each broker's next
-	// request starts in parts (after one stopped at RequestMaxBytes).
-	cands     []candidate   // mu, sender
-	ready     []int32       // mu, sender
-	drainFrom map[int32]int // mu, sender
+	// Readiness (ready.go): each broker's queue of partitions with an
+	// unsent batch (brokers, in creation order brokerOrder), the
+	// partitions the next pass must look at (look), whether it must walk
+	// every partition (walk; txnWoken: package txn's Wake, atomic) and
+	// when at the latest (walkAt: the earliest delivery deadline or backoff
+	// seen); ready is collect's scratch (reused): the brokers to drain.
+	brokers     map[int32]*brokerReady // mu
+	brokerOrder []*brokerReady         // mu
+	look        []*partState           // mu
+	walk        bool                   // mu
+	walkAt      time.Time              // mu
+	txnWoken    atomic.Bool
+	ready       []*brokerReady // mu, sender
 
 	inflight      map[int32]int               // mu: outstanding ProduceRequests per broker
 	totalInflight int                         // mu
@@ -192,6 +199,13 @@ type partState struct {
 	// producedRecords and producedBytes count the records and encoded
 	// batch bytes acknowledged here (client.PartitionMetrics).
 	producedRecords, producedBytes uint64
+
+	// Readiness (ready.go): the broker queue part is in (nil: none), its
+	// neighbours there and when it joined; looking: it is in Producer.look.
+	qb           *brokerReady
+	qPrev, qNext *partState
+	waitSince    time.Time
+	looking      bool
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
@@ -256,7 +270,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		done:      make(chan struct{}),
 		topics:    make(map[string]*topicState),
 		inflight:  make(map[int32]int),
-		drainFrom: make(map[int32]int),
+		brokers:   make(map[int32]*brokerReady),
 		brokerQ:   make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
@@ -264,7 +278,7 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	if h := cfg.Transactional; h != nil {
 		p.txn = h
 		h.SetIdentity = p.setIdentity
-		h.Wake = p.wakeup
+		h.Wake = p.txnWake
 		h.FailHeld = p.failHeld
 		h.Drain = p.drain
 	}
@@ -343,6 +357,9 @@ func (p *Producer) newBatchLocked(t *topicState, part *partState, now time.Time)
 	b.created = now
 	b.deadline = now.Add(p.cfg.DeliveryTimeout)
 	b.unknownBase = t.unknown
+	if part != nil && b.deadline.Before(p.walkAt) {
+		p.walkAt = b.deadline
+	}
 	return b
 }
 
@@ -363,6 +380,7 @@ func (p *Producer) openBatchLocked(part *partState, size int, now time.Time) *ba
 				return b
 			}
 			b.seal()
+			p.lookAtLocked(part)
 			p.wakeup()
 		}
 	}
@@ -386,8 +404,22 @@ func (p *Producer) openBatchLocked(part *partState, size int, now time.Time) *ba
 		b.stream = p.pools.bytes.getUpTo(max(part.lastStream, batchOverhead+size+32), wantStream)
 	}
 	part.batches = append(part.batches, b)
-	p.wakeup()
+	p.requeueLocked(part, false)
+	// Wake the sender only when this batch is due before its next look:
+	// with many partitions most new batches linger behind an older one.
+	if part.qb == nil || part.qb.id < 0 || b.deadline.Before(p.next) || !b.created.Add(p.cfg.linger).After(p.next) ||
+		p.flushing > 0 || p.closing {
+		p.lookAtLocked(part)
+		p.wakeup()
+	}
 	return b
+}
+
+// txnWake implements txnhook.Hooks.Wake: the next pass walks every
+// partition (MaySend may have changed for any).
+func (p *Producer) txnWake() {
+	p.txnWoken.Store(true)
+	p.wakeup()
 }
 
 // pinForLocked is the topic ID a new batch of t is pinned to: its current ID

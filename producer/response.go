@@ -128,6 +128,7 @@ func (p *Producer) complete(r *inflightReq) {
 	for i, b := range r.batches {
 		b.part.inflight--
 		b.answered()
+		p.lookAtLocked(b.part)
 		p.onResultLocked(b.part, b, r.results[i], now)
 	}
 	p.recycleRequestLocked(r)
