@@ -262,16 +262,16 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	p := &Producer{
-		cfg:       s,
-		cl:        c,
-		enc:       wire.NewBatchEncoder(comp),
-		wake:      make(chan struct{}, 1),
-		quit:      make(chan struct{}),
-		done:      make(chan struct{}),
-		topics:    make(map[string]*topicState),
-		inflight:  make(map[int32]int),
-		brokers:   make(map[int32]*brokerReady),
-		brokerQ:   make(map[int32]chan *inflightReq),
+		cfg:      s,
+		cl:       c,
+		enc:      wire.NewBatchEncoder(comp),
+		wake:     make(chan struct{}, 1),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+		topics:   make(map[string]*topicState),
+		inflight: make(map[int32]int),
+		brokers:  make(map[int32]*brokerReady),
+		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.clk.init(nil, nil, nil)
