@@ -323,7 +323,9 @@ func (p *Producer) topicLocked(name string) *topicState {
 // partLocked returns the state of a partition, creating it.
 func (p *Producer) partLocked(t *topicState, partition int32) *partState {
 	if int(partition) >= len(t.parts) {
-		n := make([]*partState, partition+1)
+		// To the topic's partition count at once: growing one partition at
+		// a time copied the table for each, O(partitions²) over a topic.
+		n := make([]*partState, max(partition+1, t.numParts))
 		copy(n, t.parts)
 		t.parts = n
 	}
@@ -365,7 +367,7 @@ func (p *Producer) newBatchLocked(t *topicState, part *partState, now time.Time)
 
 func (p *Producer) recycleLocked(b *batch) {
 	b.reset(&p.pools)
-	if len(p.free) < 256 {
+	if len(p.free) < max(256, len(p.parts)) { // a batch per partition: many partitions reuse them too
 		p.free = append(p.free, b)
 	}
 }
