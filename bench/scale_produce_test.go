@@ -59,8 +59,11 @@ func scalePartitions(b *testing.B) []int32 {
 //
 // Metrics: records/s, cpu-ns/rec, B/rec and allocs/rec (whole process),
 // recs/req, peak-RSS-MiB (the process's peak so far: cases run in
-// increasing partition count, so it is the peak up to this count) and
-// heap-MiB (heap in use after the op, before the client closes).
+// increasing partition count, so it is the peak up to this count),
+// heap-MiB (heap in use after the op, before the client closes) and
+// heap-KiB/part (heap in use after the warm-up, after a GC, less the heap
+// before the client was made, per partition: the client's state per
+// partition once every partition was used).
 //
 // Compare with: benchstat -col /client
 func BenchmarkScaleProduce(b *testing.B) {
@@ -91,6 +94,7 @@ func BenchmarkScaleProduce(b *testing.B) {
 }
 
 func benchScaleGregorProduce(b *testing.B, topic string, parts int32, snappy bool) {
+	heap0 := heapInuse()
 	cl := newGregorClient(b)
 	defer cl.Close(context.Background())
 	var cfg producer.Config // the defaults
@@ -129,6 +133,7 @@ func benchScaleGregorProduce(b *testing.B, topic string, parts int32, snappy boo
 		}
 	}
 	produce(int(parts)) // warm-up: one record per partition
+	reportHeapPerPartition(b, heap0, parts)
 	reqs0 := cl.Metrics().Producer.Requests
 	scaleTimed(b, func() { produce(scaleRecords) })
 	if reqs := cl.Metrics().Producer.Requests - reqs0; reqs > 0 {
@@ -144,6 +149,7 @@ func benchScaleFranzProduce(b *testing.B, topic string, parts int32, none bool) 
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), // explicit partitions
 		kgo.WithHooks(&produceWrites),
 	}
+	heap0 := heapInuse()
 	if none {
 		opts = append(opts, kgo.ProducerBatchCompression(kgo.NoCompression())) // gregor's default codec
 	}
@@ -173,6 +179,7 @@ func benchScaleFranzProduce(b *testing.B, topic string, parts int32, none bool) 
 		}
 	}
 	produce(int(parts)) // warm-up: one record per partition
+	reportHeapPerPartition(b, heap0, parts)
 	reqs0 := produceWrites.n.Load()
 	scaleTimed(b, func() { produce(scaleRecords) })
 	if reqs := produceWrites.n.Load() - reqs0; reqs > 0 {
@@ -195,4 +202,18 @@ func scaleTimed(b *testing.B, op func()) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+}
+
+// heapInuse is the heap in use after a collection.
+func heapInuse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// reportHeapPerPartition reports heap-KiB/part: the heap in use now, after
+// a collection, less heap0, per partition.
+func reportHeapPerPartition(b *testing.B, heap0 uint64, parts int32) {
+	b.ReportMetric((float64(heapInuse())-float64(heap0))/1024/float64(parts), "heap-KiB/part")
 }
