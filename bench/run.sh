@@ -150,8 +150,11 @@ fi
 BENCHSTAT=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 for f in "${SUITES[@]}"; do
 	$BENCHSTAT -col /client \
-		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
+		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR heap-KiB/part OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
 		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
 go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)
+if [[ " ${SUITES[*]} " == *" scale "* ]]; then # the cost curves: partitions on a log axis
+	go run ./cmd/scalechart -out "$OUT"/charts "$OUT"/scale.txt > "$OUT"/charts/scale-summary.md
+fi
 echo "charts and summary in $OUT/charts"

@@ -133,9 +133,10 @@ func benchScaleGregorProduce(b *testing.B, topic string, parts int32, snappy boo
 		}
 	}
 	produce(int(parts)) // warm-up: one record per partition
-	reportHeapPerPartition(b, heap0, parts)
+	heapPart := heapPerPartition(heap0, parts)
 	reqs0 := cl.Metrics().Producer.Requests
 	scaleTimed(b, func() { produce(scaleRecords) })
+	b.ReportMetric(heapPart, "heap-KiB/part")
 	if reqs := cl.Metrics().Producer.Requests - reqs0; reqs > 0 {
 		b.ReportMetric(float64(b.N*scaleRecords)/float64(reqs), "recs/req")
 	}
@@ -179,9 +180,10 @@ func benchScaleFranzProduce(b *testing.B, topic string, parts int32, none bool) 
 		}
 	}
 	produce(int(parts)) // warm-up: one record per partition
-	reportHeapPerPartition(b, heap0, parts)
+	heapPart := heapPerPartition(heap0, parts)
 	reqs0 := produceWrites.n.Load()
 	scaleTimed(b, func() { produce(scaleRecords) })
+	b.ReportMetric(heapPart, "heap-KiB/part")
 	if reqs := produceWrites.n.Load() - reqs0; reqs > 0 {
 		b.ReportMetric(float64(int64(b.N)*scaleRecords)/float64(reqs), "recs/req")
 	}
@@ -212,8 +214,9 @@ func heapInuse() uint64 {
 	return ms.HeapInuse
 }
 
-// reportHeapPerPartition reports heap-KiB/part: the heap in use now, after
-// a collection, less heap0, per partition.
-func reportHeapPerPartition(b *testing.B, heap0 uint64, parts int32) {
-	b.ReportMetric((float64(heapInuse())-float64(heap0))/1024/float64(parts), "heap-KiB/part")
+// heapPerPartition is the heap in use now, after a collection, less heap0,
+// per partition, in KiB (reported after the timer: ResetTimer drops
+// metrics reported before it).
+func heapPerPartition(heap0 uint64, parts int32) float64 {
+	return (float64(heapInuse()) - float64(heap0)) / 1024 / float64(parts)
 }
