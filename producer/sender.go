@@ -21,6 +21,7 @@ type inflightReq struct {
 	req      *wire.ProduceRequest // &prq once built by the sender; enqueued by the broker's goroutine
 	prq      wire.ProduceRequest  // reused with the inflightReq
 	resp     wire.ProduceResponse // prq's responses decode here (SetResponseInto), reusing its arrays
+	ix       answerIndex          // resp's answers by partition when not in request order (parseResponse)
 	err      error                // request-level failure (StartCall or transport)
 }
 
@@ -213,6 +214,7 @@ func (p *Producer) recycleRequestLocked(r *inflightReq) {
 		results: r.results[:0],
 		prq:     wire.ProduceRequest{TopicData: r.prq.TopicData[:0]},
 		resp:    wire.ProduceResponse{Responses: r.resp.Responses[:0]},
+		ix:      r.ix,
 		actx:    r.actx,
 	}
 	if len(p.freeReqs) < 64 {
