@@ -98,54 +98,70 @@ func (s *sinkCluster) answer() {
 // the machine's load inflates less than wall time. recs/batch shows how
 // full the batches were: the cost per batch (opening, sealing, encoding,
 // acknowledging) is spread over fewer records as parts grows at one rate.
+//
+// order=burst sends senderBurst records to each partition in turn instead
+// (records still spread over every partition, batches as full at every
+// count): the sender's cost per record apart from how full batches are.
 func BenchmarkSenderScale(b *testing.B) {
-	for _, parts := range []int{16, 256, 1024, 4096} {
-		b.Run(fmt.Sprintf("parts=%d", parts), func(b *testing.B) {
-			s := newSinkCluster("t", parts)
-			defer close(s.calls)
-			p, err := newProducer(s, Config{})
-			if err != nil {
+	for _, burst := range []int{1, senderBurst} {
+		order := "roundrobin"
+		if burst > 1 {
+			order = "burst"
+		}
+		for _, parts := range []int{16, 256, 1024, 4096} {
+			b.Run(fmt.Sprintf("order=%s/parts=%d", order, parts), func(b *testing.B) { benchSenderScale(b, parts, burst) })
+		}
+	}
+}
+
+// senderBurst is BenchmarkSenderScale's records in a row per partition
+// (order=burst).
+const senderBurst = 64
+
+func benchSenderScale(b *testing.B, parts, burst int) {
+	s := newSinkCluster("t", parts)
+	defer close(s.calls)
+	p, err := newProducer(s, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	defer p.Close(ctx)
+	m := &Record{Topic: "t", Value: make([]byte, 100)}
+	send := func(n int) {
+		for i := 0; i < n; i++ {
+			m.Partition = ToPartition(int32(i / burst % parts))
+			if _, err := p.Send(ctx, m); err != nil {
 				b.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
-			defer p.Close(ctx)
-			m := &Record{Topic: "t", Value: make([]byte, 100)}
-			send := func(n int) {
-				for i := 0; i < n; i++ {
-					m.Partition = ToPartition(int32(i % parts))
-					if _, err := p.Send(ctx, m); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := p.Flush(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
-			send(parts)
-			s.mu.Lock()
-			reqs0, batches0 := s.requests, s.batches
-			s.mu.Unlock()
-			b.ReportAllocs()
-			b.SetBytes(100)
-			b.ResetTimer()
-			cpu0 := cpuTime()
-			send(b.N)
-			b.StopTimer()
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-			s.mu.Lock()
-			if reqs := s.requests - reqs0; reqs > 0 {
-				b.ReportMetric(float64(b.N)/float64(reqs), "recs/req")
-				b.ReportMetric(float64(b.N)/float64(s.batches-batches0), "recs/batch")
-			}
-			s.mu.Unlock()
-			p.mu.Lock()
-			left := p.activeRecords
-			p.mu.Unlock()
-			if left != 0 {
-				b.Fatalf("%d records not acknowledged after Flush", left)
-			}
-		})
+		}
+		if err := p.Flush(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	send(parts * burst)
+	s.mu.Lock()
+	reqs0, batches0 := s.requests, s.batches
+	s.mu.Unlock()
+	b.ReportAllocs()
+	b.SetBytes(100)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	send(b.N)
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	s.mu.Lock()
+	if reqs := s.requests - reqs0; reqs > 0 {
+		b.ReportMetric(float64(b.N)/float64(reqs), "recs/req")
+		b.ReportMetric(float64(b.N)/float64(s.batches-batches0), "recs/batch")
+	}
+	s.mu.Unlock()
+	p.mu.Lock()
+	left := p.activeRecords
+	p.mu.Unlock()
+	if left != 0 {
+		b.Fatalf("%d records not acknowledged after Flush", left)
 	}
 }
 
