@@ -154,7 +154,4 @@ for f in "${SUITES[@]}"; do
 		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
 go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)
-if [[ " ${SUITES[*]} " == *" scale "* ]]; then # the cost curves: partitions on a log axis
-	go run ./cmd/scalechart -out "$OUT"/charts "$OUT"/scale.txt > "$OUT"/charts/scale-summary.md
-fi
 echo "charts and summary in $OUT/charts"
