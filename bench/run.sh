@@ -160,7 +160,7 @@ fi
 BENCHSTAT=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 for f in "${SUITES[@]}"; do
 	$BENCHSTAT -col /client \
-		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR bound-rec/s OR of-bound OR rtt-ms OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
+		-filter '.unit:(records/s OR cpu-ns/rec OR sys-ns/rec OR B/rec OR allocs/rec OR recs/req OR peak-RSS-MiB OR cpu-s OR txn/s OR heap-MiB OR heap-KiB/part OR bound-rec/s OR of-bound OR rtt-ms OR p50-us OR p99-us OR p99.9-us OR late-p99-us)' \
 		"$OUT/$f.txt" > "$OUT/$f.stat" || echo "benchstat failed for $f" >&2
 done
 go run ./cmd/charts -out "$OUT"/charts $(for s in "${SUITES[@]}"; do echo "$OUT/$s.txt"; done)

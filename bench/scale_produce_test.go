@@ -59,8 +59,11 @@ func scalePartitions(b *testing.B) []int32 {
 //
 // Metrics: records/s, cpu-ns/rec, B/rec and allocs/rec (whole process),
 // recs/req, peak-RSS-MiB (the process's peak so far: cases run in
-// increasing partition count, so it is the peak up to this count) and
-// heap-MiB (heap in use after the op, before the client closes).
+// increasing partition count, so it is the peak up to this count),
+// heap-MiB (heap in use after the op, before the client closes) and
+// heap-KiB/part (heap in use after the warm-up, after a GC, less the heap
+// before the client was made, per partition: the client's state per
+// partition once every partition was used).
 //
 // Compare with: benchstat -col /client
 func BenchmarkScaleProduce(b *testing.B) {
@@ -93,6 +96,7 @@ func BenchmarkScaleProduce(b *testing.B) {
 // benchScaleGregorProduce runs the gregor case of BenchmarkScaleProduce on
 // boot and returns its records/s.
 func benchScaleGregorProduce(b *testing.B, boot []string, topic string, parts int32, snappy bool) float64 {
+	heap0 := heapInuse()
 	cl := newGregorClientAt(b, boot)
 	defer cl.Close(context.Background())
 	var cfg producer.Config // the defaults
@@ -131,8 +135,10 @@ func benchScaleGregorProduce(b *testing.B, boot []string, topic string, parts in
 		}
 	}
 	produce(int(parts)) // warm-up: one record per partition
+	heapPart := heapPerPartition(heap0, parts)
 	reqs0 := cl.Metrics().Producer.Requests
 	rate := scaleTimed(b, func() { produce(scaleRecords) })
+	b.ReportMetric(heapPart, "heap-KiB/part")
 	pm := cl.Metrics().Producer
 	if reqs := pm.Requests - reqs0; reqs > 0 {
 		b.ReportMetric(float64(b.N*scaleRecords)/float64(reqs), "recs/req")
@@ -151,6 +157,7 @@ func benchScaleFranzProduce(b *testing.B, boot []string, topic string, parts int
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), // explicit partitions
 		kgo.WithHooks(&produceWrites),
 	}
+	heap0 := heapInuse()
 	if none {
 		opts = append(opts, kgo.ProducerBatchCompression(kgo.NoCompression())) // gregor's default codec
 	}
@@ -180,8 +187,10 @@ func benchScaleFranzProduce(b *testing.B, boot []string, topic string, parts int
 		}
 	}
 	produce(int(parts)) // warm-up: one record per partition
+	heapPart := heapPerPartition(heap0, parts)
 	reqs0 := produceWrites.n.Load()
 	rate := scaleTimed(b, func() { produce(scaleRecords) })
+	b.ReportMetric(heapPart, "heap-KiB/part")
 	if reqs := produceWrites.n.Load() - reqs0; reqs > 0 {
 		b.ReportMetric(float64(int64(b.N)*scaleRecords)/float64(reqs), "recs/req")
 	}
@@ -205,4 +214,19 @@ func scaleTimed(b *testing.B, op func()) float64 {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
 	return rate
+}
+
+// heapInuse is the heap in use after a collection.
+func heapInuse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// heapPerPartition is the heap in use now, after a collection, less heap0,
+// per partition, in KiB (reported after the timer: ResetTimer drops
+// metrics reported before it).
+func heapPerPartition(heap0 uint64, parts int32) float64 {
+	return (float64(heapInuse()) - float64(heap0)) / 1024 / float64(parts)
 }

@@ -131,6 +131,7 @@ func (p *Producer) admitLocked(m *Record, size int) *Delivery {
 			b.lastAdmit = now
 		}
 		if p.fullLocked(b) {
+			p.lookAtLocked(part)
 			p.wakeup()
 		}
 	} else {

@@ -109,3 +109,53 @@ func TestDrainRotatesWhenRequestIsFull(t *testing.T) {
 		t.Fatalf("partitions per request %v: the first %d requests left partitions out (sent: %v)", got, parts/perReq, first)
 	}
 }
+
+// TestNewBatchBehindLingerDoesNotWake: a batch opened while an older one
+// of the same broker lingers is due no sooner than the sender's next look,
+// so admitting it does not wake the sender. Each wake-up was a pass over
+// every partition; with records spread round-robin over many partitions
+// there was one per record.
+func TestNewBatchBehindLingerDoesNotWake(t *testing.T) {
+	const parts = 256
+	f := newFakeCluster(t, map[string]int{"t": parts}, 1)
+	p, err := buildProducer(f, Config{Linger: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		p.mu.Lock()
+		done := p.clk.stopLocked() // buildProducer's producer is never closed
+		p.mu.Unlock()
+		<-done
+	}()
+	p.ident.set(1, 0)
+	p.collect(time.Now(), nil) // metadata: every partition's leader is known
+	mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")})
+	if _, reqs, _ := p.collect(time.Now(), nil); len(reqs) != 0 {
+		t.Fatalf("%d requests: want none while the batch lingers", len(reqs))
+	}
+	wakes := 0
+	for i := int32(1); i < parts; i++ {
+		select {
+		case <-p.wake:
+		default:
+		}
+		mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(i), Value: []byte("v")})
+		select {
+		case <-p.wake:
+			wakes++
+		default:
+		}
+	}
+	if wakes != 0 {
+		t.Fatalf("%d wake-ups for %d batches opened behind a lingering one: want 0", wakes, parts-1)
+	}
+	// Flush makes them due: the next pass drains all of them in one request.
+	p.mu.Lock()
+	p.flushing++
+	p.mu.Unlock()
+	_, reqs, _ := p.collect(time.Now(), nil)
+	if len(reqs) != 1 || len(reqs[0].batches) != parts {
+		t.Fatalf("%d requests: want one carrying all %d batches", len(reqs), parts)
+	}
+}

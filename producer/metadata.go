@@ -89,6 +89,7 @@ func (p *Producer) applyMetadataLocked() {
 		p.applyTopicLocked(t, md)
 	}
 	p.clk.invalidate() // records admitted from now on are dated after md.Fetched
+	p.walk = true      // leaders and per-topic conditions changed: the sender looks at every partition
 }
 
 // placeUnassignedLocked settles t's unassigned batch (records that waited
@@ -143,11 +144,8 @@ func (p *Producer) partitionUnassignedLocked(t *topicState, u *batch, now time.T
 // with batches has no leader in the client's cached snapshot (or no such
 // partition: one just added): only the brokers can tell more.
 func (p *Producer) refreshLeaderlessLocked(now time.Time) {
-	for _, part := range p.parts {
-		if part.leader < 0 && len(part.batches) > 0 {
-			p.refreshMetadataLocked(now, true)
-			return
-		}
+	if p.leaderlessLocked() { // the leaderless broker queue (ready.go) holds a batch
+		p.refreshMetadataLocked(now, true)
 	}
 }
 
@@ -186,6 +184,7 @@ func (p *Producer) refreshMetadataLocked(now time.Time, force bool) {
 				}
 			}
 			p.clk.invalidate() // later records are dated after metaErrAt
+			p.walk = true      // a fatal metaErr fails batches (fatalForLocked)
 		}
 		p.mu.Unlock()
 		p.wakeup()

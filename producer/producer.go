@@ -88,12 +88,19 @@ type Producer struct {
 	encoding  int           // mu, sender
 	encodedCh chan struct{} // mu: made by a waiting Close, closed by send at encoding 0
 
-	// cands and ready are collect's scratch (reused): the sendable batches
-	// and the brokers with a due one; drainFrom is where each broker's next
-	// request starts in parts (after one stopped at RequestMaxBytes).
-	cands     []candidate   // mu, sender
-	ready     []int32       // mu, sender
-	drainFrom map[int32]int // mu, sender
+	// Readiness (ready.go): each broker's queue of partitions with an
+	// unsent batch (brokers, in creation order brokerOrder), the
+	// partitions the next pass must look at (look), whether it must walk
+	// every partition (walk; txnWoken: package txn's Wake, atomic) and
+	// when at the latest (walkAt: the earliest delivery deadline or backoff
+	// seen); ready is collect's scratch (reused): the brokers to drain.
+	brokers     map[int32]*brokerReady // mu
+	brokerOrder []*brokerReady         // mu
+	look        []*partState           // mu
+	walk        bool                   // mu
+	walkAt      time.Time              // mu
+	txnWoken    atomic.Bool
+	ready       []*brokerReady // mu, sender
 
 	inflight      map[int32]int               // mu: outstanding ProduceRequests per broker
 	totalInflight int                         // mu
@@ -192,6 +199,13 @@ type partState struct {
 	// producedRecords and producedBytes count the records and encoded
 	// batch bytes acknowledged here (client.PartitionMetrics).
 	producedRecords, producedBytes uint64
+
+	// Readiness (ready.go): the broker queue part is in (nil: none), its
+	// neighbours there and when it joined; looking: it is in Producer.look.
+	qb           *brokerReady
+	qPrev, qNext *partState
+	waitSince    time.Time
+	looking      bool
 }
 
 // New returns a producer sending through c. It validates cfg (errors wrap
@@ -248,23 +262,23 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	p := &Producer{
-		cfg:       s,
-		cl:        c,
-		enc:       wire.NewBatchEncoder(comp),
-		wake:      make(chan struct{}, 1),
-		quit:      make(chan struct{}),
-		done:      make(chan struct{}),
-		topics:    make(map[string]*topicState),
-		inflight:  make(map[int32]int),
-		drainFrom: make(map[int32]int),
-		brokerQ:   make(map[int32]chan *inflightReq),
+		cfg:      s,
+		cl:       c,
+		enc:      wire.NewBatchEncoder(comp),
+		wake:     make(chan struct{}, 1),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+		topics:   make(map[string]*topicState),
+		inflight: make(map[int32]int),
+		brokers:  make(map[int32]*brokerReady),
+		brokerQ:  make(map[int32]chan *inflightReq),
 	}
 	p.ctx, p.stop = context.WithCancel(context.Background())
 	p.clk.init(nil, nil, nil)
 	if h := cfg.Transactional; h != nil {
 		p.txn = h
 		h.SetIdentity = p.setIdentity
-		h.Wake = p.wakeup
+		h.Wake = p.txnWake
 		h.FailHeld = p.failHeld
 		h.Drain = p.drain
 	}
@@ -309,7 +323,9 @@ func (p *Producer) topicLocked(name string) *topicState {
 // partLocked returns the state of a partition, creating it.
 func (p *Producer) partLocked(t *topicState, partition int32) *partState {
 	if int(partition) >= len(t.parts) {
-		n := make([]*partState, partition+1)
+		// To the topic's partition count at once: growing one partition at
+		// a time copied the table for each, O(partitions²) over a topic.
+		n := make([]*partState, max(partition+1, t.numParts))
 		copy(n, t.parts)
 		t.parts = n
 	}
@@ -343,12 +359,15 @@ func (p *Producer) newBatchLocked(t *topicState, part *partState, now time.Time)
 	b.created = now
 	b.deadline = now.Add(p.cfg.DeliveryTimeout)
 	b.unknownBase = t.unknown
+	if part != nil && b.deadline.Before(p.walkAt) {
+		p.walkAt = b.deadline
+	}
 	return b
 }
 
 func (p *Producer) recycleLocked(b *batch) {
 	b.reset(&p.pools)
-	if len(p.free) < 256 {
+	if len(p.free) < max(256, len(p.parts)) { // a batch per partition: many partitions reuse them too
 		p.free = append(p.free, b)
 	}
 }
@@ -363,6 +382,7 @@ func (p *Producer) openBatchLocked(part *partState, size int, now time.Time) *ba
 				return b
 			}
 			b.seal()
+			p.lookAtLocked(part)
 			p.wakeup()
 		}
 	}
@@ -386,8 +406,22 @@ func (p *Producer) openBatchLocked(part *partState, size int, now time.Time) *ba
 		b.stream = p.pools.bytes.getUpTo(max(part.lastStream, batchOverhead+size+32), wantStream)
 	}
 	part.batches = append(part.batches, b)
-	p.wakeup()
+	p.requeueLocked(part, false)
+	// Wake the sender only when this batch is due before its next look:
+	// with many partitions most new batches linger behind an older one.
+	if part.qb == nil || part.qb.id < 0 || b.deadline.Before(p.next) || !b.created.Add(p.cfg.linger).After(p.next) ||
+		p.flushing > 0 || p.closing {
+		p.lookAtLocked(part)
+		p.wakeup()
+	}
 	return b
+}
+
+// txnWake implements txnhook.Hooks.Wake: the next pass walks every
+// partition (MaySend may have changed for any).
+func (p *Producer) txnWake() {
+	p.txnWoken.Store(true)
+	p.wakeup()
 }
 
 // pinForLocked is the topic ID a new batch of t is pinned to: its current ID

@@ -50,12 +50,13 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 		}
 		return
 	}
-	var at [2]int // where the next answer is expected: the broker answers in request order
+	var at [2]int // where the next answer is expected, if the broker answers in request order
+	r.ix.built = false
 	for i, b := range r.batches {
 		if r.results[i].err != nil {
 			continue
 		}
-		pp := answerFor(pr, b, &at)
+		pp := answerFor(pr, b, &at, &r.ix)
 		if pp == nil {
 			r.results[i].err = errMissingPartition
 			continue
@@ -69,25 +70,21 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 
 // answerFor returns b's partition in pr, or nil. It looks first where the
 // answer after the last one found would be (at: topic and partition
-// index; the same topic, else the next one's first partition), then
-// scans the whole response, so that a request of n partitions is matched
-// in O(n) when the broker answers in request order (it does), not O(n²).
-func answerFor(pr *wire.ProduceResponse, b *batch, at *[2]int) *wire.ProduceResponsePartition {
+// index; the same topic, else the next one's first partition), then in
+// ix (answerIndex: Kafka 4 answers in hash order), so that a request of n
+// partitions is matched in O(n), not O(n²).
+func answerFor(pr *wire.ProduceResponse, b *batch, at *[2]int, ix *answerIndex) *wire.ProduceResponsePartition {
 	for _, c := range [2][2]int{{at[0], at[1]}, {at[0] + 1, 0}} {
 		if pp := partitionAt(pr, b, c[0], c[1]); pp != nil {
 			*at = [2]int{c[0], c[1] + 1}
 			return pp
 		}
 	}
-	for ti := range pr.Responses {
-		for pi := range pr.Responses[ti].PartitionResponses {
-			if pp := partitionAt(pr, b, ti, pi); pp != nil {
-				*at = [2]int{ti, pi + 1}
-				return pp
-			}
-		}
+	pp, ti, pi := ix.find(pr, b)
+	if pp != nil {
+		*at = [2]int{ti, pi + 1}
 	}
-	return nil
+	return pp
 }
 
 // partitionAt returns pr's partition answer at topic index ti, partition
@@ -128,6 +125,7 @@ func (p *Producer) complete(r *inflightReq) {
 	for i, b := range r.batches {
 		b.part.inflight--
 		b.answered()
+		p.lookAtLocked(b.part)
 		p.onResultLocked(b.part, b, r.results[i], now)
 	}
 	p.recycleRequestLocked(r)

@@ -70,17 +70,21 @@ func TestParseResponseMatchesEveryPartition(t *testing.T) {
 }
 
 // BenchmarkParseResponse matches a response of n partitions to its
-// request's batches (in request order, as a broker answers). One op is
-// one response.
+// request's batches, in request order and reversed (Kafka 4 answers in
+// its hash map's order). One op is one response.
 func BenchmarkParseResponse(b *testing.B) {
 	for _, n := range []int{16, 1024, 4096} {
-		b.Run(fmt.Sprint("parts=", n), func(b *testing.B) {
-			p := &Producer{}
-			r, pr := matchCase(n, false)
-			b.ReportAllocs()
-			for b.Loop() {
-				p.parseResponse(r, pr)
-			}
-		})
+		for _, reverse := range []bool{false, true} {
+			b.Run(fmt.Sprintf("parts=%d/reversed=%v", n, reverse), func(b *testing.B) { benchParseResponse(b, n, reverse) })
+		}
+	}
+}
+
+func benchParseResponse(b *testing.B, n int, reverse bool) {
+	p := &Producer{}
+	r, pr := matchCase(n, reverse)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.parseResponse(r, pr)
 	}
 }

@@ -3,7 +3,6 @@ package producer
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -22,6 +21,7 @@ type inflightReq struct {
 	req      *wire.ProduceRequest // &prq once built by the sender; enqueued by the broker's goroutine
 	prq      wire.ProduceRequest  // reused with the inflightReq
 	resp     wire.ProduceResponse // prq's responses decode here (SetResponseInto), reusing its arrays
+	ix       answerIndex          // resp's answers by partition when not in request order (parseResponse)
 	err      error                // request-level failure (StartCall or transport)
 }
 
@@ -89,8 +89,9 @@ func (p *Producer) closeBrokerQueues() {
 // when a partition it leads has a due batch (full, lingered, flushed,
 // closing, or sealed for a resend), and then the request takes the next
 // sendable batch of every partition of that broker, open ones sealed, up
-// to RequestMaxBytes, starting where its last full request stopped
-// (drainFrom) so that no partition starves.
+// to RequestMaxBytes, in the order of the broker's queue (ready.go), where
+// a drained partition goes to the tail so that no partition starves. A
+// pass costs O(partitions that changed + partitions drained) (readyLocked).
 func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []*inflightReq, next time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -103,15 +104,15 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 		return false, out, p.next
 	}
 	p.syncMetadataLocked(now)
-	needID = p.candidatesLocked(now)
+	needID = p.readyLocked(now)
 	start := len(out)
-	for _, broker := range p.ready {
-		if r := p.drainLocked(broker, now); r != nil {
+	for i, br := range p.ready {
+		if r := p.drainLocked(br, now); r != nil {
 			out = append(out, r)
 		}
+		p.ready[i] = nil
 	}
-	clear(p.cands)
-	p.cands, p.ready = p.cands[:0], p.ready[:0]
+	p.ready = p.ready[:0]
 	p.encoding += len(out) - start
 	for _, r := range out[start:] {
 		p.inflight[r.broker]++
@@ -122,81 +123,39 @@ func (p *Producer) collect(now time.Time, out []*inflightReq) (needID bool, _ []
 	return needID, out, p.next
 }
 
-// candidate is a partition's next sendable batch, found by candidatesLocked;
-// at is the partition's index in Producer.parts.
-type candidate struct {
-	part *partState
-	b    *batch
-	at   int
-}
-
-// candidatesLocked fills p.cands with every partition's next sendable batch
-// whose leader may take a request now, in p.parts order, and p.ready with
-// the brokers among them that lead a due batch. It reports whether a due
-// batch waits for a producer ID.
-func (p *Producer) candidatesLocked(now time.Time) (needID bool) {
-	for i, part := range p.parts {
-		b, due := p.sendableLocked(part, now)
-		if b == nil {
-			continue
-		}
-		if !p.ident.have {
-			if !due || p.txn != nil {
-				continue // package txn sets the identity (SetIdentity)
-			}
-			if now.Before(p.ident.backoff) {
-				p.soonLocked(p.ident.backoff)
-			} else {
-				if !needID || b.deadline.Before(p.ident.deadline) {
-					p.ident.deadline = b.deadline
-				}
-				needID = true
-			}
-			continue
-		}
-		if part.leader < 0 {
-			if due {
-				p.needMetadataLocked(now)
-			}
-			continue
-		}
-		if p.inflight[part.leader] >= p.cfg.MaxInFlightPerBroker {
-			continue // a response will wake the sender
-		}
-		p.cands = append(p.cands, candidate{part: part, b: b, at: i})
-		if due && !slices.Contains(p.ready, part.leader) {
-			p.ready = append(p.ready, part.leader)
-		}
-	}
-	return needID
-}
-
-// drainLocked builds broker's request from p.cands: every candidate the
-// broker leads, in p.parts order from p.drainFrom[broker] round, until the
-// next would exceed RequestMaxBytes (where the broker's next request starts).
-// It returns nil when no candidate may be sent (txn MaySend).
-func (p *Producer) drainLocked(broker int32, now time.Time) *inflightReq {
-	from := p.drainFrom[broker]
-	first, _ := slices.BinarySearchFunc(p.cands, from, func(c candidate, at int) int { return c.at - at })
+// drainLocked builds br's request: the next sendable batch of each
+// partition in br's queue, from the head, until the next would exceed
+// RequestMaxBytes; each partition drained moves to the queue's tail. The
+// broker stays due when the request stopped at RequestMaxBytes, and is
+// idle when nothing could be sent. It returns nil when no batch may be sent
+// (all waiting for responses or backoffs, or txn MaySend).
+func (p *Producer) drainLocked(br *brokerReady, now time.Time) *inflightReq {
 	var r *inflightReq
-	for k := range p.cands {
-		c := &p.cands[(first+k)%len(p.cands)]
-		if c.part.leader != broker {
-			continue
+	stopped := false
+	end := br.q.tail
+	for part := br.q.head; part != nil; {
+		next, last := part.qNext, part == end
+		if part.leader != br.id {
+			p.requeueLocked(part, false) // metadata moved it; its broker's pass takes it
+			p.lookAtLocked(part)
+		} else if b, _ := p.sendableLocked(part, now); b == nil {
+			p.requeueLocked(part, false) // leaves the queue once nothing is unsent
+		} else if size := b.est + batchOverhead + 64; r != nil && r.bytes+size > p.cfg.RequestMaxBytes {
+			stopped = true
+			break
+		} else if p.txn == nil || p.txn.MaySend(part.topic.name, part.partition) { // else txn calls Wake
+			if r == nil {
+				r = p.newRequestLocked(br.id, now.Add(p.cfg.RequestTimeout))
+			}
+			p.addBatchLocked(r, part, b, size)
+			p.requeueLocked(part, true)
 		}
-		size := c.b.est + batchOverhead + 64
-		if r != nil && r.bytes+size > p.cfg.RequestMaxBytes {
-			p.drainFrom[broker] = c.at
+		if last {
 			break
 		}
-		if p.txn != nil && !p.txn.MaySend(c.part.topic.name, c.part.partition) {
-			continue // txn calls Wake when the partition may be sent
-		}
-		if r == nil {
-			r = p.newRequestLocked(broker, now.Add(p.cfg.RequestTimeout))
-		}
-		p.addBatchLocked(r, c.part, c.b, size)
+		part = next
 	}
+	br.due, br.idle = stopped, r == nil
 	return r
 }
 
@@ -255,6 +214,7 @@ func (p *Producer) recycleRequestLocked(r *inflightReq) {
 		results: r.results[:0],
 		prq:     wire.ProduceRequest{TopicData: r.prq.TopicData[:0]},
 		resp:    wire.ProduceResponse{Responses: r.resp.Responses[:0]},
+		ix:      r.ix,
 		actx:    r.actx,
 	}
 	if len(p.freeReqs) < 64 {
@@ -304,7 +264,7 @@ func (p *Producer) sendableLocked(part *partState, now time.Time) (*batch, bool)
 					continue
 				}
 			}
-			p.soonLocked(b.deadline)
+			p.walkByLocked(b.deadline)
 		}
 	}
 	if part.gap && part.inflight == 0 {
@@ -326,7 +286,7 @@ func (p *Producer) sendableLocked(part *partState, now time.Time) (*batch, bool)
 		part.retry = false
 	}
 	if now.Before(part.backoffUntil) {
-		p.soonLocked(part.backoffUntil)
+		p.walkByLocked(part.backoffUntil)
 		return nil, false
 	}
 	if !part.confirmed && part.inflight > 0 {

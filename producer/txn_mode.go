@@ -14,6 +14,7 @@ import (
 func (p *Producer) setIdentity(pid int64, epoch int16) {
 	p.mu.Lock()
 	p.ident.set(pid, epoch)
+	p.walk = true
 	p.mu.Unlock()
 	p.wakeup()
 }
@@ -26,6 +27,7 @@ func (p *Producer) failHeld(err error) {
 	p.draining = true
 	p.failHeldLocked(err, false)
 	p.draining = false
+	p.walk = true
 }
 
 // drain implements txnhook.Hooks.Drain: it waits until no ProduceRequest is
@@ -38,7 +40,7 @@ func (p *Producer) drain(ctx context.Context, err error) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.draining = true
-	defer func() { p.draining = false }()
+	defer func() { p.draining, p.walk = false, true }()
 	for {
 		p.failHeldLocked(err, true)
 		if p.totalInflight == 0 {

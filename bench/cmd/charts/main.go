@@ -9,8 +9,11 @@
 // BenchmarkPeerProduce), consume (BenchmarkConsume, BenchmarkPeerConsume),
 // ack-latency (BenchmarkProduceLatencyAtRate), e2e-latency
 // (BenchmarkEndToEndLatency), group (BenchmarkGroupConsume), txn
-// (BenchmarkTransaction), share (BenchmarkShareConsume) and delay
-// (BenchmarkDelay: line charts over the one-way delay, log y). Latency
+// (BenchmarkTransaction), share (BenchmarkShareConsume), delay
+// (BenchmarkDelay: line charts over the one-way delay, log y), and the
+// scale suite's cost curves, scale-produce and scale-consume
+// (BenchmarkScaleProduce, BenchmarkScaleConsume: lines over the partition
+// count on a log axis, scale.go). Latency
 // suites draw p50, p99 and p99.9 per offered rate and the achieved rate;
 // the others records/s, CPU, allocations, bytes and peak RSS per record
 // (txn also transactions/s).
@@ -88,6 +91,8 @@ var suites = []struct {
 	{"share", []string{"ShareConsume"}},
 	{"tools", []string{"PerfTools"}},
 	{"delay", []string{"Delay"}},
+	{"scale-produce", []string{"ScaleProduce"}}, // curves over partitions: scale.go
+	{"scale-consume", []string{"ScaleConsume"}},
 }
 
 // suiteOf returns the suite of a top-level benchmark, or "".
@@ -151,6 +156,12 @@ func main() {
 		suite := st.name
 		cases, clients := axes(vals, suite)
 		if len(cases) == 0 {
+			continue
+		}
+		if _, ok := scaleMetrics[suite]; ok {
+			if err := drawScale(*out, &summary, vals, suite); err != nil {
+				log.Fatal(err)
+			}
 			continue
 		}
 		fmt.Fprintf(&summary, "\n### %s (medians; [min, max] of the runs; n = runs)\n\n", suite)
