@@ -175,6 +175,11 @@ type partState struct {
 	// producer accepts any sequence number (ProducerAppendInfo.checkSequence),
 	// so a pipelined second batch could be written before a failed first one.
 	confirmed bool
+	// byName: the last acknowledgement came from a Produce that names
+	// topics (before v13, Kafka 4.0 and earlier), so the partition's log
+	// under this name, whichever topic ID it belongs to, holds the
+	// sequences (restartSequenceLocked continues them).
+	byName bool
 
 	retry        bool      // a batch must be resent: drain in-flight first, then resend in order
 	backoffUntil time.Time // no sends before

@@ -36,3 +36,28 @@ func TestRecreatedTopicKeepsPossiblySent(t *testing.T) {
 		t.Errorf("batch the old topic refused: %v, want NotSent", got)
 	}
 }
+
+// TestRecreatedTopicByNameContinues: where Produce names topics, a
+// recreated topic's partition keeps its sequences (the new log took them
+// as the first of a producer it held no state for); only the pipelining
+// guard starts again.
+func TestRecreatedTopicByNameContinues(t *testing.T) {
+	oldID, newID := wire.UUID{1}, wire.UUID{2}
+	b := &batch{phase: batchSequenced, baseSeq: 5}
+	part := &partState{
+		topic:     &topicState{name: "t", id: newID},
+		batches:   []*batch{b},
+		hasID:     true,
+		confirmed: true,
+		byName:    true,
+		nextSeq:   8,
+		seqID:     oldID,
+	}
+	(&Producer{}).restartSequenceLocked(part)
+	if !b.sequenced() || b.baseSeq != 5 || !part.hasID || part.nextSeq != 8 {
+		t.Fatalf("sequences restarted: batch sequenced %v at %d, hasID %v, next %d", b.sequenced(), b.baseSeq, part.hasID, part.nextSeq)
+	}
+	if part.seqID != newID || part.confirmed {
+		t.Fatalf("seqID %v, confirmed %v: want the new ID, unconfirmed", part.seqID, part.confirmed)
+	}
+}

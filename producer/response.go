@@ -60,7 +60,8 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 			r.results[i].err = errMissingPartition
 			continue
 		}
-		r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1}
+		r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1,
+			byName: pr.Responses[at[0]].Name != ""}
 		if pp.CurrentLeader.LeaderID >= 0 && pp.ErrorCode != 0 {
 			r.results[i].leader = pp.CurrentLeader.LeaderID
 		}
@@ -228,6 +229,7 @@ func (p *Producer) succeedLocked(part *partState, b *batch, res batchResult) {
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}
+	part.byName = res.byName
 	p.removeBatchPtrLocked(part, b)
 	p.recycleLocked(b)
 }

@@ -141,8 +141,26 @@ func topicRecreated(part *partState) bool {
 // producer, so its batches lose the old topic's sequences and the
 // partition adopts the producer's identity at sequence 0 again. The old
 // topic's gap, if any, goes with it (no epoch bump).
+//
+// Not so where Produce names topics (before v13: Kafka 4.0 and earlier;
+// part.byName): the broker cannot tell the incarnations apart, so every
+// batch sent since the recreation, before the producer's metadata showed
+// the new ID, went to the new topic's log, which took its sequence as the
+// first of a producer it held no state for (ProducerAppendInfo accepts
+// any). The sequences continue under the name, as the Java producer's do:
+// sequence 0 under the same epoch would be refused OUT_OF_ORDER_SEQUENCE_NUMBER
+// by a log that already took them (an epoch bump of every partition for
+// an idempotent producer, a failed batch and an aborted transaction for a
+// transactional one). Only one batch is in flight until the new log
+// acknowledges one (confirmed), as for a partition it has not seen.
 func (p *Producer) restartSequenceLocked(part *partState) {
 	if !topicRecreated(part) || part.inflight > 0 {
+		return
+	}
+	if part.byName {
+		p.logger().Info("gregor: topic recreated, Produce names topics: partition sequence continues", "topic", part.topic.name,
+			"partition", part.partition, "topic_id", part.topic.id.String(), "was", part.seqID.String(), "next_sequence", part.nextSeq)
+		part.confirmed, part.seqID = false, part.topic.id
 		return
 	}
 	for _, b := range part.batches {
