@@ -180,6 +180,9 @@ type partState struct {
 	// under this name, whichever topic ID it belongs to, holds the
 	// sequences (restartSequenceLocked continues them).
 	byName bool
+	// continued: the sequences continued into a recreated topic's log
+	// (byName) and it has acknowledged nothing yet (restartContinuedLocked).
+	continued bool
 
 	retry        bool      // a batch must be resent: drain in-flight first, then resend in order
 	backoffUntil time.Time // no sends before

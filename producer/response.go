@@ -171,6 +171,10 @@ func (p *Producer) onResultLocked(part *partState, b *batch, res batchResult, no
 			return
 		}
 		b.attempts++
+		if p.restartContinuedLocked(part, b) {
+			part.retry = true
+			return
+		}
 		if b.maybeWritten || exhausted() || p.txn != nil {
 			// A transactional producer cannot restart a sequence inside a
 			// transaction: the transaction must abort.
@@ -229,7 +233,7 @@ func (p *Producer) succeedLocked(part *partState, b *batch, res batchResult) {
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}
-	part.byName = res.byName
+	part.byName, part.continued = res.byName, false
 	p.removeBatchPtrLocked(part, b)
 	p.recycleLocked(b)
 }
