@@ -2,6 +2,7 @@ package kafkatest
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed" // the reporter's source
@@ -17,15 +18,35 @@ import (
 // Options.TelemetryReporter (source: java/GregorTelemetryReporter.java).
 const TelemetryReporterClass = "GregorTelemetryReporter"
 
-// The reporter's sources: the ClientTelemetryExporterProvider plugin of
-// Kafka 4.4, and the ClientTelemetry/ClientTelemetryReceiver one for the
-// releases before it (3.7 to 4.3), which have no exporter provider.
-var (
-	//go:embed java/GregorTelemetryReporter.java
-	telemetryReporterSource []byte
-	//go:embed java/legacy/GregorTelemetryReporter.java
-	telemetryReporterLegacySource []byte
-)
+// telemetryReporterSource is the ClientTelemetryExporterProvider plugin of
+// Kafka 4.4; legacyReporterEdits turn it into the ClientTelemetry /
+// ClientTelemetryReceiver one for the releases before (3.7 to 4.3), whose
+// request context carries no push interval (push_interval_ms -1).
+//
+//go:embed java/GregorTelemetryReporter.java
+var telemetryReporterSource []byte
+
+var legacyReporterEdits = [][2]string{
+	{"import org.apache.kafka.server.telemetry.ClientTelemetryContext;\n", "import org.apache.kafka.server.authorizer.AuthorizableRequestContext;\n"},
+	{"import org.apache.kafka.server.telemetry.ClientTelemetryExporter;\n", "import org.apache.kafka.server.telemetry.ClientTelemetryReceiver;\n"},
+	{"import org.apache.kafka.server.telemetry.ClientTelemetryExporterProvider;\n", "import org.apache.kafka.server.telemetry.ClientTelemetry;\n"},
+	{"implements MetricsReporter, ClientTelemetryExporterProvider {", "implements MetricsReporter, ClientTelemetry {"},
+	{"public ClientTelemetryExporter clientTelemetryExporter() {", "public ClientTelemetryReceiver clientReceiver() {"},
+	{"export(ClientTelemetryContext ctx,", "export(AuthorizableRequestContext ctx,"},
+	{".append(ctx.pushIntervalMs());", ".append(-1);"},
+}
+
+// legacyReporterSource applies legacyReporterEdits, each exactly once.
+func legacyReporterSource() ([]byte, error) {
+	src := telemetryReporterSource
+	for _, e := range legacyReporterEdits {
+		if n := bytes.Count(src, []byte(e[0])); n != 1 {
+			return nil, fmt.Errorf("kafkatest: telemetry reporter source: %q found %d times, want once", e[0], n)
+		}
+		src = bytes.Replace(src, []byte(e[0]), []byte(e[1]), 1)
+	}
+	return src, nil
+}
 
 // telemetryExporterClass is the plugin interface Kafka 4.4 added; a release
 // whose kafka-clients jar lacks it gets the legacy reporter.
@@ -47,7 +68,7 @@ func reporterSource(lib string) ([]byte, error) {
 			return telemetryReporterSource, nil
 		}
 	}
-	return telemetryReporterLegacySource, nil
+	return legacyReporterSource()
 }
 
 // TelemetryPush is one JSON line the reporter writes per PushTelemetry it
