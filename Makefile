@@ -3,7 +3,7 @@
 #   make run     build the adapter, start a local Kafka (KAFKA_VERSION, 4.4.0), run the scenarios
 #                through it and print the verdict table
 #   make test    gofmt check, then every module's vet + unit + integration tests and the
-#                scenarios, against a real Kafka it starts
+#                scenarios against a real Kafka it starts, then a short suite on 3.7.2
 #   make matrix  make run on every supported Kafka version (3.7 to 4.4), one at
 #                a time, and a version x scenario verdict table (KAFKA_VERSION
 #                selects the release for run, test, kafka-up, lab and soak)
@@ -14,7 +14,7 @@
 #                paused and restarted (SOAK_DURATION, 15m)
 #   make bench   every client's benchmarks (gregor, franz-go, sarama, kafka-go, librdkafka):
 #                bench/results/ and charts, against a Kafka it starts
-#   make fuzz | lint | fmt-check | kafka-up | kafka-down | clean
+#   make test-oldest | fuzz | lint | fmt-check | kafka-up | kafka-down | clean
 #
 # Needs Go, a JDK >= 17 and Maven; as root on Debian/Ubuntu, missing JDK/Maven are
 # installed with apt-get. The Kafka jars are cached in
@@ -40,7 +40,7 @@ MODULES     := . testlab bench plugin/prom plugin/otel
 # STATICCHECK is pinned so that a new release cannot change lint's verdict.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help run matrix test lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local secret-scan
+.PHONY: help run matrix test test-oldest lab soak bench fuzz lint fmt-check kafka-up kafka-down clean deps kafka-local secret-scan
 
 help:
 	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
@@ -154,9 +154,33 @@ soak: deps
 	@cd testlab && SOAK_DURATION='$(SOAK_DURATION)' $(GO) test $(RACE) -tags soak -count=1 -v -timeout 120m -run '^TestSoak$$' ./faultcheck/ 2>&1 | \
 	  grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME))'
 
+# OLDEST_*: the short form of the suite on the oldest supported release
+# (make test's last step before the secret scan, or make test-oldest alone):
+# its own single node of OLDEST_VERSION, then OLDEST_RUN in OLDEST_PKGS:
+# produce and consume, classic groups (the default protocol there),
+# transactions v1 and a recreated topic under Produce by name.
+# internal/featuretest (in the suite) also starts that release itself and
+# checks that each feature it lacks fails with gregor.ErrUnsupportedFeature.
+OLDEST_VERSION ?= 3.7.2
+OLDEST_PKGS    ?= ./producer/ ./txn/ ./consumer/ ./admin/
+OLDEST_RUN     ?= ^(TestTopologyProducer|TestIntegrationRecreatedTopic|TestIntegrationTransactionVisibility|TestIntegrationEOSOffsets|TestGroupIntegrationSplitAndTakeOver|TestGroupIntegrationCommitReplay|TestTopologyAssigned|TestIntegrationLag)$$
+# OLDEST_SUITE: run from make test (GREGOR_KAFKA_STATE and TMPDIR are the
+# main run's; the old release's cluster has its own state file).
+OLDEST_SUITE = ( ostate=$$(dirname "$$GREGOR_KAFKA_STATE")/oldest-state.json; t0=$$(date +%s); orc=0; \
+	KAFKA_VERSION=$(OLDEST_VERSION) $(KAFKA_LOCAL) up -dir "$$TMPDIR" -state "$$ostate" >/dev/null || orc=1; \
+	if [ $$orc -eq 0 ]; then KAFKA_VERSION=$(OLDEST_VERSION) GREGOR_KAFKA_STATE="$$ostate" \
+	  $(GO) test $(RACE) -count=1 -p 1 -timeout $(TEST_TIMEOUT) -run '$(OLDEST_RUN)' $(OLDEST_PKGS) || orc=1; fi; \
+	KAFKA_VERSION=$(OLDEST_VERSION) $(KAFKA_LOCAL) down -state "$$ostate" >/dev/null || true; \
+	echo "short suite on Kafka $(OLDEST_VERSION): $$(( $$(date +%s) - t0 ))s, cluster start included"; exit $$orc )
+
+# test-oldest: the short suite alone (OLDEST_SUITE) on a cluster of its own.
+test-oldest: deps kafka-local
+	@run=$$(mktemp -d -t gregor-oldest-XXXXXX); mkdir -p $$run/tmp; trap 'rm -rf "$$run"' EXIT; \
+	export GREGOR_KAFKA_STATE="$$run/state.json" TMPDIR="$$run/tmp"; $(OLDEST_SUITE)
+
 # test: one shared single-node cluster (KAFKA_VERSION) for the whole run, stopped on
-# exit, failure or Ctrl-C. internal/featuretest starts the oldest supported
-# release (3.7.2) itself: the short form of the suite on an old broker.
+# exit, failure or Ctrl-C; then the short suite on the oldest supported
+# release (OLDEST_SUITE, 3.7.2).
 test: deps kafka-local
 	@run=$$(mktemp -d -t gregor-test-XXXXXX); state=$$run/state.json; mkdir -p $$run/tmp; \
 	cleanup() { \
@@ -187,6 +211,8 @@ test: deps kafka-local
 	echo "=== reliability lab, cases $(LAB_TEST_CASES) (make lab runs all eight)"; \
 	( mkdir -p bin && ( cd testlab && $(GO) build -o ../bin/lab ./cmd/lab ) && \
 	  ./bin/lab -repo . -evidence testlab/evidence -name lab-test -cases '$(LAB_TEST_CASES)' 2>&1 | tee -a "$$run/test-output.log" ) || rc=1; \
+	echo "=== the short suite on the oldest supported release, Kafka $(OLDEST_VERSION) (make test-oldest)"; \
+	$(OLDEST_SUITE) 2>&1 | tee -a "$$run/test-output.log" || rc=1; \
 	echo "=== secret scan of everything the tests wrote (captured output, the bed's logs, testlab/evidence)"; \
 	( $(GO) build -o bin/secret-scan ./internal/secretscan/cmd/secret-scan && \
 	  ./bin/secret-scan -state "$$state" "$$run" testlab/evidence ) || rc=1; \

@@ -177,12 +177,25 @@ func TestTelemetryRealBroker(t *testing.T) {
 		return len(pushesOf(all, prodID)) >= want && len(pushesOf(all, consID)) >= want
 	})
 
+	// Brokers before 4.3.1 hand the reporter a compressed push's payload
+	// still compressed or mangled (apache/kafka#22327, "Fixed metrics
+	// decompression"; the Java client of those releases pushes
+	// uncompressed): there the reporter cannot read the metrics, only
+	// that the pushes arrived, when and which was the last.
+	decodes := kc.AtLeast(4, 4) || kc.AtLeast(4, 3) && kc.Version() != "4.3.0"
+	if !decodes {
+		t.Logf("Kafka %s: pushes not decodable by the broker's plugin (before 4.3.1), metric names not checked", kc.Version())
+	}
+
 	// A push after a Produce carries the producer's request latency.
 	produced := time.Now().UnixMilli()
 	if _, err := p.Produce(ctx, producer.Record{Topic: topic, Value: []byte("again")}); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "a producer push with node.request.latency.avg", time.Minute, func() bool {
+		if !decodes {
+			return true
+		}
 		for _, ps := range pushesOf(readPushes(t, kc.TelemetryLog()), prodID) {
 			if ps.TimeMs >= produced && slices.Contains(ps.Metrics, "org.apache.kafka.producer.node.request.latency.avg") &&
 				slices.Contains(ps.Metrics, "org.apache.kafka.producer.node.request.latency.max") {
@@ -204,6 +217,12 @@ func TestTelemetryRealBroker(t *testing.T) {
 			t.Errorf("%s: last push is not terminating (%d pushes)", role, len(ps))
 		}
 		for i, p := range ps {
+			if !decodes {
+				if p.Terminating != (i == len(ps)-1) {
+					t.Errorf("%s push %d of %d: terminating %v", role, i, len(ps), p.Terminating)
+				}
+				continue
+			}
 			if p.Error != "" {
 				t.Fatalf("%s push %d: the reporter could not decode it: %s", role, i, p.Error)
 			}
@@ -235,7 +254,9 @@ func TestTelemetryRealBroker(t *testing.T) {
 			}
 			t.Logf("%s: %d regular pushes over %v (interval %v), metrics %v", role, n, span, interval, regular[n-1].Metrics)
 		}
-		if last.PushIntervalMs != int(interval/time.Millisecond) {
+		// Before Kafka 4.4 the broker's receiver API does not show the
+		// interval (-1); the gaps between pushes above still do.
+		if last.PushIntervalMs != -1 && last.PushIntervalMs != int(interval/time.Millisecond) {
 			t.Errorf("%s: broker push interval %d ms", role, last.PushIntervalMs)
 		}
 	}

@@ -135,7 +135,11 @@ type Config struct {
 	// (brokers before Kafka 2.8) pins nothing. Pinned or not, a recreated
 	// topic's partitions start their idempotence sequences anew (at 0,
 	// once none of their batches is in flight): nothing is written to the
-	// new topic under the old one's sequence state.
+	// new topic under the old one's sequence state. Brokers whose Produce
+	// names topics (before v13: Kafka 4.0 and earlier) cannot tell the
+	// incarnations apart: a record sent before the producer's metadata
+	// showed the new ID is written to the new topic, pinned or not, and
+	// the partition's sequences continue there (as the Java client's do).
 	PinTopicIDs bool
 
 	// BorrowSlices hands each record's Key, Value and Headers (the slice of

@@ -182,6 +182,14 @@ type partState struct {
 	// producer accepts any sequence number (ProducerAppendInfo.checkSequence),
 	// so a pipelined second batch could be written before a failed first one.
 	confirmed bool
+	// byName: the last acknowledgement came from a Produce that names
+	// topics (before v13, Kafka 4.0 and earlier), so the partition's log
+	// under this name, whichever topic ID it belongs to, holds the
+	// sequences (restartSequenceLocked continues them).
+	byName bool
+	// continued: the sequences continued into a recreated topic's log
+	// (byName) and it has acknowledged nothing yet (restartContinuedLocked).
+	continued bool
 
 	retry        bool      // a batch must be resent: drain in-flight first, then resend in order
 	backoffUntil time.Time // no sends before

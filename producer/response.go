@@ -61,7 +61,8 @@ func (p *Producer) parseResponse(r *inflightReq, resp wire.Response) {
 			r.results[i].err = errMissingPartition
 			continue
 		}
-		r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1}
+		r.results[i] = batchResult{err: wire.ErrorForCode(pp.ErrorCode), baseOffset: pp.BaseOffset, appendTime: pp.LogAppendTimeMs, leader: -1,
+			byName: pr.Responses[at[0]].Name != ""}
 		if pp.CurrentLeader.LeaderID >= 0 && pp.ErrorCode != 0 {
 			r.results[i].leader = pp.CurrentLeader.LeaderID
 		}
@@ -168,6 +169,10 @@ func (p *Producer) onResultLocked(part *partState, b *batch, res batchResult, no
 			return
 		}
 		b.attempts++
+		if p.restartContinuedLocked(part, b) {
+			part.retry = true
+			return
+		}
 		if b.maybeWritten || exhausted() || p.txn != nil {
 			// A transactional producer cannot restart a sequence inside a
 			// transaction: the transaction must abort.
@@ -226,6 +231,7 @@ func (p *Producer) succeedLocked(part *partState, b *batch, res batchResult) {
 	if b.pid == part.pid && b.epoch == part.epoch {
 		part.confirmed = true
 	}
+	part.byName, part.continued = res.byName, false
 	p.removeBatchPtrLocked(part, b)
 	p.recycleLocked(b)
 }

@@ -31,6 +31,7 @@ type batchResult struct {
 	baseOffset int64
 	appendTime int64
 	leader     int32 // current leader from the response (KIP-951), -1 unknown
+	byName     bool  // the answer named the topic, not its ID (Produce before v13)
 }
 
 // run is the sender goroutine: it turns ready batches into Requests,

@@ -141,21 +141,64 @@ func topicRecreated(part *partState) bool {
 // producer, so its batches lose the old topic's sequences and the
 // partition adopts the producer's identity at sequence 0 again. The old
 // topic's gap, if any, goes with it (no epoch bump).
+//
+// Not so where Produce names topics (before v13: Kafka 4.0 and earlier;
+// part.byName): the broker cannot tell the incarnations apart, so every
+// batch sent since the recreation, before the producer's metadata showed
+// the new ID, went to the new topic's log, which took its sequence as the
+// first of a producer it held no state for (ProducerAppendInfo accepts
+// any). The sequences continue under the name, as the Java producer's do:
+// sequence 0 under the same epoch would be refused OUT_OF_ORDER_SEQUENCE_NUMBER
+// by a log that already took them (an epoch bump of every partition for
+// an idempotent producer, a failed batch and an aborted transaction for a
+// transactional one). Only one batch is in flight until the new log
+// acknowledges one (confirmed), as for a partition it has not seen.
 func (p *Producer) restartSequenceLocked(part *partState) {
 	if !topicRecreated(part) || part.inflight > 0 {
 		return
 	}
+	if part.byName {
+		p.logger().Info("gregor: topic recreated, Produce names topics: partition sequence continues", "topic", part.topic.name,
+			"partition", part.partition, "topic_id", part.topic.id.String(), "was", part.seqID.String(), "next_sequence", part.nextSeq)
+		part.confirmed, part.continued, part.seqID = false, true, part.topic.id
+		return
+	}
+	unsequenceAll(part)
+	p.logger().Info("gregor: topic recreated, partition sequence restarts", "topic", part.topic.name, "partition", part.partition,
+		"topic_id", part.topic.id.String(), "was", part.seqID.String(), "next_sequence", part.nextSeq)
+	part.hasID, part.confirmed, part.seqID = false, false, part.topic.id
+	part.gap, part.gapUnknown, part.retry = false, false, false
+}
+
+// unsequenceAll takes their sequences from part's batches. A batch sent
+// before may have been written: its certainty stays (certainty never
+// improves).
+func unsequenceAll(part *partState) {
 	for _, b := range part.batches {
 		if b.sequenced() {
-			// A batch sent to the old topic may have been written there:
-			// its certainty stays (certainty never improves).
 			written := b.maybeWritten
 			b.unsequence()
 			b.maybeWritten = written
 		}
 	}
-	p.logger().Info("gregor: topic recreated, partition sequence restarts", "topic", part.topic.name, "partition", part.partition,
-		"topic_id", part.topic.id.String(), "was", part.seqID.String(), "next_sequence", part.nextSeq)
-	part.hasID, part.confirmed, part.seqID = false, false, part.topic.id
-	part.gap, part.gapUnknown, part.retry = false, false, false
+}
+
+// restartContinuedLocked handles OUT_OF_ORDER_SEQUENCE_NUMBER for b, the
+// first batch whose sequence continued into a recreated topic's log
+// (part.continued, Produce by name): that log held state for the producer
+// after all. A transaction's marker written by name after the recreation
+// (the coordinator writes them after EndTxn returned) leaves the producer's
+// epoch there with no sequence, and that log takes sequence 0 only. The
+// partition then restarts at 0 under the same epoch, once; it reports
+// whether it did (b was not written: the broker refused it).
+func (p *Producer) restartContinuedLocked(part *partState, b *batch) bool {
+	if !part.continued || b.maybeWritten {
+		return false
+	}
+	part.continued = false
+	unsequenceAll(part)
+	part.hasID, part.confirmed = false, false
+	p.logger().Info("gregor: recreated topic refused the continued sequence, partition sequence restarts", "topic", part.topic.name,
+		"partition", part.partition, "topic_id", part.topic.id.String())
+	return true
 }

@@ -86,8 +86,8 @@ func (e *topoEnv) mustSend(partition int32, n int) {
 	}
 }
 
-// firstBatch reads the header of the first batch in partition's log.
-func (e *topoEnv) firstBatch(partition int32) wire.RecordBatch {
+// batches reads the headers of every batch in partition's log.
+func (e *topoEnv) batches(partition int32) []wire.RecordBatch {
 	e.t.Helper()
 	e.cl.InvalidateMetadata()
 	md, err := e.cl.Metadata(e.ctx, []string{e.topic})
@@ -102,43 +102,95 @@ func (e *topoEnv) firstBatch(partition int32) wire.RecordBatch {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var b wire.RecordBatch
-	if br := wire.NewBatchReader(fp.Records, wire.DecodeOptions{}); !br.NextHeader(&b) {
-		e.t.Fatalf("no batch in %s/%d: %v", e.topic, partition, br.Err())
+	var out []wire.RecordBatch
+	br := wire.NewBatchReader(fp.Records, wire.DecodeOptions{})
+	for b := (wire.RecordBatch{}); br.NextHeader(&b); {
+		out = append(out, b)
 	}
-	return b
+	if err := br.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// produceByName reports whether the broker's Produce names topics (before
+// v13, Kafka 4.0 and earlier) rather than addressing them by topic ID.
+func (e *topoEnv) produceByName() bool {
+	e.t.Helper()
+	vs, err := e.cl.BrokerVersions(e.ctx, client.AnyBroker)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return vs[wire.KeyProduce][1] < 13
 }
 
 // TestTopologyProducer: each case with a producer that wrote 5 records to
 // each of two partitions before the change.
 func TestTopologyProducer(t *testing.T) {
-	// Recreated: the records sent afterwards are written to the new topic
-	// with sequences starting at 0 (the new topic ID starts anew), not
-	// under the old topic's sequence state; with fewer partitions a record
+	// Recreated: the records sent afterwards are written to the new topic,
+	// every acknowledged one exactly once; with fewer partitions a record
 	// for a partition the new topic lacks fails UNKNOWN_TOPIC_OR_PARTITION,
-	// not sent.
+	// not sent. Where Produce addresses topics by ID (v13+) the new topic's
+	// sequences start at 0 (the old ID is refused UNKNOWN_TOPIC_ID, so
+	// nothing reaches the new topic under the old sequence state). Where it
+	// names them (Kafka 4.0 and earlier) the broker cannot tell the
+	// incarnations apart: the sequence continues under the name (the new
+	// log takes 5 as the first sequence of a producer it holds no state
+	// for), also once the producer's metadata shows the new ID (no
+	// OUT_OF_ORDER_SEQUENCE_NUMBER, no epoch bump).
 	for _, parts := range []int32{3, 1} {
 		for _, pin := range []bool{false, true} {
 			t.Run(fmt.Sprintf("recreated-%d-partitions-pin=%v", parts, pin), func(t *testing.T) {
 				t.Parallel()
 				e := newTopoEnv(t, 2, Config{Linger: time.Millisecond, PinTopicIDs: pin})
+				byName := e.produceByName()
 				e.mustSend(0, 5)
+				old := e.batches(0)[0]
 				e.mustSend(1, 5)
 				e.remove()
 				e.create(parts)
+				acked := 0
 				if pin {
 					// Records admitted before the producer's metadata
 					// showed the new ID are pinned to the old one and fail
-					// with ErrTopicIDChanged, not sent (Config.PinTopicIDs).
+					// with ErrTopicIDChanged, not sent (Config.PinTopicIDs);
+					// by name, those sent before it saw the change are
+					// written to the new topic.
 					for _, r := range e.send(0, 3) {
-						if r.Err != nil && (!errors.Is(r.Err, ErrTopicIDChanged) || r.Certainty != client.NotSent) {
+						if r.Err == nil {
+							acked++
+						} else if !errors.Is(r.Err, ErrTopicIDChanged) || r.Certainty != client.NotSent {
 							t.Fatalf("pinned record after the recreation: %v (%v)", r.Err, r.Certainty)
 						}
 					}
 				}
 				e.mustSend(0, 3)
-				if b := e.firstBatch(0); b.BaseSequence != 0 {
-					t.Fatalf("first batch of the new topic: producer %d epoch %d base sequence %d, want 0", b.ProducerID, b.ProducerEpoch, b.BaseSequence)
+				acked += 3
+				first := e.batches(0)[0] // the producer's metadata shows the new ID from here on
+				switch {
+				case !byName && first.BaseSequence != 0:
+					t.Fatalf("first batch of the new topic: producer %d epoch %d base sequence %d, want 0", first.ProducerID, first.ProducerEpoch, first.BaseSequence)
+				case byName && !pin && (first.ProducerID != old.ProducerID || first.ProducerEpoch != old.ProducerEpoch || first.BaseSequence != 5):
+					t.Fatalf("first batch of the new topic (Produce by name): producer %d epoch %d base sequence %d, want producer %d epoch %d sequence 5 (continued)",
+						first.ProducerID, first.ProducerEpoch, first.BaseSequence, old.ProducerID, old.ProducerEpoch)
+				}
+				e.mustSend(0, 3)
+				acked += 3
+				bs := e.batches(0)
+				n := 0
+				for i, b := range bs {
+					n += int(b.NumRecords)
+					if i == 0 {
+						continue
+					}
+					prev := bs[i-1]
+					if byName && (b.ProducerID != prev.ProducerID || b.ProducerEpoch != prev.ProducerEpoch || b.BaseSequence != prev.BaseSequence+prev.NumRecords) {
+						t.Fatalf("batch %d of the new topic (Produce by name): producer %d epoch %d base sequence %d after producer %d epoch %d sequences %d+%d: the sequence did not continue",
+							i, b.ProducerID, b.ProducerEpoch, b.BaseSequence, prev.ProducerID, prev.ProducerEpoch, prev.BaseSequence, prev.NumRecords)
+					}
+				}
+				if n != acked {
+					t.Fatalf("the new topic's partition 0 holds %d records, %d were acknowledged", n, acked)
 				}
 				if parts == 1 {
 					for _, r := range e.send(1, 1) {

@@ -144,7 +144,8 @@ func checkProgress(t *testing.T, stderr, summary string) {
 func javaGroupOffsets(ctx context.Context, t *testing.T, c *kafkatest.Cluster, group, topic string) map[string][]string {
 	t.Helper()
 	javaOut, err := c.RunTool(ctx, "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
-		"--bootstrap-server", c.Bootstrap(kafkatest.Plaintext)[0], "--describe", "--group", group, "--offsets")
+		"--bootstrap-server", c.Bootstrap(kafkatest.Plaintext)[0], "--describe", "--group", group, "--offsets",
+		"--timeout", "60000") // the default 5 s: at load 50 its connection alone took 7 s (Kafka 4.0.2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +156,9 @@ func javaGroupOffsets(ctx context.Context, t *testing.T, c *kafkatest.Cluster, g
 		if len(f) >= 6 && f[0] == group && f[1] == topic {
 			rows[f[2]] = f[3:6]
 		}
+	}
+	if len(rows) == 0 {
+		t.Logf("ConsumerGroupCommand --describe --offsets: no row for %s:\n%s", topic, javaOut)
 	}
 	return rows
 }

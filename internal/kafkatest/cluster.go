@@ -53,7 +53,8 @@ type Cluster struct {
 	StartupTime time.Duration
 }
 
-// nodeStartTimeout bounds one node's start (format excluded).
+// nodeStartTimeout bounds one node's start, and its format (each unless
+// Options.StartTimeout says otherwise).
 const nodeStartTimeout = 120 * time.Second
 
 // Start formats and starts a new cluster of the given shape and waits until
@@ -235,7 +236,9 @@ func (c *Cluster) format(ctx context.Context, n *node) error {
 			}
 		}
 	}
-	fctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	// Bounded like a node's start (Options.StartTimeout): a fixed 60 s
+	// killed the four parallel formats of a 1+3 cluster at load 50.
+	fctx, cancel := context.WithTimeout(ctx, cmp.Or(c.startTimeout, nodeStartTimeout))
 	defer cancel()
 	out, err := c.RunTool(fctx, "kafka.tools.StorageTool", args...)
 	if err != nil {

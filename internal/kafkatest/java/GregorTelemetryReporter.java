@@ -13,7 +13,9 @@
 // It implements ClientTelemetryExporterProvider, the broker plugin
 // interface of Kafka 4.4 (the older ClientTelemetry/ClientTelemetryReceiver
 // pair is its deprecated predecessor). It is compiled by the test bed
-// (internal/kafkatest/telemetry.go) against the running release's jars.
+// (internal/kafkatest/telemetry.go) against the running release's jars;
+// for a release before 4.4 the test bed first edits it onto the older pair
+// (legacyReporterEdits: keep the lines they name as they are).
 
 import java.io.FileOutputStream;
 import java.io.IOException;
