@@ -61,7 +61,8 @@ type javaProc struct {
 	err  error         // Wait's result, valid after done
 }
 
-// start runs mainClass with args; every stdout line that is a JSON object
+// start runs mainClass (a class name, or a .java file for java's source-file
+// mode) with args; every stdout line that is a JSON object
 // goes to onEvent (from one goroutine, in order), stderr to <name>.err.
 // The JVM is in a process group of its own and gets SIGKILL if the test
 // binary dies.
