@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -12,8 +13,18 @@ import (
 	"github.com/gregor-kafka/gregor/testlab/invariant"
 )
 
+// javaCopierTxnSize is the Java copier's records per transaction (it is
+// also its max.poll.records). The copier is bound by round trips, not CPU
+// (AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit and EndTxn per
+// transaction, and Produce of batches the tool caps at 512 bytes): copying
+// 150,000 records on the shared single-node Kafka, 500 took 144 s wall
+// (11.8 s CPU, load average 23) and 2000 took 68 s (8.7 s CPU, load 27);
+// at 500 the 1-hour soak of 2026-12-02 copied ~415 records/s against
+// ~530/s of input and its drain ended 171,650 records short.
+const javaCopierTxnSize = 2000
+
 // javaCopierLoad is Apache's TransactionalMessageCopier (--group-mode
-// --use-group-metadata: a classic group member, read_committed, copying
+// --use-group-metadata, javaCopierTxnSize records per transaction: a classic group member, read_committed, copying
 // each poll's records to the same partition of out in one transaction with
 // the consumed positions, KIP-447) on the soak topic through the proxies.
 // The tool copies up to the input's end offset as of its start and exits,
@@ -68,7 +79,7 @@ func (jc *javaCopierLoad) once(ctx context.Context) {
 	jc.mu.Unlock()
 	p, err := jc.tools.start(name, "org.apache.kafka.tools.TransactionalMessageCopier", func(javaEvent) {},
 		"--broker-list", strings.Join(jc.boot, ","), "--input-topic", jc.in, "--input-partition", "0", "--output-topic", jc.out,
-		"--consumer-group", jc.group, "--transactional-id", jc.tid, "--transaction-size", "500", "--group-mode", "--use-group-metadata")
+		"--consumer-group", jc.group, "--transactional-id", jc.tid, "--transaction-size", strconv.Itoa(javaCopierTxnSize), "--group-mode", "--use-group-metadata")
 	if err != nil {
 		jc.logf("java copier: %v", err)
 		jc.count(err)
