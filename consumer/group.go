@@ -40,6 +40,9 @@ type membership interface {
 	leave(ctx context.Context) error
 	// protocol is the protocol in use; "" while not yet chosen.
 	protocol() GroupProtocol
+	// keepAlive heartbeats in the background while the caller is busy in
+	// a callback or a commit; stop returns the fence it found, if any.
+	keepAlive(ctx context.Context) (stop func() error)
 }
 
 // Group is a consumer group member: it joins GroupConfig.GroupID, owns the
@@ -217,7 +220,6 @@ func (g *Group) Close(ctx context.Context) error {
 		return nil
 	}
 	g.closed = true
-	owned := g.ownedLocked()
 	g.mu.Unlock()
 	g.cancel()
 	done := make(chan struct{})
@@ -227,14 +229,19 @@ func (g *Group) Close(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	var errs []error
-	if len(owned) > 0 && g.fatalErr() == nil {
+	if owned := g.ownedList(); len(owned) > 0 && g.fatalErr() == nil {
+		// The membership keeps heartbeating while the callback and the
+		// commit run (a KIP-848 epoch moves when the group changes
+		// around the member; Java's heartbeat thread runs during close).
+		stop := g.m.keepAlive(ctx)
 		for _, tp := range owned {
 			_ = g.c.Pause(tp)
 		}
 		g.emit(ctx, Revoking, owned)
 		if !g.cfg.DisableAutoCommit {
-			errs = append(errs, g.commitOwned(ctx, owned))
+			errs = append(errs, g.commitClosing(ctx, owned))
 		}
+		_ = stop() // a member fenced meanwhile leaves below all the same
 	}
 	if g.fatalErr() == nil {
 		errs = append(errs, g.leave(ctx))
@@ -272,16 +279,17 @@ const (
 	leaveBackoffMax = time.Second
 )
 
-// fail records the membership's fatal error and stops fetching; Receive
-// then returns err.
+// fail stops the group for good: the owned partitions are lost (Lost
+// emitted), then err is recorded as the fatal error (Err, Receive) and the
+// fetch engine closes. In that order, an Err that is not nil means the
+// group owns nothing any more.
 func (g *Group) fail(err error) {
+	g.lose(context.Background(), g.ownedList())
 	g.mu.Lock()
 	if g.fatal == nil {
 		g.fatal = err
 	}
-	owned := g.ownedLocked()
 	g.mu.Unlock()
-	g.lose(context.Background(), owned)
 	_ = g.c.Close(context.Background())
 }
 

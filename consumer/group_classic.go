@@ -148,7 +148,7 @@ func (m *classicMember) rebalance(ctx context.Context) error {
 		// commit while the generation is still valid).
 		stop := m.keepAlive(ctx)
 		m.g.revoke(ctx, m.g.ownedList())
-		stop()
+		_ = m.afterFence(ctx, stop()) // the join below starts afresh
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -207,7 +207,9 @@ func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
 	m.mu.Unlock()
 	stop := m.keepAlive(ctx)
 	revoked, err := m.g.reconcile(ctx, asg)
-	stop()
+	if fence := m.afterFence(ctx, stop()); fence != nil {
+		return false, fence // join again
+	}
 	if err != nil {
 		return false, err
 	}
@@ -392,41 +394,55 @@ func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error
 	return false, kerr
 }
 
-// keepAlive heartbeats in the background while the run goroutine waits for
-// an assignment callback (which may take up to RebalanceTimeout, longer
-// than SessionTimeout), so the coordinator does not expire the member
-// meanwhile, as Java's heartbeat thread does. Answers are ignored: the run
-// goroutine sees the group's state on its next own heartbeat or join.
-// stop ends it and waits for it.
-func (m *classicMember) keepAlive(ctx context.Context) (stop func()) {
+// keepAlive heartbeats in the background (keepAliveLoop) while the run
+// goroutine waits for an assignment callback or Close revokes and commits,
+// so the coordinator does not expire the member meanwhile, as Java's
+// heartbeat thread does. A moved or silent coordinator is looked up again;
+// UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION (the member was expired) is
+// returned by stop; other answers (REBALANCE_IN_PROGRESS) are left to the
+// run goroutine's next own heartbeat or join.
+func (m *classicMember) keepAlive(ctx context.Context) (stop func() error) {
 	if m.g.cfg.OnAssignment == nil && m.g.cfg.DisableAutoCommit {
-		return func() {} // nothing slow runs during the callback
+		return noKeepAlive // nothing slow runs during the callback
 	}
-	kctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(m.g.cfg.HeartbeatInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-kctx.Done():
-				return
-			case <-t.C:
-			}
-			coord, err := m.coordinator(kctx)
-			if err != nil {
-				continue
-			}
-			gen, member := m.identity()
-			req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
-			if m.g.cfg.InstanceID != "" {
-				req.GroupInstanceID = &m.g.cfg.InstanceID
-			}
-			_, _ = m.g.cl.Request(kctx, coord, req)
-		}
-	}()
-	return func() { cancel(); <-done }
+	interval := func() time.Duration { return m.g.cfg.HeartbeatInterval }
+	return m.g.keepAliveLoop(ctx, interval, nil, m.beat)
+}
+
+// beat is one background Heartbeat of keepAlive.
+func (m *classicMember) beat(ctx context.Context) (beatResult, error) {
+	coord, err := m.coordinator(ctx)
+	if err != nil {
+		return beatMoved, err
+	}
+	gen, member := m.identity()
+	req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
+	if m.g.cfg.InstanceID != "" {
+		req.GroupInstanceID = &m.g.cfg.InstanceID
+	}
+	resp, err := m.g.cl.Request(ctx, coord, req)
+	if err != nil {
+		m.forgetCoordinator()
+		return beatMoved, err
+	}
+	kerr := wire.ErrorForCode(resp.(*wire.HeartbeatResponse).ErrorCode)
+	switch {
+	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
+		return beatFenced, kerr
+	case client.StaleCoordinator(kerr):
+		m.forgetCoordinator()
+		return beatMoved, kerr
+	}
+	return beatOK, kerr
+}
+
+// afterFence loses what the member still owns when its keep-alive found it
+// fenced (stop's error), as its own heartbeat would have.
+func (m *classicMember) afterFence(ctx context.Context, fence error) error {
+	if fence != nil {
+		m.fenced(ctx, errors.Is(fence, wire.ErrUnknownMemberID))
+	}
+	return fence
 }
 
 // metadataCheckInterval bounds how often a member compares metadata with

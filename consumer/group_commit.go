@@ -7,9 +7,11 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
+	"github.com/gregor-kafka/gregor/internal/backoff"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -116,6 +118,30 @@ func (g *Group) commitOwned(ctx context.Context, tps []gregor.TopicPartition) er
 		return g.commit(ctx, g.markedOffsets(tps))
 	}
 	return g.commit(ctx, g.positions(ctx, tps))
+}
+
+// Close's commit is sent again after STALE_MEMBER_EPOCH (the member's
+// heartbeat, asked for by the refusal, brings the current epoch) at most
+// closeCommitTries times in all, first after closeCommitBackoff.
+const (
+	closeCommitTries   = 5
+	closeCommitBackoff = 20 * time.Millisecond
+)
+
+// commitClosing is Close's commit of tps. A KIP-848 member's epoch moves
+// when the group changes around it (a member joins or leaves while this
+// one closes): STALE_MEMBER_EPOCH made commitResult ask for a heartbeat
+// (rejoin), which the keep-alive sends at once, and the commit is sent
+// again with the new epoch, within ctx.
+func (g *Group) commitClosing(ctx context.Context, tps []gregor.TopicPartition) error {
+	err := g.commitOwned(ctx, tps)
+	for try := 1; try < closeCommitTries && errors.Is(err, wire.ErrStaleMemberEpoch); try++ {
+		if !backoff.Sleep(ctx, time.Time{}, backoff.Delay(closeCommitBackoff, time.Second, try-1), nil) {
+			break
+		}
+		err = g.commitOwned(ctx, tps)
+	}
+	return err
 }
 
 // positions returns the valid positions of tps (validPositions: none of a

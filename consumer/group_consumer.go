@@ -244,7 +244,12 @@ func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
 	// rest later.
 	stop := m.keepAlive(ctx)
 	_, err = m.g.reconcile(ctx, next)
-	stop()
+	if fence := stop(); fence != nil {
+		// Expired while the callbacks ran: what it still owns is lost,
+		// and the next heartbeat joins again.
+		m.fenced(ctx)
+		return false, fence
+	}
 	return done && err == nil, err
 }
 
@@ -266,39 +271,48 @@ func (m *consumerMember) unresolved() bool {
 	return false
 }
 
-// keepAlive heartbeats in the background while the run goroutine
-// reconciles (the Revoking callback and its commit may take up to
-// RebalanceTimeout, longer than the coordinator's session timeout): full
-// heartbeats listing what is owned at that moment, taking only the new
-// member epoch from the answers. The assignment in an answer is not lost:
-// the coordinator repeats it in the answer to every full heartbeat, so the
-// run goroutine's next one brings it; errors too are left to that one.
-// stop ends it and waits for it.
-func (m *consumerMember) keepAlive(ctx context.Context) (stop func()) {
+// keepAlive heartbeats in the background (keepAliveLoop) while the run
+// goroutine reconciles or Close revokes and commits: full heartbeats
+// listing what is owned at that moment, taking only the new member epoch
+// from the answers, at once when rejoin asks (a commit saw
+// STALE_MEMBER_EPOCH). The assignment in an answer is not lost: the
+// coordinator repeats it in the answer to every full heartbeat, so the run
+// goroutine's next one brings it. A fence (FENCED_MEMBER_EPOCH,
+// UNKNOWN_MEMBER_ID: the member was expired meanwhile, say while its
+// coordinator failed over) is returned by stop.
+func (m *consumerMember) keepAlive(ctx context.Context) (stop func() error) {
 	if m.g.cfg.OnAssignment == nil && m.g.cfg.DisableAutoCommit {
-		return func() {} // nothing slow runs during reconciliation
+		return noKeepAlive // nothing slow runs during reconciliation
 	}
-	kctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			m.mu.Lock()
-			d := m.interval
-			m.mu.Unlock()
-			if waitBackoff(kctx, d) != nil {
-				return
-			}
-			resp, err := m.heartbeat(kctx, 0)
-			if err != nil || resp.ErrorCode != 0 {
-				continue
-			}
-			m.mu.Lock()
-			m.epoch = resp.MemberEpoch
-			m.mu.Unlock()
-		}
-	}()
-	return func() { cancel(); <-done }
+	interval := func() time.Duration {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.interval
+	}
+	return m.g.keepAliveLoop(ctx, interval, m.wake, m.beat)
+}
+
+// beat is one background heartbeat of keepAlive.
+func (m *consumerMember) beat(ctx context.Context) (beatResult, error) {
+	resp, err := m.heartbeat(ctx, 0)
+	if err != nil {
+		m.forgetCoordinator()
+		return beatMoved, err
+	}
+	class := wire.ClassOf(resp.ErrorCode)
+	switch {
+	case resp.ErrorCode == 0:
+		m.mu.Lock()
+		m.epoch = resp.MemberEpoch
+		m.mu.Unlock()
+		return beatOK, nil
+	case class.Has(wire.ClassCoordinator):
+		m.forgetCoordinator()
+		return beatMoved, wire.ErrorForCode(resp.ErrorCode)
+	case class.Has(wire.ClassRejoin):
+		return beatFenced, wire.ErrorForCode(resp.ErrorCode)
+	}
+	return beatOK, wire.ErrorForCode(resp.ErrorCode) // the run goroutine's next heartbeat acts on it
 }
 
 // resolveIDs maps topic IDs to names from metadata (all topics: the

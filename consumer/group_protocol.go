@@ -90,6 +90,13 @@ func (a *autoMember) leave(ctx context.Context) error {
 	return nil
 }
 
+func (a *autoMember) keepAlive(ctx context.Context) (stop func() error) {
+	if m := a.member(); m != nil {
+		return m.keepAlive(ctx)
+	}
+	return noKeepAlive
+}
+
 func (a *autoMember) protocol() GroupProtocol {
 	if m := a.member(); m != nil {
 		return m.protocol()
