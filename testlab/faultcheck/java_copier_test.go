@@ -14,14 +14,18 @@ import (
 )
 
 // javaCopierTxnSize is the Java copier's records per transaction (it is
-// also its max.poll.records). The copier is bound by round trips, not CPU
-// (AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit and EndTxn per
-// transaction, and Produce of batches the tool caps at 512 bytes): copying
-// 150,000 records on the shared single-node Kafka, 500 took 144 s wall
-// (11.8 s CPU, load average 23) and 2000 took 68 s (8.7 s CPU, load 27);
-// at 500 the 1-hour soak of 2026-12-02 copied ~415 records/s against
-// ~530/s of input and its drain ended 171,650 records short.
-const javaCopierTxnSize = 2000
+// also its max.poll.records). Larger is faster without faults and much
+// slower under the chaos: copying 150,000 records on the shared
+// single-node Kafka, 500 took 144 s wall (11.8 s CPU, load average 23),
+// 2000 took 68 s (8.7 s CPU, load 27); but in the 1-hour soak of
+// 2026-12-02 06:20 (seed 1796192432480474191) 2000 committed 69,601 of
+// 465,804 input records in the first 24 minutes (~50/s) and nothing from
+// 06:41 to 06:50: a transaction's many 512-byte batches (the tool's
+// batch.size) meet a proxy fault before the commit, retry
+// OUT_OF_ORDER_SEQUENCE_NUMBER until commitTransaction's 60 s max.block.ms
+// expires, and the tool exits. 500 copied ~415/s in the 1-hour soak
+// before (1,736,500 records).
+const javaCopierTxnSize = 500
 
 // javaCopierLoad is Apache's TransactionalMessageCopier (--group-mode
 // --use-group-metadata, javaCopierTxnSize records per transaction: a classic group member, read_committed, copying
