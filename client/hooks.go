@@ -155,11 +155,11 @@ type RecordOutcomeHook interface {
 // TopicPartitions maps a topic to partitions.
 type TopicPartitions map[string][]int32
 
-// AssignmentEvent is a group member's assignment change (AssignmentHook):
+// AssignmentChange is a group member's assignment change (AssignmentHook):
 // partitions Assigned, or Revoked (in a rebalance, or Lost: without one,
 // after the member was fenced or its session expired). The map is the
 // hook's to keep.
-type AssignmentEvent struct {
+type AssignmentChange struct {
 	Group    string
 	MemberID string
 	// Generation is the group generation (classic) or member epoch
@@ -173,7 +173,7 @@ type AssignmentEvent struct {
 // AssignmentHook is called when a consumer group or share group member's
 // assignment changes.
 type AssignmentHook interface {
-	OnAssignment(AssignmentEvent)
+	OnAssignment(AssignmentChange)
 }
 
 // TxnEvent is a transaction's outcome (TxnOutcomeHook).
@@ -370,7 +370,7 @@ func (h *Hooks) RecordOutcome(ev RecordEvent) {
 }
 
 // Assignment calls every AssignmentHook.
-func (h *Hooks) Assignment(ev AssignmentEvent) {
+func (h *Hooks) Assignment(ev AssignmentChange) {
 	if h == nil {
 		return
 	}

@@ -25,7 +25,7 @@ type groupCluster interface {
 }
 
 // membership is a group membership protocol's state machine (classicMember,
-// consumerMember for KIP-848). run drives it on one goroutine until ctx ends or a fatal
+// kip848Member for KIP-848). run drives it on one goroutine until ctx ends or a fatal
 // error (reported with Group.fail); it changes the assignment only through
 // the Group's reconcile, revoke and lose. The other methods are safe from
 // any goroutine.
@@ -106,7 +106,7 @@ func startGroup(cl groupCluster, cons *Consumer, cfg GroupConfig, re *regexp.Reg
 	g.marks.init()
 	switch cfg.Protocol {
 	case ProtocolConsumer:
-		g.m = newConsumerMember(g)
+		g.m = newKIP848Member(g)
 	case ProtocolClassic:
 		g.m = newClassicMember(g)
 	default:

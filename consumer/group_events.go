@@ -66,7 +66,7 @@ func (g *Group) emit(ctx context.Context, kind AssignmentEventKind, tps []gregor
 		for _, tp := range tps {
 			m[tp.Topic] = append(m[tp.Topic], tp.Partition)
 		}
-		h.Assignment(client.AssignmentEvent{Group: g.cfg.GroupID, MemberID: id.MemberID, Generation: id.GenerationID, Assigned: kind == Assigned, Lost: kind == Lost, Partitions: m})
+		h.Assignment(client.AssignmentChange{Group: g.cfg.GroupID, MemberID: id.MemberID, Generation: id.GenerationID, Assigned: kind == Assigned, Lost: kind == Lost, Partitions: m})
 	}
 	if g.cfg.OnAssignment == nil {
 		return

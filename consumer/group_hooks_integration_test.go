@@ -18,11 +18,11 @@ import (
 // assignHook keeps assignment events and signals each.
 type assignHook struct {
 	mu  sync.Mutex
-	evs []client.AssignmentEvent
+	evs []client.AssignmentChange
 	ch  chan struct{}
 }
 
-func (h *assignHook) OnAssignment(ev client.AssignmentEvent) {
+func (h *assignHook) OnAssignment(ev client.AssignmentChange) {
 	h.mu.Lock()
 	h.evs = append(h.evs, ev)
 	h.mu.Unlock()

@@ -16,7 +16,7 @@ const groupVersionFeature = "group.version"
 
 // autoMember picks the protocol for GroupConfig.Protocol "" before its
 // first request: it asks the group coordinator's ApiVersions for the
-// cluster's finalized features and runs a consumerMember when
+// cluster's finalized features and runs a kip848Member when
 // group.version is at least 1, a classicMember otherwise. Until then the
 // member has no identity and nothing to leave.
 type autoMember struct {
@@ -39,7 +39,7 @@ func (a *autoMember) run(ctx context.Context) {
 	}
 	var m membership = newClassicMember(a.g)
 	if s.consumerProtocol() {
-		cm := newConsumerMember(a.g)
+		cm := newKIP848Member(a.g)
 		cm.supported = true
 		m = cm
 	}

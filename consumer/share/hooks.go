@@ -22,9 +22,9 @@ func (c *Consumer) hookAssignmentLocked(assigned map[gregor.TopicPartition]struc
 		return m
 	}
 	if m := diff(c.assigned, assigned); m != nil {
-		c.hooks.Assignment(client.AssignmentEvent{Group: c.cfg.GroupID, MemberID: c.memberID, Generation: c.memberEpoch, Partitions: m})
+		c.hooks.Assignment(client.AssignmentChange{Group: c.cfg.GroupID, MemberID: c.memberID, Generation: c.memberEpoch, Partitions: m})
 	}
 	if m := diff(assigned, c.assigned); m != nil {
-		c.hooks.Assignment(client.AssignmentEvent{Group: c.cfg.GroupID, MemberID: c.memberID, Generation: epoch, Assigned: true, Partitions: m})
+		c.hooks.Assignment(client.AssignmentChange{Group: c.cfg.GroupID, MemberID: c.memberID, Generation: epoch, Assigned: true, Partitions: m})
 	}
 }

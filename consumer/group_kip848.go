@@ -23,7 +23,7 @@ const (
 	epochLeaveStatic = -2 // a static member leaving temporarily (keeps its assignment for SessionTimeout)
 )
 
-// consumerMember is the KIP-848 consumer protocol's membership: one
+// kip848Member is the KIP-848 consumer protocol's membership: one
 // ConsumerGroupHeartbeat loop. The coordinator computes the assignment
 // (server-side assignor); the member reconciles towards the target it was
 // given (revoking first, then fetching committed offsets and adding) and
@@ -33,7 +33,7 @@ const (
 // no state to lose on a coordinator change. The member ID is generated here
 // (KIP-1082, required from ConsumerGroupHeartbeat v1) and kept across
 // fencing; only the epoch goes back to 0.
-type consumerMember struct {
+type kip848Member struct {
 	g   *Group
 	key string // group ID: the coordinator key
 
@@ -52,8 +52,8 @@ type consumerMember struct {
 	sleep      func(time.Duration, context.Context) error
 }
 
-func newConsumerMember(g *Group) *consumerMember {
-	return &consumerMember{g: g, key: g.cfg.GroupID, wake: make(chan struct{}, 1), memberID: newMemberID(),
+func newKIP848Member(g *Group) *kip848Member {
+	return &kip848Member{g: g, key: g.cfg.GroupID, wake: make(chan struct{}, 1), memberID: newMemberID(),
 		interval: g.cfg.HeartbeatInterval, idNames: map[wire.UUID]string{},
 		sleep: func(d time.Duration, ctx context.Context) error { return waitBackoff(ctx, d) }}
 }
@@ -66,9 +66,9 @@ func newMemberID() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-func (m *consumerMember) protocol() GroupProtocol { return ProtocolConsumer }
+func (m *kip848Member) protocol() GroupProtocol { return ProtocolConsumer }
 
-func (m *consumerMember) identity() (int32, string) {
+func (m *kip848Member) identity() (int32, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.epoch <= 0 {
@@ -79,14 +79,14 @@ func (m *consumerMember) identity() (int32, string) {
 
 // rejoin asks for a heartbeat at once (a commit or fetch saw a stale
 // epoch; the heartbeat brings the current one).
-func (m *consumerMember) rejoin() {
+func (m *kip848Member) rejoin() {
 	select {
 	case m.wake <- struct{}{}:
 	default:
 	}
 }
 
-func (m *consumerMember) run(ctx context.Context) {
+func (m *kip848Member) run(ctx context.Context) {
 	if !m.supported && !m.checkSupport(ctx) {
 		return
 	}
@@ -128,7 +128,7 @@ func (m *consumerMember) run(ctx context.Context) {
 // more); when it does not, the group fails with gregor.ErrUnsupportedFeature
 // and nothing is sent. Kafka 3.7 to 3.9 advertise ConsumerGroupHeartbeat
 // without group.version and answer it UNSUPPORTED_VERSION.
-func (m *consumerMember) checkSupport(ctx context.Context) bool {
+func (m *kip848Member) checkSupport(ctx context.Context) bool {
 	s, ok := m.g.awaitGroupSupport(ctx)
 	if !ok {
 		return false
@@ -143,7 +143,7 @@ func (m *consumerMember) checkSupport(ctx context.Context) bool {
 
 // step sends one heartbeat and acts on its answer; it returns how long to
 // wait before the next one (0: at once, to acknowledge a reconciliation).
-func (m *consumerMember) step(ctx context.Context) (time.Duration, error) {
+func (m *kip848Member) step(ctx context.Context) (time.Duration, error) {
 	resp, err := m.heartbeat(ctx, 0)
 	var kerr *wire.KafkaError
 	if errors.As(err, &kerr) && !kerr.Retriable {
@@ -221,7 +221,7 @@ func sameAssignment(a, b map[wire.UUID][]int32) bool {
 // reconcile moves the owned partitions to the target: revoked first
 // (callback, commit), then the added ones (committed offsets, Assigned).
 // done is false while some target topic ID is not in metadata yet.
-func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
+func (m *kip848Member) reconcile(ctx context.Context) (done bool, err error) {
 	done = true
 	if m.unresolved() {
 		if err := m.resolveIDs(ctx); err != nil {
@@ -254,7 +254,7 @@ func (m *consumerMember) reconcile(ctx context.Context) (done bool, err error) {
 }
 
 // nameOf returns a resolved topic ID's name.
-func (m *consumerMember) nameOf(id wire.UUID) (string, bool) {
+func (m *kip848Member) nameOf(id wire.UUID) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n, ok := m.idNames[id]
@@ -262,7 +262,7 @@ func (m *consumerMember) nameOf(id wire.UUID) (string, bool) {
 }
 
 // unresolved reports whether a topic ID of the target has no name yet.
-func (m *consumerMember) unresolved() bool {
+func (m *kip848Member) unresolved() bool {
 	for id := range m.target {
 		if _, ok := m.nameOf(id); !ok {
 			return true
@@ -280,7 +280,7 @@ func (m *consumerMember) unresolved() bool {
 // goroutine's next one brings it. A fence (FENCED_MEMBER_EPOCH,
 // UNKNOWN_MEMBER_ID: the member was expired meanwhile, say while its
 // coordinator failed over) is returned by stop.
-func (m *consumerMember) keepAlive(ctx context.Context) (stop func() error) {
+func (m *kip848Member) keepAlive(ctx context.Context) (stop func() error) {
 	if m.g.cfg.OnAssignment == nil && m.g.cfg.DisableAutoCommit {
 		return noKeepAlive // nothing slow runs during reconciliation
 	}
@@ -293,7 +293,7 @@ func (m *consumerMember) keepAlive(ctx context.Context) (stop func() error) {
 }
 
 // beat is one background heartbeat of keepAlive.
-func (m *consumerMember) beat(ctx context.Context) (beatResult, error) {
+func (m *kip848Member) beat(ctx context.Context) (beatResult, error) {
 	resp, err := m.heartbeat(ctx, 0)
 	if err != nil {
 		m.forgetCoordinator()
@@ -318,7 +318,7 @@ func (m *consumerMember) beat(ctx context.Context) (beatResult, error) {
 // resolveIDs maps topic IDs to names from metadata (all topics: the
 // assignment names topics by ID only); cached metadata that lacks one of
 // them (a topic created since) is refreshed.
-func (m *consumerMember) resolveIDs(ctx context.Context) error {
+func (m *kip848Member) resolveIDs(ctx context.Context) error {
 	if err := m.resolveFrom(ctx); err != nil {
 		return err
 	}
@@ -334,7 +334,7 @@ func (m *consumerMember) resolveIDs(ctx context.Context) error {
 	return nil
 }
 
-func (m *consumerMember) resolveFrom(ctx context.Context) error {
+func (m *kip848Member) resolveFrom(ctx context.Context) error {
 	md, err := m.g.cl.Metadata(ctx, nil)
 	if err != nil {
 		return err
@@ -351,7 +351,7 @@ func (m *consumerMember) resolveFrom(ctx context.Context) error {
 
 // heartbeat sends one ConsumerGroupHeartbeat: a full one with the owned
 // partitions, or with leaveEpoch (-1, -2) a leave.
-func (m *consumerMember) heartbeat(ctx context.Context, leaveEpoch int32) (*wire.ConsumerGroupHeartbeatResponse, error) {
+func (m *kip848Member) heartbeat(ctx context.Context, leaveEpoch int32) (*wire.ConsumerGroupHeartbeatResponse, error) {
 	coord, err := m.g.cl.Coordinator(ctx, client.CoordinatorGroup, m.key)
 	if err != nil {
 		return nil, err
@@ -389,7 +389,7 @@ func (m *consumerMember) heartbeat(ctx context.Context, leaveEpoch int32) (*wire
 
 // ownedByID lists the owned partitions by topic ID (never nil: an empty
 // list acknowledges an empty assignment).
-func (m *consumerMember) ownedByID() []wire.ConsumerGroupHeartbeatTopicPartitions {
+func (m *kip848Member) ownedByID() []wire.ConsumerGroupHeartbeatTopicPartitions {
 	m.mu.Lock()
 	ids := make(map[string]wire.UUID, len(m.idNames))
 	for id, name := range m.idNames {
@@ -415,7 +415,7 @@ func (m *consumerMember) ownedByID() []wire.ConsumerGroupHeartbeatTopicPartition
 // (wire.ClassOf): nil for success and for errors handled here (fenced:
 // partitions lost, epoch 0; coordinator: looked up again; retriable:
 // retried), errFatal for the rest.
-func (m *consumerMember) heartbeatError(ctx context.Context, r *wire.ConsumerGroupHeartbeatResponse) error {
+func (m *kip848Member) heartbeatError(ctx context.Context, r *wire.ConsumerGroupHeartbeatResponse) error {
 	if r.ErrorCode == 0 {
 		return nil
 	}
@@ -445,7 +445,7 @@ func (m *consumerMember) heartbeatError(ctx context.Context, r *wire.ConsumerGro
 // fenced: the coordinator no longer knows the member at its epoch, so what
 // it owns may be someone else's already: lost (no commit), and the member
 // joins again with epoch 0 and the same member ID.
-func (m *consumerMember) fenced(ctx context.Context) {
+func (m *kip848Member) fenced(ctx context.Context) {
 	m.mu.Lock()
 	m.epoch = epochJoin
 	m.mu.Unlock()
@@ -453,7 +453,7 @@ func (m *consumerMember) fenced(ctx context.Context) {
 	m.g.lose(ctx, m.g.ownedList())
 }
 
-func (m *consumerMember) forgetCoordinator() {
+func (m *kip848Member) forgetCoordinator() {
 	m.g.cl.InvalidateCoordinator(client.CoordinatorGroup, m.key)
 }
 
@@ -462,7 +462,7 @@ func (m *consumerMember) forgetCoordinator() {
 // never joined sends nothing; GROUP_ID_NOT_FOUND and UNKNOWN_MEMBER_ID
 // (the group or member is already gone) and FENCED_MEMBER_EPOCH count as
 // left.
-func (m *consumerMember) leave(ctx context.Context) error {
+func (m *kip848Member) leave(ctx context.Context) error {
 	m.mu.Lock()
 	joined := m.epoch > 0
 	m.mu.Unlock()
