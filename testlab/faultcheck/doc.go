@@ -32,7 +32,9 @@
 // judged by invariant.CheckQuorum beside the client invariants. The soak
 // also runs Apache's Java clients in the mix (java_*_test.go:
 // VerifiableProducer on the soak topic, a VerifiableConsumer member in the
-// gregor group, TransactionalMessageCopier), their JSON events parsed into
+// gregor group that reports a fenced loss as partitions_lost
+// (java/LostReportingConsumer.java), TransactionalMessageCopier; their
+// stderr logs kept in testlab/evidence), their JSON events parsed into
 // the same history and group verdict, pauses the KRaft controller, and
 // writes a fault timeline with each fault's recovery time and the
 // acknowledged records per second (cmd/soakreport: the chart and tables of

@@ -15,11 +15,14 @@ func TestGroupJudge(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	tp := invariant.TP{Topic: "in", Partition: 0}
+	tp1 := invariant.TP{Topic: "in", Partition: 1}
 	gl := &groupLoad{topic: "in",
 		ivs: []ownership{
 			{member: "g1", tp: tp, start: at(0), end: at(10)},              // handover to g2
 			{member: "g2", tp: tp, start: at(11), end: at(20), lost: true}, // fenced at 20
 			{member: "g3", tp: tp, start: at(15)},                          // got it while g2 was a zombie
+			{member: "j0", tp: tp1, start: at(0), end: at(5), lost: true},  // a Java member fenced twice
+			{member: "j0", tp: tp1, start: at(6), end: at(9), lost: true},
 		},
 		commits: []groupCommit{
 			{member: "g1", tp: tp, offset: 2, at: at(5)},
@@ -31,6 +34,7 @@ func TestGroupJudge(t *testing.T) {
 		early: []earlyDelivery{
 			{member: "g2", tp: tp, offset: 3, at: at(17), accepted: 4}, // zombie: g2 is fenced later
 			{member: "g3", tp: tp, offset: 1, at: at(18), accepted: 2}, // not fenced: counted
+			{member: "j0", tp: tp1, offset: 0, at: at(8), accepted: 1}, // zombie: in j0's second fenced ownership
 		},
 	}
 	h := &invariant.History{Logs: []invariant.Log{{TP: tp, Start: 0, End: 5, Records: []invariant.LogRecord{
@@ -44,7 +48,7 @@ func TestGroupJudge(t *testing.T) {
 		{"GroupNotDelivered", f.GroupNotDelivered, 1},
 		{"GroupRedelivered", f.GroupRedelivered, 1},
 		{"GroupDelivered", f.GroupDelivered, 4},
-		{"ZombieDeliveries", f.ZombieDeliveries, 1},
+		{"ZombieDeliveries", f.ZombieDeliveries, 2},
 		{"DeliveredBelowCommit", f.DeliveredBelowCommit, 1},
 		{"CommitsOutsideOwnership", f.CommitsOutsideOwnership, 1},
 		{"ZombieOverlaps", f.ZombieOverlaps, 1},

@@ -380,6 +380,19 @@ func (gl *groupLoad) commit(ctx context.Context, m *gmember, offs map[gregor.Top
 	}
 }
 
+// zombieAt reports whether member's ownership of tp that held at at ended
+// by Lost: the member was fenced by then, though not yet told (a Java
+// member, one process for the whole run, can be fenced more than once).
+// gl.mu is held.
+func (gl *groupLoad) zombieAt(member string, tp invariant.TP, at time.Time) bool {
+	for _, iv := range gl.ivs {
+		if iv.lost && iv.member == member && iv.tp == tp && !at.Before(iv.start) && !at.After(iv.end) {
+			return true
+		}
+	}
+	return false
+}
+
 // Record adds the group's history: ownership intervals that ended by a
 // handover or were still open (the ones ended by Lost are judged in
 // judgeGroup), and the accepted commits.
@@ -410,7 +423,8 @@ func (gl *groupLoad) Record(h *invariant.History, f *Figures) {
 //     was delivered to a member (GroupNotDelivered, 0);
 //   - a record delivered below the group's highest accepted commit of its
 //     partition counts against the group (DeliveredBelowCommit, 0) unless
-//     its member was later fenced (a zombie: ZombieDeliveries);
+//     the member's ownership it was delivered in ended by Lost (a zombie:
+//     ZombieDeliveries);
 //   - every accepted commit began inside its member's ownership interval
 //     (CommitsOutsideOwnership, 0);
 //   - an interval that ended by Lost overlapping another member's interval
@@ -442,16 +456,8 @@ func (gl *groupLoad) judge(h *invariant.History, f *Figures) {
 			f.GroupDelivered += min(d[r.Offset], 1)
 		}
 	}
-	lostAt := map[string]time.Time{} // member → its first Lost
-	for _, iv := range gl.ivs {
-		if iv.lost {
-			if t, ok := lostAt[iv.member]; !ok || iv.end.Before(t) {
-				lostAt[iv.member] = iv.end
-			}
-		}
-	}
 	for _, e := range gl.early {
-		if t, ok := lostAt[e.member]; ok && !t.Before(e.at) {
+		if gl.zombieAt(e.member, e.tp, e.at) {
 			f.ZombieDeliveries++
 			continue
 		}

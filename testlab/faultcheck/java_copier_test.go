@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -12,8 +13,22 @@ import (
 	"github.com/gregor-kafka/gregor/testlab/invariant"
 )
 
+// javaCopierTxnSize is the Java copier's records per transaction (it is
+// also its max.poll.records). Larger is faster without faults and much
+// slower under the chaos: copying 150,000 records on the shared
+// single-node Kafka, 500 took 144 s wall (11.8 s CPU, load average 23),
+// 2000 took 68 s (8.7 s CPU, load 27); but in the 1-hour soak of
+// 2026-12-02 06:20 (seed 1796192432480474191) 2000 committed 69,601 of
+// 465,804 input records in the first 24 minutes (~50/s) and nothing from
+// 06:41 to 06:50: a transaction's many 512-byte batches (the tool's
+// batch.size) meet a proxy fault before the commit, retry
+// OUT_OF_ORDER_SEQUENCE_NUMBER until commitTransaction's 60 s max.block.ms
+// expires, and the tool exits. 500 copied ~415/s in the 1-hour soak
+// before (1,736,500 records).
+const javaCopierTxnSize = 500
+
 // javaCopierLoad is Apache's TransactionalMessageCopier (--group-mode
-// --use-group-metadata: a classic group member, read_committed, copying
+// --use-group-metadata, javaCopierTxnSize records per transaction: a classic group member, read_committed, copying
 // each poll's records to the same partition of out in one transaction with
 // the consumed positions, KIP-447) on the soak topic through the proxies.
 // The tool copies up to the input's end offset as of its start and exits,
@@ -68,7 +83,7 @@ func (jc *javaCopierLoad) once(ctx context.Context) {
 	jc.mu.Unlock()
 	p, err := jc.tools.start(name, "org.apache.kafka.tools.TransactionalMessageCopier", func(javaEvent) {},
 		"--broker-list", strings.Join(jc.boot, ","), "--input-topic", jc.in, "--input-partition", "0", "--output-topic", jc.out,
-		"--consumer-group", jc.group, "--transactional-id", jc.tid, "--transaction-size", "500", "--group-mode", "--use-group-metadata")
+		"--consumer-group", jc.group, "--transactional-id", jc.tid, "--transaction-size", strconv.Itoa(javaCopierTxnSize), "--group-mode", "--use-group-metadata")
 	if err != nil {
 		jc.logf("java copier: %v", err)
 		jc.count(err)

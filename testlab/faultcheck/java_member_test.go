@@ -2,6 +2,7 @@ package faultcheck
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -10,15 +11,19 @@ import (
 )
 
 // javaMember is one of Apache's VerifiableConsumer (group.protocol=consumer,
-// --verbose, manual commitSync after every poll) in groupLoad's group,
+// verbose, manual commitSync after every poll) in groupLoad's group,
 // beside gregor's members: its events feed the same ownership intervals,
-// deliveries, Reads and accepted commits the group is judged by.
+// deliveries, Reads and accepted commits the group is judged by. It runs as
+// java/LostReportingConsumer.java, the release's VerifiableConsumer with
+// onPartitionsLost overridden: the stock tool leaves it to the interface
+// default, which calls onPartitionsRevoked, so a fenced member printed
+// "partitions_revoked" and its late-learned loss was judged a handover (the
+// 1-hour soak of 2026-12-02 counted such an overlap as a double ownership).
 //   - partitions_assigned starts an interval per partition,
-//     partitions_revoked ends it (the listener prints it when called, and
-//     returns at once; the tool's onPartitionsLost is the default, which
-//     calls onPartitionsRevoked, so a fenced Java member's loss is recorded
-//     as a handover: an overlap is then counted as a double ownership,
-//     never excused);
+//     partitions_revoked ends it (a handover: the listener prints it when
+//     called and returns at once, before the member acknowledges the
+//     revocation), partitions_lost ends it as Lost (fenced: the overlap with
+//     the partition's next owner is a zombie overlap, as for gregor's Lost);
 //   - record_data lines are the records of the next records_consumed,
 //     which completes the poll (one Read per partition);
 //   - offsets_committed with success is an accepted commit, begun at the
@@ -32,6 +37,10 @@ type javaMember struct {
 	polled  time.Time         // the last records_consumed
 }
 
+// lostReportingConsumer is the Java member's source file (run by java's
+// source-file mode against the release's jars), relative to this package.
+const lostReportingConsumer = "java/LostReportingConsumer.java"
+
 // startJava starts a Java member named name.
 func (gl *groupLoad) startJava(name string) (*javaMember, error) {
 	jm := &javaMember{name: name, gl: gl, cont: map[invariant.TP]bool{}}
@@ -39,9 +48,11 @@ func (gl *groupLoad) startJava(name string) (*javaMember, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := gl.tools.start(name, "org.apache.kafka.tools.VerifiableConsumer", jm.onEvent,
-		"--bootstrap-server", strings.Join(gl.boot, ","), "--topic", gl.topic, "--group-id", gl.group,
-		"--group-protocol", "consumer", "--verbose", "--reset-policy", "earliest", "--consumer.config", cfg)
+	src, err := filepath.Abs(lostReportingConsumer)
+	if err != nil {
+		return nil, err
+	}
+	p, err := gl.tools.start(name, src, jm.onEvent, strings.Join(gl.boot, ","), gl.topic, gl.group, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -70,11 +81,9 @@ func (gl *groupLoad) stopJava(jm *javaMember) {
 func (jm *javaMember) onEvent(e javaEvent) {
 	gl := jm.gl
 	switch e.Name {
-	case "partitions_assigned", "partitions_revoked":
-		kind := consumer.Assigned
-		if e.Name == "partitions_revoked" {
-			kind = consumer.Revoking
-		}
+	case "partitions_assigned", "partitions_revoked", "partitions_lost":
+		kind := map[string]consumer.AssignmentEventKind{"partitions_assigned": consumer.Assigned,
+			"partitions_revoked": consumer.Revoking, "partitions_lost": consumer.Lost}[e.Name]
 		gl.ownershipEvent(jm.name, kind, e.At(), e.Partitions)
 		for _, p := range e.Partitions {
 			delete(jm.cont, invariant.TP{Topic: p.Topic, Partition: p.Partition})

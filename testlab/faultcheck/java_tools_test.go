@@ -27,7 +27,11 @@ type javaTools struct {
 	dir       string // where config files and stderr logs go
 }
 
-func newJavaTools(clusterDir string) (*javaTools, error) {
+// newJavaTools runs the tools with the cluster's log4j config, their config
+// files and stderr logs in dir (outside the cluster's directory, which
+// Close removes: the logs are evidence of what a failed run's Java clients
+// saw).
+func newJavaTools(clusterDir, dir string) (*javaTools, error) {
 	java, err := exec.LookPath("java")
 	if err != nil {
 		return nil, fmt.Errorf("java tools: %w", err)
@@ -36,7 +40,10 @@ func newJavaTools(clusterDir string) (*javaTools, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(clusterDir, "java-clients")
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -61,7 +68,8 @@ type javaProc struct {
 	err  error         // Wait's result, valid after done
 }
 
-// start runs mainClass with args; every stdout line that is a JSON object
+// start runs mainClass (a class name, or a .java file for java's source-file
+// mode) with args; every stdout line that is a JSON object
 // goes to onEvent (from one goroutine, in order), stderr to <name>.err.
 // The JVM is in a process group of its own and gets SIGKILL if the test
 // binary dies.
