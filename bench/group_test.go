@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync/atomic"
 	"testing"
@@ -45,7 +47,9 @@ var groupSeq atomic.Int64
 // op joins a new group (one member, range, auto-commit every 5s as both
 // clients default) and reads every record of the topic from the beginning:
 // gregor's consumer.Group beside franz-go's group consumer
-// (kgo.ConsumerGroup), same fetch limits. Includes the join. Compare with:
+// (kgo.ConsumerGroup), same fetch limits. Includes the join; neither
+// client recycles (consumer.Group has no Recycle). peak-RSS-MiB is the
+// ops' peak resident set (VmHWM), not the process's. Compare with:
 // benchstat -col /client
 func BenchmarkGroupConsume(b *testing.B) {
 	owner := b
@@ -67,6 +71,13 @@ func benchGroup(b *testing.B, topic string, read func(b *testing.B, boot []strin
 	boot := bootstrap(b)
 	next := func() string { return fmt.Sprintf("bench-group-%d-%d", time.Now().UnixNano(), groupSeq.Add(1)) }
 	read(b, boot, topic, next()) // warm up
+	// peak-RSS-MiB is the ops' own peak (VmHWM reset after the prefill and
+	// the warm-up were collected and returned to the OS), not the
+	// process's: the prefill's producer and earlier cases would otherwise
+	// set it.
+	runtime.GC()
+	debug.FreeOSMemory()
+	resetPeakRSS(b)
 	b.ReportAllocs()
 	b.SetBytes(consumeRecords * consumeValueSize)
 	b.ResetTimer()
@@ -76,6 +87,7 @@ func benchGroup(b *testing.B, topic string, read func(b *testing.B, boot []strin
 	}
 	b.StopTimer()
 	report(b, start, b.N*consumeRecords)
+	b.ReportMetric(peakRSSMiB(b), "peak-RSS-MiB")
 }
 
 func gregorGroupRead(b *testing.B, boot []string, topic, group string) {

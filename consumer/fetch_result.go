@@ -27,6 +27,7 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	// reachable (through their chunks) after they are delivered and
 	// recycled, until its next Fetch.
 	defer clear(r.chunks)
+	defer req.forgetRecords()
 
 	topErr := r.err
 	if topErr == nil {

@@ -29,13 +29,17 @@ func (r *fetchRacks) hook(fc *fakeCoord) {
 	}
 }
 
+// check waits for the member's first Fetch (it may follow the assignment
+// event) and checks the rack of every Fetch seen.
 func (r *fetchRacks) check(t *testing.T, want string) {
 	t.Helper()
+	waitFor(t, "a Fetch", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return len(r.racks) > 0
+	})
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.racks) == 0 {
-		t.Fatal("no Fetch seen")
-	}
 	for i, got := range r.racks {
 		if got != want {
 			t.Fatalf("Fetch %d sent rack %q, want %q", i, got, want)

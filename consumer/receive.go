@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/gregor-kafka/gregor/client"
 )
@@ -145,9 +146,11 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 	var p pin
 	if first, ok := contiguous(take); ok {
 		out = first.records[:total:total]
+		p.key = first.blk
 	} else {
 		p.merged = c.blocks.get(total, false, 0, math.MaxInt64)
 		out = p.merged.recs[:0:total]
+		p.key = p.merged
 	}
 	for i, st := range take {
 		b := st.delivered()
@@ -164,9 +167,14 @@ func (c *Consumer) takeLocked() ([]Record, error) {
 		}
 		if b.blk != nil {
 			p.add(b.blk)
+			b.blk.loosen()
 		}
+		*b = chunk{} // the block's slab must not keep the records alive
 	}
-	p.first = &out[0]
+	if p.merged != nil {
+		p.merged.loosen()
+	}
+	p.first = uintptr(unsafe.Pointer(&out[0]))
 	c.pins.put(p)
 	c.progressedLocked()
 	return out, nil

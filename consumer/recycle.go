@@ -1,6 +1,10 @@
 package consumer
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+	"weak"
+)
 
 // Recycle hands back a slice that Receive returned, once the application is
 // done with it and with every Key, Value and header of its records: the
@@ -18,7 +22,7 @@ func (c *Consumer) Recycle(recs []Record) {
 		return
 	}
 	c.mu.Lock()
-	p, ok := c.pins.take(&recs[0])
+	p, ok := c.pins.take(uintptr(unsafe.Pointer(&recs[0])))
 	c.mu.Unlock()
 	if !ok {
 		return
@@ -48,6 +52,82 @@ type recBlock struct {
 	// refs counts the non-empty chunks cut from the block that were not
 	// handed back yet; guarded by blockPool.mu once the block is shared.
 	refs int
+	// loose: a chunk of the block was delivered (takeLocked, under
+	// Consumer.mu) and not every chunk is back yet (release, under
+	// blockPool.mu, makes it tight again). A loose block holds its memory
+	// only weakly (held; recs, arena and frame nil), so that the pin ring
+	// (which remembers delivered slices by their blocks, for Recycle)
+	// keeps no memory alive: what the application drops without Recycle
+	// is garbage collected, and what it holds (or hands back) is still
+	// there.
+	loose bool
+	held  heldMem
+}
+
+// heldMem is a loose block's memory: weak pointers to its arrays and
+// their capacities.
+type heldMem struct {
+	recs                           weak.Pointer[Record]
+	arena, frame                   weak.Pointer[byte]
+	chunks                         weak.Pointer[chunk]
+	nrecs, narena, nframe, nchunks int
+}
+
+// loosen lets go of the block's memory, keeping weak pointers to it.
+func (b *recBlock) loosen() {
+	if b.loose {
+		return
+	}
+	b.held = heldMem{recs: weakOf(b.recs), arena: weakOf(b.arena), frame: weakOf(b.frame), chunks: weakOf(b.chunks),
+		nrecs: cap(b.recs), narena: cap(b.arena), nframe: cap(b.frame), nchunks: cap(b.chunks)}
+	b.recs, b.arena, b.frame, b.chunks, b.loose = nil, nil, nil, nil, true
+}
+
+// tighten takes back what of a loose block's memory was not collected.
+func (b *recBlock) tighten() {
+	if !b.loose {
+		return
+	}
+	h := b.held
+	b.recs, b.arena, b.frame = strongOf(h.recs, h.nrecs), strongOf(h.arena, h.narena), strongOf(h.frame, h.nframe)
+	if p := h.chunks.Value(); p != nil {
+		b.chunks = unsafe.Slice(p, h.nchunks) // whole: putLocked clears every chunk
+	}
+	b.held, b.loose = heldMem{}, false
+}
+
+// holds reports whether the loose block's records array is alive and
+// holds the record at address first.
+func (b *recBlock) holds(first uintptr) bool {
+	if !b.loose {
+		return false
+	}
+	base := b.held.recs.Value()
+	if base == nil {
+		return false
+	}
+	lo := uintptr(unsafe.Pointer(base))
+	return first >= lo && first < lo+uintptr(b.held.nrecs)*unsafe.Sizeof(Record{})
+}
+
+// weakOf is a weak pointer to s's array (the zero pointer when it has
+// none). A pooled block's arrays keep theirs, so making it again allocates
+// nothing.
+func weakOf[T any](s []T) weak.Pointer[T] {
+	if cap(s) == 0 {
+		return weak.Pointer[T]{}
+	}
+	return weak.Make(unsafe.SliceData(s))
+}
+
+// strongOf is the empty slice of capacity n over w's array, nil when it
+// was collected.
+func strongOf[T any](w weak.Pointer[T], n int) []T {
+	p := w.Value()
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice(p, n)[:0]
 }
 
 // blockPool keeps recycled blocks, at most maxPooledBlocks of them and
@@ -189,6 +269,7 @@ func (bp *blockPool) release(p pin) {
 }
 
 func (bp *blockPool) putLocked(b *recBlock) {
+	b.tighten()
 	if len(bp.free) >= maxPooledBlocks || bp.bytes+b.size() > bp.limit {
 		return
 	}
@@ -207,9 +288,11 @@ func (bp *blockPool) putLocked(b *recBlock) {
 
 // pin is what one delivered slice holds: one block reference per chunk it
 // contains, and the block of the merged slice when chunks were copied into
-// one.
+// one. Its blocks are loose, and first is an address, not a pointer: a pin
+// keeps nothing of the slice alive.
 type pin struct {
-	first  *Record
+	first  uintptr   // address of the slice's first record
+	key    *recBlock // the block whose records array holds the slice
 	n      int
 	inline [4]*recBlock
 	more   []*recBlock
@@ -247,12 +330,19 @@ func (r *pinRing) put(p pin) {
 	r.next = (r.next + 1) % maxPins
 }
 
-// take finds and forgets the slice starting at first.
-func (r *pinRing) take(first *Record) (pin, bool) {
+// take finds and forgets the slice starting at first. The caller holds
+// that slice, so its array is alive: a pin at the same address whose
+// array was collected (a slice never handed back, its memory since reused)
+// is stale, forgotten and passed over.
+func (r *pinRing) take(first uintptr) (pin, bool) {
 	for i := range r.ring {
-		if p := &r.ring[i]; p.first == first {
-			out := *p
-			*p = pin{}
+		p := &r.ring[i]
+		if p.first != first {
+			continue
+		}
+		out := *p
+		*p = pin{}
+		if out.key.holds(first) {
 			return out, true
 		}
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 	"time"
+	"unsafe"
+	"weak"
 
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
@@ -100,13 +103,14 @@ func TestReceiveDeliversOneResponseWithoutCopy(t *testing.T) {
 			blk := r.fetch(codec, "a", 50)
 			recs := r.take()
 			checkValues(t, recs, "a", []int32{0, 1, 2}, 50)
-			if &recs[0] != &blk.recs[0] {
+			brecs, arena := memOf(blk)
+			if &recs[0] != &brecs[0] {
 				t.Fatal("the records of one response were copied")
 			}
 			if cap(recs) != len(recs) {
 				t.Fatalf("cap %d beyond len %d: an append would overwrite block memory", cap(recs), len(recs))
 			}
-			if codec != wire.CompressionNone && (len(blk.arena) == 0 || !aliases(recs[0].Value, blk.arena)) {
+			if codec != wire.CompressionNone && (cap(arena) == 0 || !aliases(recs[0].Value, arena)) {
 				t.Fatal("decompressed values are not in the block's arena")
 			}
 		})
@@ -119,7 +123,7 @@ func TestReceiveCopiesWhenNotContiguous(t *testing.T) {
 	blk := r.fetch(wire.CompressionNone, "a", 20)
 	recs := r.take()
 	checkValues(t, recs, "a", []int32{0, 2}, 20)
-	if &recs[0] == &blk.recs[0] {
+	if brecs, _ := memOf(blk); &recs[0] == &brecs[0] {
 		t.Fatal("records with a gap between them were delivered as one run")
 	}
 	if cap(recs) != len(recs) {
@@ -196,6 +200,23 @@ func TestRecycleUnknownSliceIgnored(t *testing.T) {
 	}
 }
 
+// memOf returns a block's records array and arena (the weakly held ones
+// of a loose block), at their full capacity.
+func memOf(b *recBlock) ([]Record, []byte) {
+	if !b.loose {
+		return b.recs[:cap(b.recs)], b.arena[:cap(b.arena)]
+	}
+	var recs []Record
+	var arena []byte
+	if p := b.held.recs.Value(); p != nil {
+		recs = unsafe.Slice(p, b.held.nrecs)
+	}
+	if p := b.held.arena.Value(); p != nil {
+		arena = unsafe.Slice(p, b.held.narena)
+	}
+	return recs, arena
+}
+
 func aliases(b, arena []byte) bool {
 	if len(b) == 0 || cap(arena) == 0 {
 		return false
@@ -260,4 +281,61 @@ func TestRecycleWhileFetching(t *testing.T) {
 		t.Fatalf("%d blocks allocated for at least %d fetches: recycled blocks were not reused", made, rounds)
 	}
 	t.Logf("%d blocks allocated for %d records in %d rounds", made, got, rounds)
+}
+
+// TestUnrecycledSlicesAreCollected: slices delivered and dropped without
+// Recycle are garbage collected although the pin ring remembers them (it
+// used to keep the blocks of the last maxPins slices alive: 64 responses),
+// and so is a chunk dropped from a delivered block (a seek) and the
+// response's frame.
+func TestUnrecycledSlicesAreCollected(t *testing.T) {
+	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
+		t.Run(codec.String(), func(t *testing.T) {
+			r := newRecycleRig(t, 2)
+			p1 := r.c.parts[gregor.TopicPartition{Topic: "t", Partition: 1}]
+			var gone []weak.Pointer[Record]
+			var frames []weak.Pointer[byte]
+			for i := range 8 {
+				p1.paused = i%2 == 1 // odd rounds: partition 1 stays buffered, then is dropped
+				blk := r.fetch(codec, fmt.Sprintf("a%d", i), 40)
+				blk.frame = make([]byte, 1<<10) // as the wire transport's response frame
+				frames = append(frames, weak.Make(&blk.frame[0]))
+				recs := r.take()
+				gone = append(gone, weak.Make(&recs[0]))
+				if p1.paused {
+					r.c.buffered -= p1.reposition(p1.gen+1, 0) // a seek drops the buffered chunk
+					p1.paused = false
+				}
+			}
+			runtime.GC()
+			for i := range gone {
+				if gone[i].Value() != nil || frames[i].Value() != nil {
+					t.Fatalf("round %d: records (%v) or frame (%v) still reachable after GC, not handed back", i, gone[i].Value() != nil, frames[i].Value() != nil)
+				}
+			}
+			runtime.KeepAlive(r.c) // the consumer (its pin ring) lives on
+		})
+	}
+}
+
+// TestRecycleAfterGC: a slice the application holds through a GC is still
+// recycled whole (its block's memory was only weakly held meanwhile).
+func TestRecycleAfterGC(t *testing.T) {
+	for _, codec := range []wire.Compression{wire.CompressionNone, wire.CompressionLZ4} {
+		t.Run(codec.String(), func(t *testing.T) {
+			r := newRecycleRig(t, 2)
+			blk := r.fetch(codec, "a", 30)
+			recs := r.take()
+			wantRecs, wantArena := memOf(blk)
+			runtime.GC()
+			checkValues(t, recs, "a", []int32{0, 1}, 30)
+			r.c.Recycle(recs)
+			if len(r.c.blocks.free) != 1 || r.c.blocks.free[0] != blk || blk.loose {
+				t.Fatalf("pool holds %d blocks after Recycle (loose %v), want the response's block", len(r.c.blocks.free), blk.loose)
+			}
+			if gotRecs, gotArena := memOf(blk); &gotRecs[0] != &wantRecs[0] || (codec != wire.CompressionNone && &gotArena[0] != &wantArena[0]) {
+				t.Fatal("the recycled block lost its memory")
+			}
+		})
+	}
 }

@@ -194,6 +194,21 @@ type fetchCall struct {
 	framed bool
 }
 
+// forgetRecords drops the call's and the mapped response's references
+// into the last response frame (also those of entries beyond their
+// length, which the next decode reuses), so that a lane's request keeps
+// no delivered records' memory alive until its next Fetch is answered.
+func (req *fetchReq) forgetRecords() {
+	for i, parts := 0, req.resp.Parts[:cap(req.resp.Parts)]; i < len(parts); i++ {
+		parts[i].Records, parts[i].Aborted = nil, nil
+	}
+	for _, t := range req.call.resp.Responses[:cap(req.call.resp.Responses)] {
+		for i, parts := 0, t.Partitions[:cap(t.Partitions)]; i < len(parts); i++ {
+			parts[i].Records = nil
+		}
+	}
+}
+
 // ResponseFor returns the call's own response (the connection decodes the
 // frame into it, reusing its arrays).
 func (fc *fetchCall) ResponseFor() wire.Response { return &fc.resp }
