@@ -49,6 +49,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 	partition := int32(-1) // unassigned: the Delivery's requested partition
 	if b.part != nil {
 		partition = b.part.partition
+		p.lookAtLocked(b.part) // its queue may change: the batch may hold nothing now
 	}
 	p.finishRecordLocked(r, &outcome{topic: b.topic.name, partition: partition, recordTS: true, err: ErrRecordCancelled, cert: client.NotSent}, -1, -1)
 	p.admitWaitersLocked()
@@ -66,6 +67,7 @@ func (p *Producer) cancel(d *Delivery) CancelOutcome {
 func (p *Producer) Flush(ctx context.Context) error {
 	p.mu.Lock()
 	p.flushing++
+	p.walk = true // the next pass looks at every partition, whatever its broker's state
 	goneAtStart := p.gone || p.clientIsClosed()
 	var wait []*Delivery
 	for _, part := range p.parts {

@@ -130,6 +130,7 @@ func (p *Producer) requeueLocked(part *partState, rotate bool) {
 	}
 	part.waitSince, part.qb = since, want
 	want.q.push(part)
+	want.idle = false // a new member: "nothing sendable" no longer holds
 }
 
 // lookLocked looks at one partition: its next sendable batch (expiry and
