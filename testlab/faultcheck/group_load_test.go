@@ -406,7 +406,7 @@ func (gl *groupLoad) Record(h *invariant.History, f *Figures) {
 	}
 	h.Reads = append(h.Reads, gl.reads...)
 	for _, c := range gl.commits {
-		h.Commits = append(h.Commits, invariant.Commit{Group: gl.group, TP: c.tp, Offset: c.offset, At: c.at})
+		h.Commits = append(h.Commits, invariant.Commit{Group: gl.group, TP: c.tp, Offset: c.offset, At: c.at, Member: c.member})
 	}
 	f.GroupMembers = gl.started
 	f.Rebalances = gl.events[consumer.Revoking] + gl.events[consumer.Lost]

@@ -311,14 +311,15 @@ func commitRegress(h *History) []Violation {
 		group string
 		tp    TP
 	}
-	last := map[key]int64{}
+	last := map[key]Commit{}
 	var out []Violation
 	for _, c := range cs {
 		k := key{c.Group, c.TP}
-		if p, ok := last[k]; ok && !c.Reset && c.Offset < p {
-			out = append(out, violation(RuleCommitRegress, c.TP, "group %s committed %d after %d", c.Group, c.Offset, p))
+		if p, ok := last[k]; ok && !c.Reset && c.Offset < p.Offset {
+			out = append(out, violation(RuleCommitRegress, c.TP, "group %s committed %d after %d (by %s at %s, then %s at %s)", c.Group, c.Offset, p.Offset,
+				memberName(p.Member), p.At.Format(time.RFC3339Nano), memberName(c.Member), c.At.Format(time.RFC3339Nano)))
 		}
-		last[k] = c.Offset
+		last[k] = c
 	}
 	return out
 }
@@ -352,4 +353,12 @@ func epochs(h *History) []Violation {
 		}
 	}
 	return out
+}
+
+// memberName is m, or "an unnamed member".
+func memberName(m string) string {
+	if m == "" {
+		return "an unnamed member"
+	}
+	return m
 }

@@ -2,6 +2,7 @@ package invariant
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -188,5 +189,18 @@ func TestEveryRuleHasBothHistories(t *testing.T) {
 		if !broken[r] {
 			t.Errorf("no history breaks %s", r)
 		}
+	}
+}
+
+// TestCommitRegressNamesMembers: the violation names who committed each
+// offset, so a regression seen in a soak can be traced to its members.
+func TestCommitRegressNamesMembers(t *testing.T) {
+	h := &History{Commits: []Commit{
+		{Group: "g", TP: tp0, Offset: 3, At: at(1), Member: "g7"},
+		{Group: "g", TP: tp0, Offset: 2, At: at(2), Member: "j0"},
+	}}
+	vs := commitRegress(h)
+	if len(vs) != 1 || !strings.Contains(vs[0].String(), "by g7") || !strings.Contains(vs[0].String(), "then j0") {
+		t.Fatalf("violations %v: want one naming g7 and j0", vs)
 	}
 }

@@ -126,6 +126,7 @@ type Commit struct {
 	Offset int64
 	At     time.Time
 	Reset  bool
+	Member string // who committed ("" when unknown); named in a violation
 }
 
 // Outcome is how a transaction ended.
