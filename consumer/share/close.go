@@ -20,9 +20,13 @@ import (
 // session or of leaving (ctx's end as client.ErrTimeout or
 // client.ErrCancelled); errors.Is sees through to each. The outcomes of all
 // the acknowledgements not yet reported, successes included, stay
-// available from TakeAckResults after Close. Calling it again returns
-// ErrClosed.
+// available from TakeAckResults after Close. A Receive waiting when Close
+// is called returns ErrClosed: at once when it waits for an assignment,
+// else once its ShareFetch in flight is answered (within MaxWait; the
+// records that answer acquires are released like the others). Calling it
+// again returns ErrClosed.
 func (c *Consumer) Close(ctx context.Context) error {
+	c.closeOnce.Do(func() { close(c.closing) }) // ends a Receive holding opMu
 	c.opMu.Lock()
 	defer c.opMu.Unlock()
 	if c.closed {

@@ -92,6 +92,12 @@ type Consumer struct {
 	// not name (heartbeat goroutine only).
 	unresolved *wire.ShareGroupHeartbeatAssignment
 
+	// closing is closed when Close is called, before Close takes opMu:
+	// a Receive holding opMu sees it and returns ErrClosed (closeOnce
+	// closes it once).
+	closing   chan struct{}
+	closeOnce sync.Once
+
 	opMu sync.Mutex // serializes Receive, Acknowledge, Commit, Close; guards the fields below
 	// closed is set by Close.
 	closed bool
@@ -172,6 +178,7 @@ func newConsumer(t transport, cfg Config) (*Consumer, error) {
 		held:          map[gregor.TopicPartition]map[int64]heldRecord{},
 		hbDone:        make(chan struct{}),
 		joined:        make(chan struct{}),
+		closing:       make(chan struct{}),
 	}
 	c.pool.maxArena = cfg.MaxBufferedBytes
 	if w, ok := t.(wireTransport); ok {

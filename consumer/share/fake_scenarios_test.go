@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -438,5 +439,36 @@ func TestFakeAssignmentResolvedLater(t *testing.T) {
 	defer c.Close(context.Background())
 	if recs := mustReceive(t, c); len(recs) != 1 {
 		t.Fatalf("%d records", len(recs))
+	}
+}
+
+// TestFakeCloseEndsWaitingReceive: a Receive long-polling when Close is
+// called returns ErrClosed once its ShareFetch is answered, and Close does
+// not wait for the Receive's own deadline (CI: TestLifecycleMatrix's
+// share/object-then-client/pending case took 30 s).
+func TestFakeCloseEndsWaitingReceive(t *testing.T) {
+	inFetch := make(chan struct{})
+	longPoll := func(r *wire.ShareFetchRequest) *wire.ShareFetchResponse {
+		close(inFetch)
+		<-time.After(time.Duration(r.MaxWaitMs) * time.Millisecond)
+		return ackAll(r)
+	}
+	_, c := newFake(t, 1, Config{MaxWait: 300 * time.Millisecond}, longPoll)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	got := make(chan error, 1)
+	go func() { _, err := c.Receive(ctx); got <- err }()
+	<-inFetch // the Receive holds the consumer and waits for the broker
+	start := time.Now()
+	closeCtx, closeCancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer closeCancel()
+	if err := c.Close(closeCtx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("Close took %v behind a Receive long-polling 300ms", took)
+	}
+	if err := <-got; !errors.Is(err, ErrClosed) || !errors.Is(err, client.ErrClosed) {
+		t.Fatalf("the waiting Receive returned %v, want ErrClosed", err)
 	}
 }

@@ -20,7 +20,8 @@ import (
 // client.ErrTimeout or client.ErrCancelled). With AckImplicit it first
 // accepts every record delivered before. Pending acknowledgements ride on
 // the ShareFetch requests it sends. A fatal membership error (e.g.
-// GROUP_AUTHORIZATION_FAILED) is returned as it is.
+// GROUP_AUTHORIZATION_FAILED) is returned as it is. A Close called while
+// it waits makes it return ErrClosed (see Close).
 func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 	c.opMu.Lock()
 	defer c.opMu.Unlock()
@@ -34,6 +35,11 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 		c.commitLocked(ctx)
 	}
 	for {
+		select {
+		case <-c.closing: // Close waits for opMu: leave what is buffered to it
+			return nil, ErrClosed
+		default:
+		}
 		if len(c.buffered) > 0 {
 			return c.deliverLocked(), nil
 		}
@@ -66,6 +72,7 @@ func (c *Consumer) Receive(ctx context.Context) ([]Record, error) {
 			case <-ctx.Done():
 			case <-changed:
 			case <-c.clientDone:
+			case <-c.closing:
 			case <-tm.C:
 			}
 			tm.Stop()
