@@ -111,10 +111,10 @@ func delayCase(b *testing.B, owner *testing.B, boot []string, op, cl string, par
 	c := consumeCase{partitions: parts, codec: wire.CompressionNone}
 	switch op + "/" + cl {
 	case "produce/gregor":
-		topic := topicFor(b, owner, fmt.Sprintf("delay-produce/parts=%d", parts), parts)
+		topic := warmedTopic(b, owner, fmt.Sprintf("delay-produce/parts=%d", parts), parts)
 		return benchScaleGregorProduce(b, boot, topic, parts, false), produceBound(scaleRecords, parts, rtt)
 	case "produce/franz":
-		topic := topicFor(b, owner, fmt.Sprintf("delay-produce/parts=%d", parts), parts)
+		topic := warmedTopic(b, owner, fmt.Sprintf("delay-produce/parts=%d", parts), parts)
 		return benchScaleFranzProduce(b, boot, topic, parts, false), 0
 	case "consume/gregor":
 		b.ReportMetric(float64(consumeBoundFetches(consumeRecords, parts)), "bound-fetches")

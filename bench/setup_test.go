@@ -51,6 +51,8 @@ func ctxFor(b *testing.B, d time.Duration) context.Context {
 var topics struct {
 	sync.Mutex
 	byKey map[string]string
+	// warmed are the topics warmedTopic has warmed.
+	warmed map[string]bool
 }
 
 // topicFor returns the topic for key (created on first use with partitions
