@@ -134,10 +134,8 @@ func delayCase(b *testing.B, owner *testing.B, boot []string, op, cl string, par
 // one broker, so the op takes at least ⌈⌈records/perReq⌉/inFlight⌉ round
 // trips (perReq: produceRecordEstimate each). (The warm-up before the timer has the producer ID and metadata.)
 func produceBound(records int, parts int32, rtt time.Duration) float64 {
-	perReq := producer.DefaultRequestMaxBytes / produceRecordEstimate
-	if parts == 1 {
-		perReq = min(perReq, producer.DefaultBatchMaxBytes/produceRecordEstimate, producer.DefaultBatchMaxRecords)
-	}
+	perBatch := min(producer.DefaultBatchMaxBytes/produceRecordEstimate, producer.DefaultBatchMaxRecords)
+	perReq := min(producer.DefaultRequestMaxBytes/produceRecordEstimate, int(parts)*perBatch) // one batch per partition
 	reqs := ceilDiv(records, perReq)
 	trips := ceilDiv(reqs, producer.DefaultMaxInFlightPerBroker)
 	return float64(records) / (float64(trips) * rtt.Seconds())
