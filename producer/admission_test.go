@@ -30,7 +30,7 @@ func TestConfigValidation(t *testing.T) {
 		{"batch bytes above request", Config{BatchMaxBytes: 2000, RequestMaxBytes: 1000}, false},
 		{"request above retained", Config{RequestMaxBytes: 2000, RetainedBytes: 1000, BatchMaxBytes: 100}, false},
 		{"request of 2 GiB", Config{RequestMaxBytes: 1 << 31, RetainedBytes: 1 << 32, BatchMaxBytes: 100}, false},
-		{"retained below the default request", Config{RetainedBytes: 4 << 20}, true},
+		{"retained below the default request", Config{RetainedBytes: 2 << 20}, true},
 		{"retained below a batch", Config{RetainedBytes: 512 << 10}, false},
 		{"negative timeout", Config{DeliveryTimeout: -1}, false},
 		{"bad codec", Config{Compression: 9}, false},
@@ -58,8 +58,8 @@ func TestConfigValidation(t *testing.T) {
 	if s.RequestMaxBytes != DefaultRequestMaxBytes || s.RetainedBytes != DefaultRetainedBytes {
 		t.Fatalf("default RequestMaxBytes %d, RetainedBytes %d", s.RequestMaxBytes, s.RetainedBytes)
 	}
-	if s, _ := validate(Config{RetainedBytes: 4 << 20}); s.RequestMaxBytes != 4<<20 {
-		t.Fatalf("RetainedBytes 4 MiB: default RequestMaxBytes %d, want 4 MiB", s.RequestMaxBytes)
+	if s, _ := validate(Config{RetainedBytes: 2 << 20}); s.RequestMaxBytes != 2<<20 {
+		t.Fatalf("RetainedBytes 2 MiB: default RequestMaxBytes %d, want 2 MiB", s.RequestMaxBytes)
 	}
 	if s.linger != DefaultLinger || s.backoff != DefaultRetryBackoff || s.MaxInFlightPerBroker != 5 || s.DeliveryTimeout != DefaultDeliveryTimeout ||
 		s.retries != -1 || s.UnknownTopicRetries != DefaultUnknownTopicRetries {

@@ -71,15 +71,16 @@ type Config struct {
 	BatchMaxBytes int
 	// RequestMaxBytes bounds the bytes of one ProduceRequest
 	// (max.request.size); a record that cannot fit is rejected at admission
-	// with ErrRecordTooLarge. Default 8 MiB (capped by RetainedBytes when
+	// with ErrRecordTooLarge. Default 4 MiB (capped by RetainedBytes when
 	// that is set, and at least BatchMaxBytes), where the Java client's
 	// max.request.size is 1 MiB: gregor's batches are 1 MiB (Java's
 	// batch.size is 16 KiB), a request holds at most one batch per
 	// partition, and a 1 MiB request held one full batch and little else,
 	// so a broker leading several busy partitions got requests about 60 %
 	// full and a round trip per batch (at 80 ms round trips, 16 partitions:
-	// 0.59× franz-go's records/s, whose request cap is 100 MiB; with 8 MiB,
-	// 1.16×, bench BenchmarkDelay). A record over the broker's
+	// 0.59× franz-go's records/s, whose request cap is 100 MiB; with 4 MiB
+	// 1.7×, bench BenchmarkDelay; larger requests cost CPU per record at
+	// 1,024 partitions on loopback). A record over the broker's
 	// message.max.bytes (1 MiB by default) but within RequestMaxBytes is
 	// refused by the broker: errors.Is(err, wire.ErrMessageTooLarge). Must
 	// be ≥ BatchMaxBytes, ≤ RetainedBytes and < 2 GiB (a request's size is
@@ -190,7 +191,7 @@ const (
 	DefaultLinger               = 5 * time.Millisecond
 	DefaultBatchMaxRecords      = 10000
 	DefaultBatchMaxBytes        = 1 << 20
-	DefaultRequestMaxBytes      = 8 << 20
+	DefaultRequestMaxBytes      = 4 << 20
 	DefaultMaxInFlightPerBroker = 5
 	DefaultRetainedBytes        = 32 << 20
 	DefaultInFlightRecords      = 1000000
