@@ -14,14 +14,21 @@ const quickStartLead = 5
 
 // TestPackageDocsOpenWithQuickStart keeps the user's contract readable:
 // the doc.go comment of every public library package of the root module
-// (internal packages, commands and examples/ are exempt) opens with the
-// package sentence, then "# Quick start" within quickStartLead lines, as
-// its first heading; the contract and the details follow.
+// and of the plugin modules (internal packages, commands and examples/ are
+// exempt) opens with the package sentence, then "# Quick start" within
+// quickStartLead lines, as its first heading; the contract and the
+// details follow.
 func TestPackageDocsOpenWithQuickStart(t *testing.T) {
 	root := testRoot(t)
-	dirs, err := packageDirs(root)
-	if err != nil {
-		t.Fatal(err)
+	var dirs []string
+	for _, mod := range []string{".", "plugin/otel", "plugin/prom"} {
+		ds, err := packageDirs(filepath.Join(root, mod))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			dirs = append(dirs, filepath.ToSlash(filepath.Join(mod, d)))
+		}
 	}
 	checked := 0
 	for _, dir := range dirs {
