@@ -1,7 +1,25 @@
 // Package gregor is the root of gregor, an Apache Kafka client written from
-// scratch in Go, and its shared vocabulary: the names every other package
-// uses, so that a program sets headers, picks a compression codec, matches
-// Kafka errors and asks what a failure means without importing wire:
+// scratch in Go, and its shared vocabulary.
+//
+// # Quick start
+//
+// Write a record and read it back (the package Example has the whole
+// program, README.md a group consumer and a transaction):
+//
+//	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:9092"}})
+//	// ... handle err; defer cl.Close(ctx): last, after the producer's and consumer's Close
+//	p, err := producer.New(cl, producer.Config{})
+//	r, err := p.Produce(ctx, producer.Record{Topic: "greetings", Value: []byte("hello")})
+//	c, err := consumer.New(cl, consumer.Config{})
+//	tp := gregor.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+//	err = c.Assign(ctx, []consumer.PartitionPosition{{TopicPartition: tp, Position: consumer.AtBeginning()}})
+//	recs, err := c.Receive(ctx)
+//
+// # Vocabulary
+//
+// The names every other package uses, so that a program sets headers,
+// picks a compression codec, matches Kafka errors and asks what a failure
+// means without importing wire:
 //
 //   - TopicPartition: one partition of a topic (producer, consumer, admin,
 //     txn all use it).
@@ -27,7 +45,9 @@
 // in the packages below it, and the example of this package shows them
 // together (create a topic, produce, consume, close).
 //
-// Packages (imports point down only):
+// # Packages
+//
+// Imports point down only:
 //
 //   - client: connections (TCP, TLS and mutual TLS, SASL PLAIN, SCRAM and
 //     OAUTHBEARER), API version negotiation, metadata, request routing. Create one *client.Client with

@@ -1,8 +1,5 @@
-// Package admin is gregor's admin surface: topics, partitions, offsets,
-// records, configs, cluster and consumer-group administration, and the
-// operator's calls (reassignments, leader elections, log dirs, ACLs, SCRAM
-// users, quotas, producers and transactions, features, the KRaft quorum),
-// each with typed per-resource results in request order.
+// Package admin administers a Kafka cluster: topics, offsets, configs,
+// groups and the operator's calls, one typed result per resource.
 //
 // # Quick start
 //
@@ -19,9 +16,13 @@
 //		return err // this topic's own failure
 //	}
 //
-// Every call takes a batch of resources and returns one typed result per
-// resource, in request order. The contract (validation, errors, retries)
-// follows; the summary of every call comes last.
+// It covers topics, partitions, offsets, records, configs, cluster and
+// consumer-group administration, and the operator's calls (reassignments,
+// leader elections, log dirs, ACLs, SCRAM users, quotas, producers and
+// transactions, features, the KRaft quorum). Every call takes a batch of
+// resources and returns one typed result per resource, in request order.
+// The contract (validation, errors, retries) follows; the summary of every
+// call comes last.
 //
 // # Errors
 //

@@ -156,9 +156,19 @@ func (a *Admin) preferredEverywhere(ctx context.Context, names []string, parts [
 				return fmt.Errorf("broker %d does not show %s", b, tpString(p))
 			}
 			if pm.LeaderID != pm.ReplicaNodes[0] {
-				return fmt.Errorf("broker %d shows %s led by %d, preferred %d", b, tpString(p), pm.LeaderID, pm.ReplicaNodes[0])
+				return notPreferred(b, p, pm.LeaderID, pm.ReplicaNodes[0])
 			}
 		}
 	}
 	return nil
+}
+
+// notPreferred is the error for a partition that broker b shows led by
+// another replica than the preferred one; a leader of -1 reads "with no
+// leader", not "led by -1".
+func notPreferred(b int32, p gregor.TopicPartition, leader, preferred int32) error {
+	if leader < 0 {
+		return fmt.Errorf("broker %d shows %s with no leader, preferred %d", b, tpString(p), preferred)
+	}
+	return fmt.Errorf("broker %d shows %s led by %d, preferred %d", b, tpString(p), leader, preferred)
 }

@@ -1,33 +1,30 @@
-// Package client owns every socket gregor opens. It connects to brokers (TCP,
-// TLS with optional client certificates, SASL PLAIN, SCRAM-SHA-256/512,
-// OAUTHBEARER or a caller's Mechanism), negotiates API versions with
-// ApiVersions, pipelines requests with correlation IDs over one connection
-// per broker and workload lane, keeps a metadata cache (brokers, controller, cluster ID, topics
-// with IDs and partitions with leaders and epochs), finds coordinators with
-// FindCoordinator, and routes requests to a broker, a partition leader, the
-// controller or a coordinator. Every call takes a context.Context whose
-// deadline bounds the whole operation, retries included.
-//
-// Higher layers (producer, consumer, admin) use a *Client and never see a
-// net.Conn. Failures are typed: broker error codes are *wire.KafkaError
-// values, client-side failures are the Err values of this package wrapped in
-// *RequestError with a Certainty (NotSent or PossiblySent).
+// Package client owns every socket gregor opens: one *Client per program,
+// shared by its producers, consumers and admin calls.
 //
 // # Quick start
-//
-// One client for a program's producers, consumers and admin calls (close it
-// last):
 //
 //	cl, err := client.New(client.Config{
 //		Bootstrap: []string{"127.0.0.1:9092"},
 //		// TLS: &tls.Config{...}, SASL: &client.SASL{Mechanism: client.SASLScramSHA512, Username: u, Password: pw},
 //	})
 //	// ... handle err
-//	defer cl.Close(context.Background())
+//	defer cl.Close(context.Background()) // last: the producers' and consumers' Close leave it open
 //	if err := cl.Ready(ctx); err != nil { // optional: fail early if no broker answers
 //		return err
 //	}
 //	p, err := producer.New(cl, producer.Config{}) // consumer.New, admin.New, txn.New alike
+//
+// A Client connects to brokers over TCP or TLS (optionally with client
+// certificates), authenticates with SASL PLAIN, SCRAM-SHA-256/512,
+// OAUTHBEARER or a caller's Mechanism, negotiates API versions, keeps the
+// cluster's metadata and routes each request to a broker, a partition
+// leader, the controller or a coordinator. Every call takes a
+// context.Context whose deadline bounds the whole operation, retries
+// included. Higher layers (producer, consumer, admin) use a *Client and
+// never see a net.Conn. Failures are typed: broker error codes are
+// *wire.KafkaError values, client-side failures are the Err values of this
+// package wrapped in *RequestError with a Certainty (NotSent or
+// PossiblySent).
 //
 // The contract follows (deadlines and certainty, security, observability);
 // how connections, lanes and allocation work comes last.

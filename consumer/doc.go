@@ -1,8 +1,5 @@
-// Package consumer is gregor's consumer: the directly assigned Consumer
-// (and, below, the group consumer Group). The assigned consumer reads an
-// explicit set of topic-partitions with Fetch sessions (KIP-227), follows
-// leaders, filters aborted transactions under read_committed, detects
-// truncation with leader epochs (KIP-320), and bounds buffered bytes.
+// Package consumer reads records: the group consumer Group (NewGroup) and
+// the directly assigned Consumer (New).
 //
 // # Quick start
 //
@@ -24,8 +21,12 @@
 // Offsets are committed automatically (GroupConfig.DisableAutoCommit turns
 // that off for Commit, CommitDelivered or CommitProcessed). Without a group,
 // New and Assign read explicit partitions from a Position (AtBeginning,
-// AtEnd, AtOffset; ExampleConsumer_Assign). The contract follows; how
-// fetching works comes last.
+// AtEnd, AtOffset; ExampleConsumer_Assign). The assigned consumer reads
+// its explicit set of topic-partitions with Fetch sessions (KIP-227),
+// follows leaders, filters aborted transactions under read_committed,
+// detects truncation with leader epochs (KIP-320), and bounds buffered
+// bytes; the group consumer does the same for the partitions the group
+// assigns it. The contract follows; how fetching works comes last.
 //
 // # Positions
 //

@@ -70,7 +70,9 @@ func (e errFatal) Error() string { return e.err.Error() }
 func (e errFatal) Unwrap() error { return e.err }
 
 // fatalCode reports the JoinGroup/SyncGroup/Heartbeat errors after which
-// the member cannot continue (Java raises them from poll).
+// the member cannot continue (Java raises them from poll). Exception to the
+// classifier (wire.Classify): its own list, because the member rejoins
+// after a backoff on every other failure, fatal class or not.
 func fatalCode(err error) bool {
 	for _, f := range []error{wire.ErrFencedInstanceID, wire.ErrGroupAuthorizationFailed, wire.ErrInvalidSessionTimeout,
 		wire.ErrInconsistentGroupProtocol, wire.ErrGroupMaxSizeReached, wire.ErrUnsupportedVersion, wire.ErrInvalidGroupID} {

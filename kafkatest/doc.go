@@ -1,14 +1,19 @@
-// Package kafkatest starts a real Apache Kafka cluster for tests, without
-// Docker or a preinstalled Kafka: the Kafka 4.4.0 jars come from Maven
-// Central and the brokers run as local JVMs on 127.0.0.1 (KRaft mode, no
-// ZooKeeper). It is the test bed gregor's own tests run against, for
-// testing your code against a real broker.
+// Package kafkatest starts a real Apache Kafka cluster for your tests,
+// without Docker or a preinstalled Kafka.
+//
+// # Quick start
 //
 //	func TestMyApp(t *testing.T) {
-//		c := kafkatest.StartForTest(t, kafkatest.Options{}) // fails t, never skips
+//		c := kafkatest.StartForTest(t, kafkatest.Options{}) // fails t, never skips; Close on t.Cleanup
 //		cfg, err := c.ClientConfig(kafkatest.Plaintext, "", "", "")
-//		...
+//		// ... handle err
+//		cl, err := client.New(cfg) // then your code against a real broker
+//		// ...
 //	}
+//
+// The Kafka 4.4.0 jars come from Maven Central and the brokers run as
+// local JVMs on 127.0.0.1 (KRaft mode, no ZooKeeper). It is the test bed
+// gregor's own tests run against.
 //
 // # Requirements
 //

@@ -1,10 +1,5 @@
-// Package producer is gregor's producer: always idempotent with acks=all
-// (KIP-98 idempotence, KIP-360 epoch bumps), batching with linger, keyed
-// murmur2 partitioning compatible with the Java client, uniform sticky
-// partitioning for unkeyed records (KIP-794), optionally kept to the
-// partitions led in the producer's rack (Config.RackAwarePartitioning,
-// KIP-1123), per-record delivery handles with
-// truthful certainty, and per-record cancellation.
+// Package producer writes records to Kafka, always idempotent with
+// acks=all, and tells for each record whether it was written.
 //
 // # Quick start
 //
@@ -23,8 +18,15 @@
 //	fmt.Println(res.Partition, res.Offset)
 //
 // Send and TrySend pipeline many records, each with a Delivery to wait on;
-// Flush waits for all; Close flushes and stops. The contract follows; how
-// batches, sequences and epochs work comes last.
+// Flush waits for all; Close flushes and stops.
+//
+// The producer is idempotent (KIP-98, with KIP-360 epoch bumps) and
+// batches with linger; it partitions keyed records with murmur2 as the
+// Java client does and unkeyed ones uniformly sticky (KIP-794), optionally
+// kept to the partitions led in the producer's rack
+// (Config.RackAwarePartitioning, KIP-1123); every record gets a delivery
+// handle with truthful certainty and can be cancelled on its own. The
+// contract follows; how batches, sequences and epochs work comes last.
 //
 // # Sending
 //

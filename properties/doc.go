@@ -1,13 +1,19 @@
 // Package properties builds gregor's configurations from Java-style client
-// properties, to ease moving from the Java client or librdkafka: the same
-// file (bootstrap.servers, linger.ms, sasl.mechanism, group.id, ...)
-// configures a client.Config, a producer.Config, a consumer.Config, a
-// consumer.GroupConfig and a txn.Config.
+// properties, to ease moving from the Java client or librdkafka.
+//
+// # Quick start
 //
 //	p, err := properties.Load("client.properties") // or Parse(io.Reader)
 //	cc, pc, err := properties.Producer(p)          // client + producer keys
 //	cl, err := client.New(cc)
 //	pr, err := producer.New(cl, pc)
+//
+// (ExampleProducer has the whole program.) The same file
+// (bootstrap.servers, linger.ms, sasl.mechanism, group.id, ...) configures
+// a client.Config, a producer.Config, a consumer.Config, a
+// consumer.GroupConfig and a txn.Config.
+//
+// # Keys and errors
 //
 // Client accepts only client keys, Producer client and producer keys,
 // Consumer client and consumer keys, Group client, consumer and group keys
@@ -24,6 +30,8 @@
 // ErrWeakensDurability. Every error is a *KeyError naming the key; values
 // of secret keys (sasl.jaas.config, ssl.key.password) are never shown.
 // When several keys are wrong, the first in key order is reported.
+//
+// # Values and security
 //
 // Durations are whole milliseconds as in Java; a Java value of 0 that means
 // "none" maps to gregor's "none" (linger.ms=0 is no linger, Linger -1).

@@ -1,6 +1,5 @@
-// Package txn is gregor's transactional producer (KIP-98), with the
-// transaction protocol v2 of KIP-890 when the cluster finalizes
-// transaction.version 2, and the error classes of KIP-1050.
+// Package txn is gregor's transactional producer (KIP-98): records and
+// consumed offsets that become visible together, or not at all.
 //
 // # Quick start
 //
@@ -16,8 +15,10 @@
 //	err = p.Commit(ctx)                              // or p.Abort(ctx)
 //	// errors.Is(err, txn.ErrAbortable): Abort and go on; ErrFenced, ErrFatal: Close
 //
-// The contract follows (what commits, errors, aborts, how a transaction
-// ends); which protocol version does what comes last.
+// It speaks the transaction protocol v2 of KIP-890 when the cluster
+// finalizes transaction.version 2, and sorts its errors into the classes
+// of KIP-1050. The contract follows (what commits, errors, aborts, how a
+// transaction ends); which protocol version does what comes last.
 //
 // # Life of a transaction
 //

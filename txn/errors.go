@@ -97,6 +97,9 @@ func fenced(err error) bool {
 }
 
 // fatal reports broker errors after which the producer cannot continue.
+// Exception to the classifier (wire.Classify): fenced and fatal keep their
+// own list, because KIP-1050 sorts a transaction's failures into fenced,
+// fatal and abortable (every other error), not into retriable or not.
 func fatal(err error) bool {
 	return fenced(err) || errors.Is(err, wire.ErrTransactionalIDAuthorizationFailed) ||
 		errors.Is(err, wire.ErrInvalidTxnState) || errors.Is(err, wire.ErrClusterAuthorizationFailed) ||

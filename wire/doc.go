@@ -1,5 +1,24 @@
-// Package wire holds gregor's hand-written codecs for the Apache Kafka protocol:
-// the primitive types of the protocol guide (fixed-width integers, varints,
+// Package wire holds gregor's hand-written codecs for the Apache Kafka
+// protocol; most programs never import it (package gregor re-exports the
+// names they need).
+//
+// # Quick start
+//
+// Encode a record batch and read its records back (ExampleBatchReader has
+// the whole program):
+//
+//	records, err := wire.NewBatchEncoder(nil).AppendBatch(nil, &wire.BatchHeader{
+//		ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1}, []wire.Record{{Value: []byte("v")}})
+//	br := wire.NewBatchReader(records, wire.DecodeOptions{Decompressor: wire.NewDecompressor(0)})
+//	var b wire.RecordBatch
+//	for br.Next(&b) {
+//		fmt.Println(b.Records[0].Offset, b.NextOffset())
+//	}
+//	err = br.Err()
+//
+// # Contents
+//
+// It holds the primitive types of the protocol guide (fixed-width integers, varints,
 // strings, bytes, arrays, UUIDs and the KIP-482 tagged-field sections of
 // flexible versions), request and response headers, one file per API message,
 // record batches (magic v2, with read-only decoding of legacy message sets),

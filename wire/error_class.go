@@ -7,9 +7,11 @@ import (
 
 // ErrorClass is a set of facts about what a Kafka error code means to a
 // client: whether a retry can help, what must be looked up again first,
-// whether a failed Produce may still have appended its batch. Every package
-// of gregor (and the adapter's normalisation) asks ClassOf or Classify
-// instead of keeping its own list of codes.
+// whether a failed Produce may still have appended its batch. The packages
+// of gregor (and the adapter's normalisation) ask ClassOf or Classify
+// instead of keeping their own lists of codes; the few operations that
+// decide otherwise name their exception at their function (INTERNALS.md §7,
+// "Add a retriable error").
 type ErrorClass uint16
 
 const (

@@ -1,6 +1,21 @@
 // Package assign holds the client-side partition assignors of the classic
-// consumer group protocol (KIP-429 for cooperative rebalancing, KIP-881 for
-// rack awareness): "range", "roundrobin", "sticky" and
+// consumer group protocol, compatible with Java's.
+//
+// # Quick start
+//
+// A group consumer names its assignors in GroupConfig.Assignors
+// (consumer.ProtocolClassic only); the leader's Assign is a pure function
+// the package Example calls directly:
+//
+//	cfg := consumer.GroupConfig{GroupID: "billing", Topics: []string{"orders"},
+//		Protocol: consumer.ProtocolClassic, Assignors: []assign.Assignor{assign.CooperativeSticky(), assign.Range()}}
+//	a, ok := assign.ByName("range") // the name a JoinGroup protocol carries
+//	out, err := a.Assign(members, topics) // members []assign.Member, topics map[string][]assign.Partition
+//
+// # Assignors
+//
+// The assignors (KIP-429 for cooperative rebalancing, KIP-881 for
+// rack awareness) are "range", "roundrobin", "sticky" and
 // "cooperative-sticky", under the names and with the assignments of Apache
 // Kafka's Java assignors (org.apache.kafka.clients.consumer.*Assignor), so
 // that a gregor member can lead a group of Java members and a Java member

@@ -1,6 +1,5 @@
-// Package share is gregor's share-group consumer (KIP-932, queues for Kafka):
-// many members read the same partitions, each record acquired by one member
-// under a time-limited lock and acknowledged one by one.
+// Package share is gregor's share-group consumer (KIP-932, queues for
+// Kafka): many members take records from the same partitions.
 //
 // # Quick start
 //
@@ -17,8 +16,9 @@
 //		}
 //	}
 //
-// With the default AckImplicit every delivered record is accepted at the
-// next Receive, Commit or Close. The contract follows; the membership and
+// Each record is acquired by one member under a time-limited lock and
+// acknowledged one by one. With the default AckImplicit every delivered
+// record is accepted at the next Receive, Commit or Close. The contract follows; the membership and
 // share sessions underneath come last.
 //
 // # Receiving

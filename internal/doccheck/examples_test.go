@@ -75,3 +75,59 @@ func TestEveryPackageHasExample(t *testing.T) {
 		t.Fatalf("checked only %d packages: %v", checked, dirs)
 	}
 }
+
+// exampleName captures a testable example's name.
+var exampleName = regexp.MustCompile(`(?m)^func (Example[A-Za-z0-9_]*)\(\) \{`)
+
+// TestReadmePointsToEveryExample keeps README.md's list of Examples and
+// example programs whole: every Example function of the root and plugin
+// modules is named in it (`ExampleName`, beside its package in
+// backquotes: `gregor` for the root), and so is every program under
+// examples/ (`name`).
+func TestReadmePointsToEveryExample(t *testing.T) {
+	root := testRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := func(s string) bool { return strings.Contains(string(readme), "`"+s+"`") }
+	examples := 0
+	for _, mod := range []string{".", "plugin/otel", "plugin/prom"} {
+		dirs, err := packageDirs(filepath.Join(root, mod))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range dirs {
+			dir := filepath.ToSlash(filepath.Join(mod, d))
+			files, _ := filepath.Glob(filepath.Join(root, dir, "*_test.go"))
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range exampleName.FindAllSubmatch(b, -1) {
+					examples++
+					pkg := dir
+					if pkg == "." {
+						pkg = "gregor"
+					}
+					if !named(pkg) || !named(string(m[1])) {
+						t.Errorf("README.md does not point to %s.%s (want `%s` and `%s`)", pkg, m[1], pkg, m[1])
+					}
+				}
+			}
+		}
+	}
+	programs, err := os.ReadDir(filepath.Join(root, "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range programs {
+		if p.IsDir() && !named(p.Name()) && !named("examples/"+p.Name()) {
+			t.Errorf("README.md does not point to the program examples/%s", p.Name())
+		}
+	}
+	if examples < 15 {
+		t.Fatalf("found only %d Example functions; the pattern is stale", examples)
+	}
+}

@@ -1,7 +1,21 @@
-// Package otel connects gregor to OpenTelemetry (a nested module, so
-// gregor's own module depends on no OpenTelemetry code).
+// Package otel connects gregor to OpenTelemetry: producer and consumer
+// spans, and the messaging metrics.
 //
-// Tracing: Send starts a producer span ("publish TOPIC", kind Producer) as
+// # Quick start
+//
+//	meter, err := otel.NewMeter(mp) // mp: your metric.MeterProvider
+//	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:9092"}, Hooks: []client.Hook{meter}})
+//	tr := otel.NewTracer(tp) // tp: your trace.TracerProvider
+//	d, err := tr.Send(ctx, p, &producer.Record{Topic: "orders", Value: v}) // p: a *producer.Producer on cl
+//	pctx, span := tr.StartProcess(ctx, &rec) // rec: a consumed consumer.Record
+//	defer span.End()
+//
+// The package Example has the whole program. It is a nested module, so
+// gregor's own module depends on no OpenTelemetry code.
+//
+// # Tracing
+//
+// Send starts a producer span ("publish TOPIC", kind Producer) as
 // a child of its context's span, injects that span's context into the
 // record's headers as W3C traceparent (and tracestate), sends the record
 // and ends the span when the record's outcome is known; a failed record's
@@ -10,6 +24,8 @@
 // returns a context carrying the span context from a consumed record's
 // headers; StartProcess starts a consumer span ("process TOPIC", kind
 // Consumer) whose parent is the producer's span.
+//
+// # Metrics
 //
 // Metrics (OpenTelemetry messaging semantic conventions): a Meter is a
 // client.Hook (pass it in client.Config.Hooks) that records

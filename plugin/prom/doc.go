@@ -1,5 +1,18 @@
-// Package prom is a Prometheus collector for gregor clients (a nested
-// module, so gregor's own module depends on no Prometheus code).
+// Package prom is a Prometheus collector for gregor clients.
+//
+// # Quick start
+//
+//	col := prom.New()
+//	cl, err := client.New(client.Config{Bootstrap: []string{"127.0.0.1:9092"}, Hooks: []client.Hook{col}})
+//	col.Attach(cl)
+//	reg := prometheus.NewRegistry()
+//	reg.MustRegister(col)
+//	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+//
+// The package Example has the whole program. It is a nested module, so
+// gregor's own module depends on no Prometheus code.
+//
+// # Collected series
 //
 // A Collector is both a client.Hook (give it in client.Config.Hooks) and a
 // prometheus.Collector (register it; call Attach with the client). At each
