@@ -36,7 +36,7 @@ const maxKeptReadBuffer = 64 << 10
 
 // maxKeptSplices bounds the splice and write-vector lists a connection keeps
 // for reuse (one entry per spliced record batch).
-const maxKeptSplices = 256
+const maxKeptSplices = 1024
 
 // conn is one connection to a broker. Requests are written by one writer
 // path (the wlock holder encodes into wbuf and writes) in correlation-ID

@@ -16,8 +16,9 @@ type Splice struct {
 // SplicedAppender is an optional interface of a Request whose body carries
 // large byte fields (ProduceRequest's record batches). AppendSplicedTo
 // appends the body for version v exactly as AppendTo does, except that each
-// byte field of at least SpliceMinBytes is left out and appended to splices
-// instead, in increasing At order; inserting every splice's Bytes at its At
+// byte field of at least SpliceMinBytes, and once the encoded bytes hold
+// SpliceInlineMaxBytes every non-empty one, is left out and appended to
+// splices instead, in increasing At order; inserting every splice's Bytes at its At
 // gives AppendTo's bytes. The Bytes alias the request's fields: they must
 // stay unchanged until the write that uses them returns.
 type SplicedAppender interface {
@@ -29,11 +30,20 @@ type SplicedAppender interface {
 // vectored-write segment.
 const SpliceMinBytes = 4 << 10
 
+// SpliceInlineMaxBytes bounds the encoded bytes small fields are copied
+// into (512 KiB): past it every non-empty byte field is spliced, so the
+// encoding of a request of thousands of small record batches stays within
+// the buffer a connection keeps for reuse instead of being regrown on
+// every write (a 4 MiB ProduceRequest of 1,024 batches of 2-4 KiB each
+// doubled the producer's bytes allocated per record).
+const SpliceInlineMaxBytes = 512 << 10
+
 // appendSplicedBytes appends b like AppendNullableBytes; when splices is
-// non-nil and b holds at least SpliceMinBytes, only the length prefix is
+// non-nil and b holds at least SpliceMinBytes (or dst already holds
+// SpliceInlineMaxBytes and b is not empty), only the length prefix is
 // appended and b is recorded in *splices.
 func appendSplicedBytes(dst, b []byte, compact bool, splices *[]Splice) []byte {
-	if splices == nil || len(b) < SpliceMinBytes {
+	if splices == nil || len(b) == 0 || (len(b) < SpliceMinBytes && len(dst) < SpliceInlineMaxBytes) {
 		return AppendNullableBytes(dst, b, compact)
 	}
 	if compact {

@@ -60,3 +60,34 @@ func TestProduceRequestSplicedNone(t *testing.T) {
 		t.Fatalf("splices %d or bytes differ", len(splices))
 	}
 }
+
+// TestProduceRequestSplicedInlineBound: a request of many small batches
+// copies them into the encoding only up to SpliceInlineMaxBytes, splices
+// the rest, and still equals AppendTo's bytes once they are reinserted.
+func TestProduceRequestSplicedInlineBound(t *testing.T) {
+	small := bytes.Repeat([]byte{0xd4}, 2<<10)
+	req := &ProduceRequest{Acks: -1, TimeoutMs: 30000, TopicData: []ProduceRequestTopic{{Name: "t", TopicID: UUID{3}}}}
+	for i := int32(0); i < 1024; i++ { // 2 MiB of batches, each below SpliceMinBytes
+		req.TopicData[0].PartitionData = append(req.TopicData[0].PartitionData, ProduceRequestPartition{Index: i, Records: small})
+	}
+	for _, v := range []int16{8, 13} {
+		got, splices := req.AppendSplicedTo(nil, v, nil)
+		if len(got) > SpliceInlineMaxBytes+len(small)+64<<10 {
+			t.Fatalf("v%d: encoding holds %d bytes, want about SpliceInlineMaxBytes (%d)", v, len(got), SpliceInlineMaxBytes)
+		}
+		if len(splices) == 0 {
+			t.Fatalf("v%d: nothing spliced", v)
+		}
+		var joined []byte
+		prev := 0
+		for _, s := range splices {
+			joined = append(joined, got[prev:s.At]...)
+			joined = append(joined, s.Bytes...)
+			prev = s.At
+		}
+		joined = append(joined, got[prev:]...)
+		if !bytes.Equal(joined, req.AppendTo(nil, v)) {
+			t.Fatalf("v%d: spliced encoding differs from AppendTo", v)
+		}
+	}
+}
