@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
@@ -580,5 +581,39 @@ func TestGroupPauseInAssignedEvent(t *testing.T) {
 	defer cancel()
 	if recs, _ := m.Receive(ctx); len(recs) != 0 {
 		t.Fatalf("received %d records from paused partitions", len(recs))
+	}
+}
+
+// TestGroupRecycleHandsBackToEngine: a slice the group's Receive returned
+// and Recycle handed back is released to the engine's pool (its pin is
+// gone), as Consumer.Recycle does.
+func TestGroupRecycleHandsBackToEngine(t *testing.T) {
+	m, _, _ := newFakeGroup(t, nil)
+	ctx, cancel := context.WithTimeout(bg(), 5*time.Second)
+	defer cancel()
+	var recs []Record
+	for len(recs) == 0 {
+		var err error
+		if recs, err = m.Receive(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addr := uintptr(unsafe.Pointer(&recs[0]))
+	pinned := func() bool {
+		m.Group.c.mu.Lock()
+		defer m.Group.c.mu.Unlock()
+		for _, p := range m.Group.c.pins.ring {
+			if p.first == addr {
+				return true
+			}
+		}
+		return false
+	}
+	if !pinned() {
+		t.Fatal("the delivered slice is not pinned for Recycle")
+	}
+	m.Recycle(recs)
+	if pinned() {
+		t.Fatal("the recycled slice is still pinned: Recycle did not reach the engine")
 	}
 }

@@ -30,6 +30,14 @@ func (c *Consumer) Recycle(recs []Record) {
 	c.blocks.release(p)
 }
 
+// Recycle hands back a slice that Receive returned, as Consumer.Recycle
+// does for the group's engine: the group then reuses that memory for
+// later fetches. Mark the records processed (MarkProcessed) before
+// handing them back; after Recycle the caller must not read recs or
+// anything its records point to. Optional; a slice never handed back is
+// garbage collected as usual.
+func (g *Group) Recycle(recs []Record) { g.c.Recycle(recs) }
+
 // recBlock is the memory of one Fetch response's deliverable records: the
 // records of all its partitions, one after the other, and the arena their
 // decompressed bytes were written to. It returns to the pool once every
