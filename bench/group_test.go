@@ -48,7 +48,8 @@ var groupSeq atomic.Int64
 // clients default) and reads every record of the topic from the beginning:
 // gregor's consumer.Group beside franz-go's group consumer
 // (kgo.ConsumerGroup), same fetch limits. Includes the join; neither
-// client recycles (consumer.Group has no Recycle). peak-RSS-MiB is the
+// client recycles, except client=gregor-recycle, which hands every slice
+// back with Group.Recycle once counted. peak-RSS-MiB is the
 // ops' peak resident set (VmHWM), not the process's. Compare with:
 // benchstat -col /client
 func BenchmarkGroupConsume(b *testing.B) {
@@ -63,6 +64,7 @@ func BenchmarkGroupConsume(b *testing.B) {
 			return topic
 		}
 		b.Run("client=gregor/"+c.name(), func(b *testing.B) { benchGroup(b, topicFn(b), gregorGroupRead) })
+		b.Run("client=gregor-recycle/"+c.name(), func(b *testing.B) { benchGroup(b, topicFn(b), gregorGroupRecycleRead) })
 		b.Run("client=franz/"+c.name(), func(b *testing.B) { benchGroup(b, topicFn(b), franzGroupRead) })
 	}
 }
@@ -94,10 +96,20 @@ func gregorGroupRead(b *testing.B, boot []string, topic, group string) {
 	gregorGroupReadN(b, boot, topic, group, consumeRecords)
 }
 
+func gregorGroupRecycleRead(b *testing.B, boot []string, topic, group string) {
+	gregorGroupReadRecycling(b, boot, topic, group, consumeRecords, true)
+}
+
 // gregorGroupReadN reads want records of topic as the only member of a new
 // group (classic protocol, range) with gregor's consumer.Group and returns
 // when the last arrived (before the group and client are closed).
 func gregorGroupReadN(b *testing.B, boot []string, topic, group string, want int) time.Time {
+	return gregorGroupReadRecycling(b, boot, topic, group, want, false)
+}
+
+// gregorGroupReadRecycling is gregorGroupReadN, handing every slice back
+// (Group.Recycle) once counted when recycle is set.
+func gregorGroupReadRecycling(b *testing.B, boot []string, topic, group string, want int, recycle bool) time.Time {
 	ctx := ctxFor(b, 5*time.Minute)
 	cl, err := client.New(client.Config{Bootstrap: boot, ClientID: "gregor-bench"})
 	if err != nil {
@@ -117,6 +129,9 @@ func gregorGroupReadN(b *testing.B, boot []string, topic, group string, want int
 			b.Fatalf("Receive after %d records: %v", n, err)
 		}
 		n += len(rs)
+		if recycle {
+			g.Recycle(rs)
+		}
 	}
 	if n != want {
 		b.Fatalf("read %d records, want %d", n, want)

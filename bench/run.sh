@@ -90,6 +90,13 @@ pattern() {
 		case $client in gregor | franz | java) echo "^Benchmark${top}/client=${client}/" ;; esac
 		return
 		;;
+	group) # gregor's Group.Recycle variant too
+		case $client in
+		gregor) echo "^Benchmark${top}/client=(gregor|gregor-recycle)/" ;;
+		franz) echo "^Benchmark${top}/client=franz/" ;;
+		esac
+		return
+		;;
 	*)
 		case $client in gregor | franz) echo "^Benchmark${top}/client=${client}/" ;; esac
 		return
