@@ -159,6 +159,7 @@ func (a *Admin) CreateACLs(ctx context.Context, acls []ACL) ([]ACLResult, error)
 	for i, b := range acls {
 		out[i].ACL = b
 	}
+	set := func(i int, err error) { out[i].Err = err }
 	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
 		resources: len(acls),
 		send: func(ctx context.Context, idx []int) (map[int]error, error) {
@@ -176,18 +177,9 @@ func (a *Admin) CreateACLs(ctx context.Context, acls []ACL) ([]ACLResult, error)
 			if len(results) != len(idx) {
 				return nil, fmt.Errorf("%w: CreateAcls answered %d results for %d creations", client.ErrProtocol, len(results), len(idx))
 			}
-			retry := map[int]error{}
-			for j, i := range idx {
-				err := codeErr(results[j].ErrorCode, results[j].ErrorMessage)
-				if err != nil && retriableAnswer(err) {
-					retry[i] = err
-					continue
-				}
-				out[i].Err = err
-			}
-			return retry, nil
+			return settle(idx, func(j int) error { return codeErr(results[j].ErrorCode, results[j].ErrorMessage) }, set), nil
 		},
-		fail: func(i int, err error) { out[i].Err = err },
+		fail: set,
 	})
 	if opErr != nil {
 		return nil, opErr

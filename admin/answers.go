@@ -34,6 +34,22 @@ func answerFor[T any](answers []T, match func(*T) bool) *T {
 	return nil
 }
 
+// settle sorts the answers to the resources idx of one request:
+// answer(j) is the error of resource idx[j] (nil: success). A retriable one
+// (retriableAnswer) is returned for a retry; any other is the resource's
+// result, recorded with set.
+func settle(idx []int, answer func(j int) error, set func(i int, err error)) map[int]error {
+	retry := map[int]error{}
+	for j, i := range idx {
+		if err := answer(j); err != nil && retriableAnswer(err) {
+			retry[i] = err
+		} else {
+			set(i, err)
+		}
+	}
+	return retry
+}
+
 // lastAnswerFor is answerFor keeping the last match: the answer a by-name
 // map of the response would keep when the broker repeats a name.
 func lastAnswerFor[T any](answers []T, match func(*T) bool) *T {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gregor-kafka/gregor"
-	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -50,39 +49,23 @@ func (a *Admin) ElectLeaders(ctx context.Context, typ ElectionType, parts []greg
 	if parts == nil {
 		return a.electAll(ctx, typ)
 	}
-	out := make([]PartitionResult, len(parts))
-	for i, p := range parts {
-		out[i].TopicPartition = p
+	request := func(ctx context.Context, idx []int) wire.Request {
+		req := &wire.ElectLeadersRequest{ElectionType: int8(typ), TopicPartitions: []wire.ElectLeadersTopicPartitions{}, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
+		for _, i := range idx {
+			t := topicEntry(&req.TopicPartitions, parts[i].Topic, func(t *wire.ElectLeadersTopicPartitions) *string { return &t.Topic })
+			t.Partitions = append(t.Partitions, parts[i].Partition)
+		}
+		return req
 	}
-	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
-		resources: len(parts),
-		send: func(ctx context.Context, idx []int) (map[int]error, error) {
-			req := &wire.ElectLeadersRequest{ElectionType: int8(typ), TopicPartitions: []wire.ElectLeadersTopicPartitions{}, TimeoutMs: timeoutMs(ctx, 30*time.Second)}
-			for _, i := range idx {
-				t := topicEntry(&req.TopicPartitions, parts[i].Topic, func(t *wire.ElectLeadersTopicPartitions) *string { return &t.Topic })
-				t.Partitions = append(t.Partitions, parts[i].Partition)
+	answers := func(r *wire.ElectLeadersResponse, answer func(tp gregor.TopicPartition, err error)) error {
+		for _, t := range r.ReplicaElectionResults {
+			for _, p := range t.PartitionResult {
+				answer(gregor.TopicPartition{Topic: t.Topic, Partition: p.PartitionID}, codeErr(p.ErrorCode, p.ErrorMessage))
 			}
-			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
-			if err != nil {
-				return nil, err
-			}
-			r := resp.(*wire.ElectLeadersResponse)
-			answers := partitionAnswers{}
-			for _, t := range r.ReplicaElectionResults {
-				for _, p := range t.PartitionResult {
-					answers[gregor.TopicPartition{Topic: t.Topic, Partition: p.PartitionID}] = codeErr(p.ErrorCode, p.ErrorMessage)
-				}
-			}
-			return answers.apply(idx, codeErr(r.ErrorCode, nil), func(i int) gregor.TopicPartition { return parts[i] },
-				func(i int, err error) { out[i].Err = err }), nil
-		},
-		idempotent: true,
-		fail:       func(i int, err error) { out[i].Err = err },
-	})
-	if opErr != nil {
-		return nil, opErr
+		}
+		return codeErr(r.ErrorCode, nil)
 	}
-	return out, nil
+	return runPartitions(ctx, a, parts, true, request, answers)
 }
 
 // electAll elects leaders for every partition (null TopicPartitions).

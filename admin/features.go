@@ -123,6 +123,7 @@ func (a *Admin) UpdateFeatures(ctx context.Context, updates []FeatureUpdate, val
 	for i, u := range updates {
 		out[i].Feature = u.Feature
 	}
+	set := func(i int, err error) { out[i].Err = err }
 	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
 		resources: len(updates),
 		send: func(ctx context.Context, idx []int) (map[int]error, error) {
@@ -142,30 +143,22 @@ func (a *Admin) UpdateFeatures(ctx context.Context, updates []FeatureUpdate, val
 			}
 			r := resp.(*wire.UpdateFeaturesResponse)
 			top := codeErr(r.ErrorCode, r.ErrorMessage)
-			retry := map[int]error{}
-			for _, i := range idx {
-				err := top
-				if err == nil {
-					res := answerFor(r.Results, func(x *wire.UpdateFeaturesUpdatableFeatureResult) bool { return x.Feature == updates[i].Feature })
-					if res == nil && len(r.Results) == 0 {
-						out[i].Err = nil // v2+ answers only the top-level error (KIP-1022)
-						continue
-					}
-					if res == nil {
-						out[i].Err = fmt.Errorf("admin: broker returned no result for feature %s", updates[i].Feature)
-						continue
-					}
-					err = codeErr(res.ErrorCode, res.ErrorMessage)
+			return settle(idx, func(j int) error {
+				if top != nil {
+					return top
 				}
-				if err != nil && retriableAnswer(err) {
-					retry[i] = err
-					continue
+				feature := updates[idx[j]].Feature
+				res := answerFor(r.Results, func(x *wire.UpdateFeaturesUpdatableFeatureResult) bool { return x.Feature == feature })
+				switch {
+				case res != nil:
+					return codeErr(res.ErrorCode, res.ErrorMessage)
+				case len(r.Results) == 0:
+					return nil // v2+ answers only the top-level error (KIP-1022)
 				}
-				out[i].Err = err
-			}
-			return retry, nil
+				return fmt.Errorf("admin: broker returned no result for feature %s", feature)
+			}, set), nil
 		},
-		fail: func(i int, err error) { out[i].Err = err },
+		fail: set,
 	})
 	if opErr != nil {
 		return nil, opErr

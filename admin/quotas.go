@@ -180,6 +180,7 @@ func (a *Admin) AlterClientQuotas(ctx context.Context, alts []QuotaAlteration, v
 	for i, alt := range alts {
 		out[i].Entity = alt.Entity
 	}
+	set := func(i int, err error) { out[i].Err = err }
 	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
 		resources: len(alts),
 		send: func(ctx context.Context, idx []int) (map[int]error, error) {
@@ -214,22 +215,17 @@ func (a *Admin) AlterClientQuotas(ctx context.Context, alts []QuotaAlteration, v
 				}
 				byEntity[ent.String()] = codeErr(e.ErrorCode, e.ErrorMessage)
 			}
-			retry := map[int]error{}
-			for _, i := range idx {
-				err, ok := byEntity[alts[i].Entity.String()]
-				switch {
-				case !ok:
-					out[i].Err = fmt.Errorf("admin: broker returned no result for entity %s", alts[i].Entity)
-				case err != nil && retriableAnswer(err):
-					retry[i] = err
-				default:
-					out[i].Err = err
+			return settle(idx, func(j int) error {
+				entity := alts[idx[j]].Entity
+				err, ok := byEntity[entity.String()]
+				if !ok {
+					return fmt.Errorf("admin: broker returned no result for entity %s", entity)
 				}
-			}
-			return retry, nil
+				return err
+			}, set), nil
 		},
 		idempotent: true,
-		fail:       func(i int, err error) { out[i].Err = err },
+		fail:       set,
 	})
 	if opErr != nil {
 		return nil, opErr

@@ -47,34 +47,58 @@ func (a *Admin) AlterPartitionReassignments(ctx context.Context, moves []Reassig
 			return nil, err
 		}
 	}
-	out := make([]PartitionResult, len(moves))
+	parts := make([]gregor.TopicPartition, len(moves))
 	for i, m := range moves {
-		out[i].TopicPartition = m.TopicPartition
+		parts[i] = m.TopicPartition
 	}
-	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
-		resources: len(moves),
-		send: func(ctx context.Context, idx []int) (map[int]error, error) {
-			req := &wire.AlterPartitionReassignmentsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), AllowReplicationFactorChange: true}
-			for _, i := range idx {
-				m := moves[i]
-				t := topicEntry(&req.Topics, m.Topic, func(t *wire.AlterPartitionReassignmentsReassignableTopic) *string { return &t.Name })
-				t.Partitions = append(t.Partitions, wire.AlterPartitionReassignmentsReassignablePartition{PartitionIndex: m.Partition, Replicas: m.Replicas})
+	request := func(ctx context.Context, idx []int) wire.Request {
+		req := &wire.AlterPartitionReassignmentsRequest{TimeoutMs: timeoutMs(ctx, 30*time.Second), AllowReplicationFactorChange: true}
+		for _, i := range idx {
+			m := moves[i]
+			t := topicEntry(&req.Topics, m.Topic, func(t *wire.AlterPartitionReassignmentsReassignableTopic) *string { return &t.Name })
+			t.Partitions = append(t.Partitions, wire.AlterPartitionReassignmentsReassignablePartition{PartitionIndex: m.Partition, Replicas: m.Replicas})
+		}
+		return req
+	}
+	answers := func(r *wire.AlterPartitionReassignmentsResponse, answer func(tp gregor.TopicPartition, err error)) error {
+		for _, t := range r.Responses {
+			for _, p := range t.Partitions {
+				answer(gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}, codeErr(p.ErrorCode, p.ErrorMessage))
 			}
-			resp, err := a.cl.Request(ctx, client.AnyBroker, req)
+		}
+		return codeErr(r.ErrorCode, r.ErrorMessage)
+	}
+	return runPartitions(ctx, a, parts, false, request, answers)
+}
+
+// runPartitions runs a per-partition controller operation (ElectLeaders,
+// AlterPartitionReassignments) on parts through any broker (runAnyBroker)
+// and returns one result per partition in request order. request builds
+// the request for the partitions idx; answers hands each per-partition
+// error of its response (of type R) to answer and returns the response's
+// request-wide error. idempotent allows resending a request that may have
+// reached the broker.
+func runPartitions[R wire.Response](ctx context.Context, a *Admin, parts []gregor.TopicPartition, idempotent bool,
+	request func(ctx context.Context, idx []int) wire.Request,
+	answers func(r R, answer func(tp gregor.TopicPartition, err error)) error) ([]PartitionResult, error) {
+	out := make([]PartitionResult, len(parts))
+	for i, p := range parts {
+		out[i].TopicPartition = p
+	}
+	set := func(i int, err error) { out[i].Err = err }
+	opErr := a.runAnyBroker(ctx, anyBrokerPlan{
+		resources: len(parts),
+		send: func(ctx context.Context, idx []int) (map[int]error, error) {
+			resp, err := a.cl.Request(ctx, client.AnyBroker, request(ctx, idx))
 			if err != nil {
 				return nil, err
 			}
-			r := resp.(*wire.AlterPartitionReassignmentsResponse)
-			answers := partitionAnswers{}
-			for _, t := range r.Responses {
-				for _, p := range t.Partitions {
-					answers[gregor.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = codeErr(p.ErrorCode, p.ErrorMessage)
-				}
-			}
-			return answers.apply(idx, codeErr(r.ErrorCode, r.ErrorMessage), func(i int) gregor.TopicPartition { return moves[i].TopicPartition },
-				func(i int, err error) { out[i].Err = err }), nil
+			got := partitionAnswers{}
+			top := answers(resp.(R), func(tp gregor.TopicPartition, err error) { got[tp] = err })
+			return got.apply(idx, top, func(i int) gregor.TopicPartition { return parts[i] }, set), nil
 		},
-		fail: func(i int, err error) { out[i].Err = err },
+		idempotent: idempotent,
+		fail:       set,
 	})
 	if opErr != nil {
 		return nil, opErr
@@ -87,24 +111,18 @@ type partitionAnswers map[gregor.TopicPartition]error
 
 // apply records the outcome of every partition of idx: the request-wide
 // error top when set, else the partition's own; retriable errors are
-// returned for a retry, a partition left out fails.
+// returned for a retry (settle), a partition left out fails.
 func (p partitionAnswers) apply(idx []int, top error, tp func(i int) gregor.TopicPartition, set func(i int, err error)) map[int]error {
-	retry := map[int]error{}
-	for _, i := range idx {
-		err, ok := p[tp(i)]
-		if top != nil {
-			err, ok = top, true
-		}
+	return settle(idx, func(j int) error {
+		err, ok := p[tp(idx[j])]
 		switch {
+		case top != nil:
+			return top
 		case !ok:
-			set(i, errors.New("admin: broker returned no result for "+tpString(tp(i))))
-		case err != nil && retriableAnswer(err):
-			retry[i] = err
-		default:
-			set(i, err)
+			return errors.New("admin: broker returned no result for " + tpString(tp(idx[j])))
 		}
-	}
-	return retry
+		return err
+	}, set)
 }
 
 // OngoingReassignment is a partition being reassigned.

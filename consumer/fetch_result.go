@@ -120,7 +120,10 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 				c.moveLocked(st, p.Diverging.EndOffset, p.Diverging.Epoch, moveTruncated)
 			}
 		case p.Diverging != nil:
-			st.lastEpoch = p.Diverging.Epoch
+			// The leader's log diverged at or above the position: the
+			// position stays and takes the leader's epoch (transport.go
+			// keeps only a DivergingEpoch with epoch >= 0).
+			c.moveLocked(st, st.offset, p.Diverging.Epoch, moveSkipped)
 		case r.errs[p.TopicPartition] != nil:
 			// Corrupt data: the records before it are delivered (after the
 			// error), then the partition stops at the corrupt batch until

@@ -228,10 +228,8 @@ func (m *classicMember) join(ctx context.Context, coord int32, topics []string) 
 		sub.RackID = &m.g.cfg.Rack
 	}
 	req := &wire.JoinGroupRequest{GroupID: m.key, SessionTimeoutMs: ms(m.g.cfg.SessionTimeout),
-		RebalanceTimeoutMs: ms(m.g.cfg.RebalanceTimeout), MemberID: member, ProtocolType: wire.ConsumerProtocolType}
-	if m.g.cfg.InstanceID != "" {
-		req.GroupInstanceID = &m.g.cfg.InstanceID
-	}
+		RebalanceTimeoutMs: ms(m.g.cfg.RebalanceTimeout), MemberID: member, GroupInstanceID: m.g.cfg.instanceID(),
+		ProtocolType: wire.ConsumerProtocolType}
 	for _, a := range m.g.cfg.Assignors {
 		sub.UserData = m.userData(a.Name(), gen)
 		req.Protocols = append(req.Protocols, wire.JoinGroupRequestProtocol{Name: a.Name(), Metadata: sub.AppendTo(nil)})
@@ -316,10 +314,8 @@ func (m *classicMember) resetIdentity(memberToo bool) {
 func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protocol string, as []wire.SyncGroupRequestAssignment) ([]gregor.TopicPartition, error) {
 	_, member := m.identity()
 	pt := wire.ConsumerProtocolType
-	req := &wire.SyncGroupRequest{GroupID: m.key, GenerationID: gen, MemberID: member, ProtocolType: &pt, ProtocolName: &protocol, Assignments: as}
-	if m.g.cfg.InstanceID != "" {
-		req.GroupInstanceID = &m.g.cfg.InstanceID
-	}
+	req := &wire.SyncGroupRequest{GroupID: m.key, GenerationID: gen, MemberID: member, GroupInstanceID: m.g.cfg.instanceID(),
+		ProtocolType: &pt, ProtocolName: &protocol, Assignments: as}
 	resp, err := m.g.cl.Request(ctx, coord, req)
 	if err != nil {
 		m.forgetCoordinator()
@@ -359,24 +355,10 @@ func (m *classicMember) sync(ctx context.Context, coord int32, gen int32, protoc
 // heartbeat sends one Heartbeat. needJoin reports a rebalance to join;
 // fenced members lose their partitions first.
 func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error) {
-	coord, err := m.coordinator(ctx)
+	kerr, err := m.sendHeartbeat(ctx)
 	if err != nil {
 		return false, err
 	}
-	gen, member := m.identity()
-	req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
-	if m.g.cfg.InstanceID != "" {
-		req.GroupInstanceID = &m.g.cfg.InstanceID
-	}
-	resp, err := m.g.cl.Request(ctx, coord, req)
-	if err != nil {
-		// The coordinator may have moved or be unreachable: find it
-		// again and keep heartbeating; the generation stays valid until
-		// the coordinator says otherwise.
-		m.forgetCoordinator()
-		return false, err
-	}
-	kerr := wire.ErrorForCode(resp.(*wire.HeartbeatResponse).ErrorCode)
 	switch {
 	case kerr == nil:
 		return false, nil
@@ -396,6 +378,27 @@ func (m *classicMember) heartbeat(ctx context.Context) (needJoin bool, err error
 	return false, kerr
 }
 
+// sendHeartbeat sends one Heartbeat for the member's generation to its
+// coordinator and returns the answer's error code as kerr (nil: the
+// coordinator knows the member). err is a failed coordinator lookup or
+// request; after a failed request the coordinator is forgotten, as it may
+// have moved or be unreachable: it is found again and heartbeating goes on,
+// since the generation stays valid until the coordinator says otherwise.
+func (m *classicMember) sendHeartbeat(ctx context.Context) (kerr, err error) {
+	coord, err := m.coordinator(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gen, member := m.identity()
+	req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member, GroupInstanceID: m.g.cfg.instanceID()}
+	resp, err := m.g.cl.Request(ctx, coord, req)
+	if err != nil {
+		m.forgetCoordinator()
+		return nil, err
+	}
+	return wire.ErrorForCode(resp.(*wire.HeartbeatResponse).ErrorCode), nil
+}
+
 // keepAlive heartbeats in the background (keepAliveLoop) while the run
 // goroutine waits for an assignment callback or Close revokes and commits,
 // so the coordinator does not expire the member meanwhile, as Java's
@@ -413,21 +416,10 @@ func (m *classicMember) keepAlive(ctx context.Context) (stop func() error) {
 
 // beat is one background Heartbeat of keepAlive.
 func (m *classicMember) beat(ctx context.Context) (beatResult, error) {
-	coord, err := m.coordinator(ctx)
+	kerr, err := m.sendHeartbeat(ctx)
 	if err != nil {
 		return beatMoved, err
 	}
-	gen, member := m.identity()
-	req := &wire.HeartbeatRequest{GroupID: m.key, GenerationID: gen, MemberID: member}
-	if m.g.cfg.InstanceID != "" {
-		req.GroupInstanceID = &m.g.cfg.InstanceID
-	}
-	resp, err := m.g.cl.Request(ctx, coord, req)
-	if err != nil {
-		m.forgetCoordinator()
-		return beatMoved, err
-	}
-	kerr := wire.ErrorForCode(resp.(*wire.HeartbeatResponse).ErrorCode)
 	switch {
 	case errors.Is(kerr, wire.ErrUnknownMemberID), errors.Is(kerr, wire.ErrIllegalGeneration):
 		return beatFenced, kerr

@@ -261,10 +261,7 @@ func (g *Group) commitRequest(send map[gregor.TopicPartition]int64, ids map[stri
 	for tp, o := range send {
 		byTopic[tp.Topic] = append(byTopic[tp.Topic], wire.OffsetCommitPartition{PartitionIndex: tp.Partition, CommittedOffset: o, CommittedLeaderEpoch: -1})
 	}
-	req := &wire.OffsetCommitRequest{GroupID: g.cfg.GroupID, GenerationIDOrMemberEpoch: gen, MemberID: member, RetentionTimeMs: -1}
-	if g.cfg.InstanceID != "" {
-		req.GroupInstanceID = &g.cfg.InstanceID
-	}
+	req := &wire.OffsetCommitRequest{GroupID: g.cfg.GroupID, GenerationIDOrMemberEpoch: gen, MemberID: member, GroupInstanceID: g.cfg.instanceID(), RetentionTimeMs: -1}
 	for _, t := range keys(byTopic) {
 		ps := byTopic[t]
 		sort.Slice(ps, func(i, j int) bool { return ps[i].PartitionIndex < ps[j].PartitionIndex })

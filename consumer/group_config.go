@@ -184,3 +184,12 @@ func (cfg *GroupConfig) cooperative() bool {
 	}
 	return true
 }
+
+// instanceID is InstanceID as a request's optional group instance ID: nil
+// for a dynamic member.
+func (cfg *GroupConfig) instanceID() *string {
+	if cfg.InstanceID == "" {
+		return nil
+	}
+	return &cfg.InstanceID
+}

@@ -359,9 +359,7 @@ func (m *kip848Member) heartbeat(ctx context.Context, leaveEpoch int32) (*wire.C
 	req := &wire.ConsumerGroupHeartbeatRequest{GroupID: m.key, MemberID: m.memberID, MemberEpoch: m.epoch}
 	m.mu.Unlock()
 	cfg := &m.g.cfg
-	if cfg.InstanceID != "" {
-		req.InstanceID = &cfg.InstanceID
-	}
+	req.InstanceID = cfg.instanceID()
 	if leaveEpoch != 0 {
 		req.MemberEpoch = leaveEpoch
 	} else {

@@ -7,8 +7,9 @@ type moveReason uint8
 
 const (
 	// moveSkipped: past batches with nothing to deliver (control, aborted
-	// or compacted-away batches); a Fetch in flight for the partition
-	// stays valid.
+	// or compacted-away batches), or in place to the epoch of a
+	// DivergingEpoch at or above the position; a Fetch in flight for the
+	// partition stays valid.
 	moveSkipped moveReason = iota
 	// moveReset: the reset policy resolved a new position (out of range,
 	// or an epoch the leader no longer knows).

@@ -1,10 +1,9 @@
 package lab
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/gregor-kafka/gregor/testlab/internal/jsonfile"
 )
 
 // Evidence statuses.
@@ -74,26 +73,4 @@ type Cleanup struct {
 
 // Write stores e at path atomically: a temp file in the same directory,
 // then a rename over path.
-func (e *Evidence) Write(path string) error {
-	data, err := json.MarshalIndent(e, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".lab-evidence-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
+func (e *Evidence) Write(path string) error { return jsonfile.Write(path, ".lab-evidence-*", e) }

@@ -2,11 +2,10 @@ package runner
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gregor-kafka/gregor/testlab/faultproxy"
+	"github.com/gregor-kafka/gregor/testlab/internal/jsonfile"
 )
 
 // Verdicts.
@@ -60,26 +59,4 @@ type Fact struct {
 }
 
 // write stores e at path atomically (temp file in the same dir, rename).
-func (e *Evidence) write(path string) error {
-	data, err := json.MarshalIndent(e, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".evidence-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
+func (e *Evidence) write(path string) error { return jsonfile.Write(path, ".evidence-*", e) }

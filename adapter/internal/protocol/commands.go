@@ -227,13 +227,7 @@ func (c *AssignedControl) UnmarshalJSON(data []byte) error {
 		err = strictUnmarshal(data, &v)
 		out.Partitions = v.Partitions
 	case ControlSeek:
-		var v struct {
-			Kind      string         `json:"kind"`
-			Partition TopicPartition `json:"partition"`
-			Position  StartPosition  `json:"position"`
-		}
-		err = strictUnmarshal(data, &v)
-		out.Partition, out.Position = v.Partition, v.Position
+		out.Partition, out.Position, err = seekOf(data)
 	case ControlPause, ControlResume:
 		var v struct {
 			Kind      string         `json:"kind"`
@@ -249,6 +243,18 @@ func (c *AssignedControl) UnmarshalJSON(data []byte) error {
 	}
 	*c = out
 	return nil
+}
+
+// seekOf decodes the seek arm of a control union (control_assigned_consumer,
+// control_group_consumer): the partition and the position to move it to.
+func seekOf(data []byte) (TopicPartition, StartPosition, error) {
+	var v struct {
+		Kind      string         `json:"kind"`
+		Partition TopicPartition `json:"partition"`
+		Position  StartPosition  `json:"position"`
+	}
+	err := strictUnmarshal(data, &v)
+	return v.Partition, v.Position, err
 }
 
 // ControlAssignedConsumer changes an assigned consumer's assignment or positions.

@@ -137,19 +137,23 @@ func messageOf(r *ProducerRecord) (*producer.Record, error) {
 	return m, nil
 }
 
-func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) {
+func (g gregorProducer) TrySend(r *ProducerRecord) (Delivery, error) { return trySend(g.p.TrySend, r) }
+func (g gregorProducer) Flush(ctx context.Context) error             { return g.p.Flush(ctx) }
+func (g gregorProducer) Close(ctx context.Context) error             { return g.p.Close(ctx) }
+
+// trySend converts r (messageOf) and admits it through send, the TrySend of
+// a producer.Producer or a txn.Producer.
+func trySend(send func(*producer.Record) (*producer.Delivery, error), r *ProducerRecord) (Delivery, error) {
 	m, err := messageOf(r)
 	if err != nil {
 		return nil, err
 	}
-	d, err := g.p.TrySend(m)
+	d, err := send(m)
 	if err != nil {
 		return nil, err
 	}
 	return gregorDelivery{d}, nil
 }
-func (g gregorProducer) Flush(ctx context.Context) error { return g.p.Flush(ctx) }
-func (g gregorProducer) Close(ctx context.Context) error { return g.p.Close(ctx) }
 
 type gregorDelivery struct{ d *producer.Delivery }
 

@@ -132,13 +132,7 @@ func (c *GroupControl) UnmarshalJSON(data []byte) error {
 			err = fmt.Errorf("%s needs 1..=32 partitions", kind)
 		}
 	case GroupControlSeek:
-		var v struct {
-			Kind      string         `json:"kind"`
-			Partition TopicPartition `json:"partition"`
-			Position  StartPosition  `json:"position"`
-		}
-		err = strictUnmarshal(data, &v)
-		out.Partition, out.Position = v.Partition, v.Position
+		out.Partition, out.Position, err = seekOf(data)
 	default:
 		return fmt.Errorf("unknown group control kind %q", kind)
 	}

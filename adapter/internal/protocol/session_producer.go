@@ -71,12 +71,22 @@ func (s *Session) doCreateProducer(p *CreateProducer) error {
 	return s.emit(ProducerCreated{ProducerID: p.ProducerID})
 }
 
-func (s *Session) doSend(p *Send) error {
-	pe, err := s.producerOf(p.ProducerID)
+// producerRecord is the prologue of a one-record command: the producer it
+// names and its record converted (toProducerRecord).
+func (s *Session) producerRecord(id ID, spec *RecordSpec) (*producerEntry, *ProducerRecord, error) {
+	pe, err := s.producerOf(id)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	rec, err := toProducerRecord(&p.Record)
+	rec, err := toProducerRecord(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pe, rec, nil
+}
+
+func (s *Session) doSend(p *Send) error {
+	pe, rec, err := s.producerRecord(p.ProducerID, &p.Record)
 	if err != nil {
 		return err
 	}
@@ -139,11 +149,7 @@ func (s *Session) doSendBatch(p *SendBatch) error {
 }
 
 func (s *Session) doCancelSend(p *CancelProducerSend) error {
-	pe, err := s.producerOf(p.ProducerID)
-	if err != nil {
-		return err
-	}
-	rec, err := toProducerRecord(&p.Record)
+	pe, rec, err := s.producerRecord(p.ProducerID, &p.Record)
 	if err != nil {
 		return err
 	}

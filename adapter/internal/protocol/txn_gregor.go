@@ -35,17 +35,7 @@ func (g gregorTxn) SendOffsets(ctx context.Context, offsets map[TopicPartition]i
 	}
 	return g.p.SendOffsets(ctx, offs, gm)
 }
-func (g gregorTxn) TrySend(r *ProducerRecord) (Delivery, error) {
-	m, err := messageOf(r)
-	if err != nil {
-		return nil, err
-	}
-	d, err := g.p.TrySend(m)
-	if err != nil {
-		return nil, err
-	}
-	return gregorDelivery{d}, nil
-}
+func (g gregorTxn) TrySend(r *ProducerRecord) (Delivery, error) { return trySend(g.p.TrySend, r) }
 
 // normalizeTxn is normalize for the transaction commands: fencing (also
 // when it reaches a record) is the fenced family, other broker codes are

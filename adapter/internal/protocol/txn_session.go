@@ -143,17 +143,26 @@ func (s *Session) doExecuteTransaction(p *ExecuteTransaction) error {
 	ctx, cancel := timeout(p.TimeoutMs)
 	defer cancel()
 	tp := te.producer
-	if err := tp.Begin(); err != nil {
-		return &failedError{code: normalizeTxn(err), err: err}
-	}
-	if err := s.stage(ctx, tp, p.Operations); err != nil {
-		_ = tp.Abort(ctx)
+	if err := s.beginStaged(ctx, tp, p.Operations); err != nil {
 		return err
 	}
 	if err := endTxn(ctx, tp, p.Disposition); err != nil {
 		return err
 	}
 	return s.emit(TransactionCompleted{TransactionID: p.TransactionID, Disposition: p.Disposition})
+}
+
+// beginStaged begins a transaction and stages ops in it (stage); a
+// failed begin is command_failed, a failed stage aborts the transaction.
+func (s *Session) beginStaged(ctx context.Context, tp TransactionalProducer, ops []BatchRecord) error {
+	if err := tp.Begin(); err != nil {
+		return &failedError{code: normalizeTxn(err), err: err}
+	}
+	if err := s.stage(ctx, tp, ops); err != nil {
+		_ = tp.Abort(ctx)
+		return err
+	}
+	return nil
 }
 
 // endTxn commits or aborts the open transaction as disposition says; a

@@ -38,11 +38,7 @@ func (s *Session) doExecuteTransactionalTransform(p *ExecuteTransactionalTransfo
 	ctx, cancel := timeout(p.TimeoutMs)
 	defer cancel()
 	tp := te.producer
-	if err := tp.Begin(); err != nil {
-		return &failedError{code: normalizeTxn(err), err: err}
-	}
-	if err := s.stage(ctx, tp, p.Operations); err != nil {
-		_ = tp.Abort(ctx)
+	if err := s.beginStaged(ctx, tp, p.Operations); err != nil {
 		return err
 	}
 	if err := tp.SendOffsets(ctx, offsets, gm); err != nil {
