@@ -20,14 +20,10 @@ var noExample = map[string]string{
 	"examples": "holds only the package doc of the example programs below it",
 }
 
-// TestEveryPackageHasExample: `go doc` of every public library package of
-// the root module and of the plugin modules shows at least one Example
-// (internal packages and commands are exempt).
-func TestEveryPackageHasExample(t *testing.T) {
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+// libraryPackageDirs lists the package directories of the root module and
+// of the plugin modules, relative to root, slash-separated.
+func libraryPackageDirs(t *testing.T, root string) []string {
+	t.Helper()
 	var dirs []string
 	for _, mod := range []string{".", "plugin/otel", "plugin/prom"} {
 		ds, err := packageDirs(filepath.Join(root, mod))
@@ -38,6 +34,18 @@ func TestEveryPackageHasExample(t *testing.T) {
 			dirs = append(dirs, filepath.ToSlash(filepath.Join(mod, d)))
 		}
 	}
+	return dirs
+}
+
+// TestEveryPackageHasExample: `go doc` of every public library package of
+// the root module and of the plugin modules shows at least one Example
+// (internal packages and commands are exempt).
+func TestEveryPackageHasExample(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := libraryPackageDirs(t, root)
 	checked := 0
 	for _, dir := range dirs {
 		if dir == "internal" || strings.HasPrefix(dir, "internal/") || strings.Contains(dir, "/internal/") || noExample[dir] != "" {

@@ -20,16 +20,7 @@ const quickStartLead = 5
 // details follow.
 func TestPackageDocsOpenWithQuickStart(t *testing.T) {
 	root := testRoot(t)
-	var dirs []string
-	for _, mod := range []string{".", "plugin/otel", "plugin/prom"} {
-		ds, err := packageDirs(filepath.Join(root, mod))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range ds {
-			dirs = append(dirs, filepath.ToSlash(filepath.Join(mod, d)))
-		}
-	}
+	dirs := libraryPackageDirs(t, root)
 	checked := 0
 	for _, dir := range dirs {
 		if strings.HasPrefix(dir, "internal/") || strings.Contains(dir, "/internal/") || strings.HasPrefix(dir, "examples") ||
