@@ -27,15 +27,13 @@ var scaleConsumePartitions = []int32{1, 16, 64, 256, 1024}
 // Compare with: benchstat -col /client
 func BenchmarkScaleConsume(b *testing.B) {
 	owner := b
-	for _, parts := range scaleConsumePartitions {
+	for i, parts := range scaleConsumePartitions {
 		c := consumeCase{partitions: parts, codec: wire.CompressionNone}
 		topicFn := func(b *testing.B) string { return scaleTopic(b, owner, c) }
 		name := fmt.Sprintf("parts=%d", parts)
-		b.Run("client=gregor/"+name, func(b *testing.B) {
-			benchGregorConsumeDefault(b, bootstrap(b), topicFn(b), c)
-		})
-		b.Run("client=franz/"+name, func(b *testing.B) {
-			benchFranzConsumeDefault(b, bootstrap(b), topicFn(b), c)
+		runScaleCases(b, i, name, []scaleCase{
+			{"gregor", func(b *testing.B) { benchGregorConsumeDefault(b, bootstrap(b), topicFn(b), c) }},
+			{"franz", func(b *testing.B) { benchFranzConsumeDefault(b, bootstrap(b), topicFn(b), c) }},
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -69,28 +70,50 @@ func scalePartitions(b *testing.B) []int32 {
 // Compare with: benchstat -col /client
 func BenchmarkScaleProduce(b *testing.B) {
 	owner := b
-	for _, parts := range scalePartitions(b) {
+	for i, parts := range scalePartitions(b) {
 		name := fmt.Sprintf("parts=%d", parts)
+		var cases []scaleCase
 		for _, snappy := range []bool{false, true} {
 			client := "gregor"
 			if snappy {
 				client = "gregor-snappy"
 			}
-			b.Run("client="+client+"/"+name, func(b *testing.B) {
+			cases = append(cases, scaleCase{client, func(b *testing.B) {
 				topic := warmedTopic(b, owner, "scale-produce/"+name, parts)
 				benchScaleGregorProduce(b, bootstrap(b), topic, parts, snappy)
-			})
+			}})
 		}
 		for _, none := range []bool{false, true} {
 			client := "franz"
 			if none {
 				client = "franz-none"
 			}
-			b.Run("client="+client+"/"+name, func(b *testing.B) {
+			cases = append(cases, scaleCase{client, func(b *testing.B) {
 				topic := warmedTopic(b, owner, "scale-produce/"+name, parts)
 				benchScaleFranzProduce(b, bootstrap(b), topic, parts, none)
-			})
+			}})
 		}
+		runScaleCases(b, i, name, cases)
+	}
+}
+
+// scaleCase is one client's case at one partition count.
+type scaleCase struct {
+	client string
+	run    func(b *testing.B)
+}
+
+// runScaleCases runs the cases of the i-th partition count, in reverse
+// order when GREGOR_BENCH_RUN + i is odd, so that over runs and counts
+// neither client always goes first on a topic (the first meets the broker
+// and page cache as the case before left them).
+func runScaleCases(b *testing.B, i int, name string, cases []scaleCase) {
+	run, _ := strconv.Atoi(os.Getenv("GREGOR_BENCH_RUN"))
+	if (run+i)%2 == 1 {
+		slices.Reverse(cases)
+	}
+	for _, c := range cases {
+		b.Run("client="+c.client+"/"+name, c.run)
 	}
 }
 
