@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -164,6 +165,13 @@ func (s *session) connect() error {
 	cfg, err := s.conn.configs(s.io.getenv)
 	if err != nil {
 		return err
+	}
+	if lvl := s.io.getenv("GREGOR_LOG_LEVEL"); lvl != "" {
+		var l slog.Level
+		if err := l.UnmarshalText([]byte(lvl)); err != nil {
+			return usagef("GREGOR_LOG_LEVEL %q: want DEBUG, INFO, WARN or ERROR", lvl)
+		}
+		cfg.Client.Logger = slog.New(slog.NewTextHandler(s.io.stderr, &slog.HandlerOptions{Level: l}))
 	}
 	cl, err := client.New(cfg.Client)
 	if err != nil {

@@ -17,6 +17,11 @@
 // GREGOR_SASL_MECHANISM, GREGOR_SASL_USER, GREGOR_SASL_PASSWORD,
 // GREGOR_CA_FILE) and the flags; -X sets any property last.
 //
+// GREGOR_LOG_LEVEL (DEBUG, INFO, WARN or ERROR; unset: no log) writes the
+// client's log/slog records at that level and above to stderr as text:
+// connections at DEBUG, group assignment changes and topic ID changes at
+// INFO. Stdout carries records only, whatever the level.
+//
 // A failure prints one line, "gregor <command>: <reason>", on stderr and
 // exits with status 1; --help exits 0.
 package main

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,12 +92,17 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 	t.Logf("produced %d records in %v", n, time.Since(start))
 	checkProgress(t, errOut, "produced 100,000 records to "+topic+" in ")
 
+	// The group's log (assignment changes) goes to stderr beside the
+	// progress: evidence of what the member went through if it fails.
+	logged := maps.Clone(env)
+	logged["GREGOR_LOG_LEVEL"] = "INFO"
 	start = time.Now()
-	out, errOut, code := gregorExec(t, "", env, "consume", topic, "--group", grp, "--to", "end", "--format", "json", "--progress", "--progress-interval", "50ms")
+	out, errOut, code := gregorExec(t, "", logged, "consume", topic, "--group", grp, "--to", "end", "--format", "json", "--progress", "--progress-interval", "50ms")
 	if code != 0 {
 		t.Fatalf("consume --group: status %d: %s", code, errOut)
 	}
 	t.Logf("consumed them through group %s as JSON in %v", grp, time.Since(start))
+	errOut = withoutLog(t, errOut, `msg="gregor: assignment changed" group=`+grp+` change=assigned partitions=3`)
 	checkProgress(t, errOut, "consumed 100,000 records from "+topic+" in ")
 	lastOffsets := checkConsumed100k(t, topic, out, n, start.Add(-time.Minute).UnixMilli())
 
@@ -122,6 +128,26 @@ func TestIntegrationProduceConsume100k(t *testing.T) {
 	if out := mustRun(t, env, "", "group", "describe", grp); !strings.Contains(out, want) {
 		t.Fatalf("group describe on Kafka %s, want %q:\n%s", c.Version(), want, out)
 	}
+}
+
+// withoutLog returns stderr without its GREGOR_LOG_LEVEL lines (text
+// slog records, "time=..."), after checking that one of them contains want
+// and that none says the member lost its partitions; a failure shows them.
+func withoutLog(t *testing.T, stderr, want string) string {
+	t.Helper()
+	var rest, log []string
+	for l := range strings.Lines(stderr) {
+		if strings.HasPrefix(l, "time=") {
+			log = append(log, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	all := strings.Join(log, "")
+	if !strings.Contains(all, want) || strings.Contains(all, "change=lost") {
+		t.Fatalf("the log lacks %q or shows partitions lost:\n%s", want, all)
+	}
+	return strings.Join(rest, "")
 }
 
 // checkProgress checks --progress output: progress lines, then a summary

@@ -114,6 +114,7 @@ Connection settings, lowest precedence first: a Java-style properties file
 (-F, or GREGOR_CONFIG), the environment (GREGOR_BOOTSTRAP, GREGOR_CLIENT_ID,
 GREGOR_SASL_MECHANISM, GREGOR_SASL_USER, GREGOR_SASL_PASSWORD, GREGOR_CA_FILE),
 the flags, then -X key=value. Errors print one line and exit with status 1.
+GREGOR_LOG_LEVEL=DEBUG|INFO|WARN|ERROR writes the client's log to stderr.
 `
 
 // runLeaf parses the flags of c (interleaved with its arguments) and runs it.

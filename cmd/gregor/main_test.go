@@ -131,6 +131,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"cluster", "describe", "-X", "acks=1"}, env, "would weaken durability"},
 		{[]string{"cluster", "describe", "-F", "/nonexistent/client.properties"}, env, "no such file"},
 		{[]string{"cluster", "describe", "--sasl-password", "x"}, env, "a SASL password needs --sasl-user"},
+		{[]string{"cluster", "describe"}, map[string]string{"GREGOR_BOOTSTRAP": "127.0.0.1:1", "GREGOR_LOG_LEVEL": "loud"}, `GREGOR_LOG_LEVEL "loud": want DEBUG, INFO, WARN or ERROR`},
 	}
 	for _, tc := range cases {
 		_, errOut, code := gregor(t, "", tc.env, tc.args...)
