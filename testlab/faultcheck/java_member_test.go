@@ -44,7 +44,7 @@ const lostReportingConsumer = "java/LostReportingConsumer.java"
 // startJava starts a Java member named name.
 func (gl *groupLoad) startJava(name string) (*javaMember, error) {
 	jm := &javaMember{name: name, gl: gl, cont: map[invariant.TP]bool{}}
-	cfg, err := gl.tools.writeProps(name, map[string]string{"client.id": name, "request.timeout.ms": "10000"})
+	cfg, err := gl.tools.writeProps(name, map[string]string{"client.id": "java-" + name, "request.timeout.ms": "10000"})
 	if err != nil {
 		return nil, err
 	}

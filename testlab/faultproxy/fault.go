@@ -2,6 +2,7 @@ package faultproxy
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,9 @@ type Fault struct {
 	// Every makes a frame-targeted fault fire on every matching frame while
 	// applied; by default it fires once.
 	Every bool `json:"every,omitempty"`
+	// SkipClientIDPrefixes spares the connections whose first request's
+	// client_id starts with one of them (frame-targeted kinds only).
+	SkipClientIDPrefixes []string `json:"skip_client_id_prefixes,omitempty"`
 }
 
 // String describes the fault in one line.
@@ -108,6 +112,9 @@ func (f Fault) String() string {
 	if f.Every {
 		s += " every"
 	}
+	if len(f.SkipClientIDPrefixes) > 0 {
+		s += " skip_client_id_prefixes=" + strings.Join(f.SkipClientIDPrefixes, ",")
+	}
 	return s
 }
 
@@ -121,6 +128,9 @@ func (f Fault) frameTargeted() bool {
 
 // validate reports a fault that cannot be applied.
 func (f Fault) validate() error {
+	if len(f.SkipClientIDPrefixes) > 0 && !f.frameTargeted() {
+		return fmt.Errorf("faultproxy: %s: skip_client_id_prefixes apply to frame-targeted kinds only", f.Kind)
+	}
 	switch f.Kind {
 	case Blackhole, CutAll, Refuse:
 	case Delay, Stall:

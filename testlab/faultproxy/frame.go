@@ -49,6 +49,20 @@ func requestMeta(f []byte) meta {
 	}
 }
 
+// requestClientID parses a request header's client_id (header v1 and v2:
+// a nullable int16-length string after the correlation ID); "" when the
+// frame is too short for it or it is null.
+func requestClientID(f []byte) string {
+	if len(f) < 14 {
+		return ""
+	}
+	n := int(int16(binary.BigEndian.Uint16(f[12:])))
+	if n <= 0 || len(f) < 14+n {
+		return ""
+	}
+	return string(f[14 : 14+n])
+}
+
 // responseCorr is a response frame's correlation ID, -1 if it is too short.
 func responseCorr(f []byte) int32 {
 	if len(f) < 8 {

@@ -14,6 +14,7 @@ import (
 // by Proxy.mu.
 type link struct {
 	id             int
+	clientID       string // the client_id of the link's first request
 	client, broker net.Conn
 	done           chan struct{} // closed by cut
 	once           sync.Once
@@ -108,6 +109,17 @@ func (p *Proxy) held(holders []*active, d time.Duration) {
 	}
 }
 
+// skips reports whether a spares l: its client ID has one of the fault's
+// SkipClientIDPrefixes.
+func (a *active) skips(l *link) bool {
+	for _, p := range a.f.SkipClientIDPrefixes {
+		if strings.HasPrefix(l.clientID, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *active) matches(dir Direction, m meta) bool {
 	if a.f.Dir != 0 && a.f.Dir != dir {
 		return false
@@ -123,6 +135,9 @@ func (p *Proxy) plan(l *link, dir Direction, f []byte) plan {
 	if dir == ToBroker {
 		m = requestMeta(f)
 		l.pending = append(l.pending, m)
+		if len(l.pending) == 1 && l.clientID == "" {
+			l.clientID = requestClientID(f)
+		}
 	} else {
 		m = meta{api: -1, version: -1, corr: responseCorr(f)}
 		if len(l.pending) > 0 {
@@ -144,7 +159,7 @@ func (p *Proxy) plan(l *link, dir Direction, f []byte) plan {
 		fired = append(fired, a)
 	}
 	for _, a := range p.active {
-		if a.spent {
+		if a.spent || a.skips(l) {
 			continue
 		}
 		switch a.f.Kind {

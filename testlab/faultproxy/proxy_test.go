@@ -345,6 +345,32 @@ func TestWrongCorrelation(t *testing.T) {
 	}
 }
 
+// TestSkipClientIDPrefixes: a fault with SkipClientIDPrefixes spares the
+// connection whose first request names such a client ID, and fires on
+// another's.
+func TestSkipClientIDPrefixes(t *testing.T) {
+	_, p := setup(t)
+	java, other := dial(t, p), dial(t, p)
+	a := apply(t, p, Fault{Kind: WrongCorrelation, API: 1, SkipClientIDPrefixes: []string{"java-"}})
+	withID := func(id string) string { return string([]byte{0, byte(len(id))}) + id + "fetch" }
+	for corr := int32(1); corr <= 3; corr++ {
+		resp, err := roundTrip(java, 1, corr, withID("java-j0"), 2*time.Second)
+		if err != nil || responseCorr(resp) != corr {
+			t.Fatalf("spared connection: corr %d, want %d (%v)", responseCorr(resp), corr, err)
+		}
+	}
+	resp, err := roundTrip(other, 1, 7, withID("g3"), 2*time.Second)
+	if err != nil || responseCorr(resp) != 1_000_007 {
+		t.Fatalf("other connection: corr %d, want 1000007 (%v)", responseCorr(resp), err)
+	}
+	if r := remove(t, a); r.Fired != 1 {
+		t.Fatalf("record %+v, want fired once", r)
+	}
+	if requestClientID(reqFrame(1, 1, 1, "\xff\xff")) != "" || requestClientID(reqFrame(1, 1, 1, "\x00\x09short")) != "" {
+		t.Fatal("a null or truncated client_id was parsed")
+	}
+}
+
 func TestReplay(t *testing.T) {
 	_, p := setup(t)
 	c := dial(t, p)
@@ -418,6 +444,7 @@ func TestInvalidFaults(t *testing.T) {
 		{Kind: Stall, Dir: ToClient, Delay: MaxStall + 1},
 		{Kind: CutFrame, Dir: ToBroker, Bytes: -2},
 		{Kind: WrongCorrelation, Dir: ToBroker},
+		{Kind: Blackhole, SkipClientIDPrefixes: []string{"java-"}},
 	} {
 		if _, err := p.Apply(f); err == nil {
 			t.Errorf("%v applied", f)
