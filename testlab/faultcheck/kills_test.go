@@ -126,9 +126,13 @@ type Figures struct {
 	// the dependency graph it searched for G0/G1c cycles: committed
 	// transactions with an edge, ww and wr edges.
 	ViolationsByRule map[string]int `json:"violations_by_rule"`
-	GraphTxns        int            `json:"graph_transactions"`
-	GraphWW          int            `json:"graph_ww_edges"`
-	GraphWR          int            `json:"graph_wr_edges"`
+	// ViolationsByMember counts, per "rule member", the violations naming
+	// that group member (all of them, where Details keeps only the first
+	// 20): which clients a double ownership involved.
+	ViolationsByMember map[string]int `json:"violations_by_member,omitempty"`
+	GraphTxns          int            `json:"graph_transactions"`
+	GraphWW            int            `json:"graph_ww_edges"`
+	GraphWR            int            `json:"graph_wr_edges"`
 	// The quorum observer (quorumObserver).
 	QuorumSamples    int `json:"quorum_samples"`
 	PartitionSamples int `json:"partition_samples"`
@@ -409,6 +413,12 @@ func runSoak(t *testing.T, cfg soakConfig) Figures {
 	}
 	for _, v := range vs {
 		fig.ViolationsByRule[string(v.Rule)]++
+		for _, m := range v.Members {
+			if fig.ViolationsByMember == nil {
+				fig.ViolationsByMember = map[string]int{}
+			}
+			fig.ViolationsByMember[string(v.Rule)+" "+m]++
+		}
 		switch v.Rule {
 		case invariant.RuleAckedLost:
 			fig.Lost++

@@ -51,6 +51,9 @@ type Violation struct {
 	TP   TP
 	// Detail says what was seen, with offsets, members or epochs.
 	Detail string
+	// Members names the group members involved, for the rules about
+	// members (partition_owned_twice); nil for the others.
+	Members []string
 }
 
 // String returns "rule topic[p]: detail".
@@ -262,7 +265,9 @@ func ownership(h *History) []Violation {
 			for j := i + 1; j < len(as); j++ {
 				a, b := as[i], as[j]
 				if a.Member != b.Member && before(a.Start, b.End) && before(b.Start, a.End) {
-					out = append(out, violation(RuleOwnership, k.tp, "group %s: %s owned it %s and %s owned it %s", k.group, a.Member, span(a), b.Member, span(b)))
+					v := violation(RuleOwnership, k.tp, "group %s: %s owned it %s and %s owned it %s", k.group, a.Member, span(a), b.Member, span(b))
+					v.Members = []string{a.Member, b.Member}
+					out = append(out, v)
 				}
 			}
 		}

@@ -176,6 +176,18 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestOwnershipNamesMembers: a double ownership names both members.
+func TestOwnershipNamesMembers(t *testing.T) {
+	h := History{Assignments: []Assignment{
+		{Group: "g", Member: "m1", TP: tp0, Start: at(0), End: at(6)},
+		{Group: "g", Member: "m2", TP: tp0, Start: at(5)},
+	}}
+	vs := Check(&h)
+	if len(vs) != 1 || !slices.Equal(vs[0].Members, []string{"m1", "m2"}) {
+		t.Fatalf("violations %+v, want one naming m1 and m2", vs)
+	}
+}
+
 // TestEveryRuleHasBothHistories checks the table has, for every rule, a
 // history that breaks it and one that exercises its data without breaking it.
 func TestEveryRuleHasBothHistories(t *testing.T) {
