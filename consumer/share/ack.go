@@ -61,9 +61,7 @@ func (c *Consumer) Commit(ctx context.Context) ([]AckResult, error) {
 		c.acceptDeliveredLocked()
 	}
 	c.commitLocked(ctx)
-	r := c.results
-	c.results = nil
-	return r, nil
+	return c.results.take(), nil
 }
 
 // acceptDeliveredLocked queues Accept for every delivered record without an
@@ -243,26 +241,7 @@ func (c *Consumer) ackResultsLocked(acks []ack, err error) {
 	}
 }
 
-// keepResultLocked keeps r for the application within MaxAckResults: past
-// it a success is dropped, and a failure replaces the oldest kept success
-// (the oldest failure when every kept outcome failed), so failures go
-// last. Each outcome not kept counts in droppedResults.
-func (c *Consumer) keepResultLocked(r AckResult) {
-	if len(c.results) < c.cfg.MaxAckResults {
-		c.results = append(c.results, r)
-		return
-	}
-	c.droppedResults++
-	if r.Err == nil || len(c.results) == 0 {
-		return
-	}
-	victim := 0
-	for i := range c.results {
-		if c.results[i].Err == nil {
-			victim = i
-			break
-		}
-	}
-	copy(c.results[victim:], c.results[victim+1:])
-	c.results[len(c.results)-1] = r
-}
+// keepResultLocked keeps r for the application within MaxAckResults
+// (ackResults: past it a success is dropped, a failure replaces the oldest
+// kept success).
+func (c *Consumer) keepResultLocked(r AckResult) { c.results.keep(r, c.cfg.MaxAckResults) }

@@ -45,3 +45,64 @@ func TestAckResultsBounded(t *testing.T) {
 		t.Fatalf("kept %v, dropped %d; want failures 14, 15, 16 kept and 11 dropped", offs, c.AckResultsDropped())
 	}
 }
+
+// TestAckResultsOrderAndBound: outcomes come back in the order they were
+// kept, successes and failures interleaved; past the bound, a burst of
+// failures replaces every success, then the oldest failures, keeps the
+// newest and holds the queues' memory within a few times the bound (the
+// cost per outcome: BenchmarkAckResultsFailuresPastBound).
+func TestAckResultsOrderAndBound(t *testing.T) {
+	var a ackResults
+	tp := gregor.TopicPartition{Topic: "t", Partition: 0}
+	failed := errors.New("lock expired")
+	for off := range int64(6) {
+		var err error
+		if off%3 == 1 {
+			err = failed
+		}
+		a.keep(AckResult{TopicPartition: tp, Offset: off, Err: err}, 100)
+	}
+	got := a.appendTo(nil)
+	for i, r := range got {
+		if r.Offset != int64(i) || (r.Err != nil) != (i%3 == 1) {
+			t.Fatalf("outcomes %v, want offsets 0-5 in order, 1 and 4 failed", got)
+		}
+	}
+	if a.take() != nil {
+		t.Fatal("outcomes left after appendTo")
+	}
+	const bound, burst = 100_000, 200_000
+	for off := range int64(bound) {
+		a.keep(AckResult{TopicPartition: tp, Offset: off}, bound)
+	}
+	slots := func() int { return cap(a.succ.items) + cap(a.fail.items) }
+	before := slots()
+	for off := range int64(burst) {
+		a.keep(AckResult{TopicPartition: tp, Offset: bound + off, Err: failed}, bound)
+	}
+	if a.dropped != burst || a.succ.len() != 0 || a.fail.len() != bound {
+		t.Fatalf("dropped %d, kept %d successes and %d failures; want %d, 0, %d", a.dropped, a.succ.len(), a.fail.len(), burst, bound)
+	}
+	if grown := slots() - before; grown > 4*bound {
+		t.Fatalf("the queues grew by %d slots for a burst of %d past a bound of %d", grown, burst, bound)
+	}
+	fs := a.failures()
+	if fs[0].Offset != bound+burst-bound || fs[len(fs)-1].Offset != bound+burst-1 {
+		t.Fatalf("kept failures %d..%d, want the newest %d", fs[0].Offset, fs[len(fs)-1].Offset, bound)
+	}
+}
+
+// BenchmarkAckResultsFailuresPastBound keeps failures past a full default
+// bound of successes.
+func BenchmarkAckResultsFailuresPastBound(b *testing.B) {
+	var a ackResults
+	tp := gregor.TopicPartition{Topic: "t", Partition: 0}
+	for off := range int64(DefaultMaxAckResults) {
+		a.keep(AckResult{TopicPartition: tp, Offset: off}, DefaultMaxAckResults)
+	}
+	failed := errors.New("lock expired")
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		a.keep(AckResult{TopicPartition: tp, Offset: int64(i), Err: failed}, DefaultMaxAckResults)
+	}
+}

@@ -53,12 +53,7 @@ func (c *Consumer) Close(ctx context.Context) error {
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) && ctx.Err() != nil {
 		err = ctxErr(ctx)
 	}
-	var failed []AckResult
-	for _, r := range c.results {
-		if r.Err != nil {
-			failed = append(failed, r)
-		}
-	}
+	failed := c.results.failures()
 	if err == nil && len(failed) == 0 {
 		return nil
 	}

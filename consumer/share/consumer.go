@@ -120,9 +120,8 @@ type Consumer struct {
 	// their memory is reused).
 	pending, sending []ack
 	// results are acknowledgement outcomes not yet taken, at most
-	// cfg.MaxAckResults; droppedResults counts those not kept.
-	results        []AckResult
-	droppedResults int64
+	// cfg.MaxAckResults, and the count of those not kept.
+	results ackResults
 	// br and batch are the record-batch decoder and its reused batch;
 	// decoded holds one partition's decoded records (reused), inflated the
 	// bytes decompressed in the current fetch round.
@@ -237,9 +236,7 @@ func (c *Consumer) markJoined() { c.joinOnce.Do(func() { close(c.joined) }) }
 func (c *Consumer) TakeAckResults() []AckResult {
 	c.opMu.Lock()
 	defer c.opMu.Unlock()
-	r := c.results
-	c.results = nil
-	return r
+	return c.results.take()
 }
 
 // AckResultsDropped returns how many acknowledgement outcomes were not
@@ -247,7 +244,7 @@ func (c *Consumer) TakeAckResults() []AckResult {
 func (c *Consumer) AckResultsDropped() int64 {
 	c.opMu.Lock()
 	defer c.opMu.Unlock()
-	return c.droppedResults
+	return c.results.dropped
 }
 
 // AppendAckResults appends the outcomes TakeAckResults would return to dst,
@@ -256,8 +253,5 @@ func (c *Consumer) AckResultsDropped() int64 {
 func (c *Consumer) AppendAckResults(dst []AckResult) []AckResult {
 	c.opMu.Lock()
 	defer c.opMu.Unlock()
-	dst = append(dst, c.results...)
-	clear(c.results)
-	c.results = c.results[:0]
-	return dst
+	return c.results.appendTo(dst)
 }
