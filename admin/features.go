@@ -98,7 +98,9 @@ type FeatureResult struct {
 
 // UpdateFeatures changes finalized feature levels (UpdateFeatures v0-2,
 // any broker, forwarded to the KRaft controller) and returns one result per
-// update in request order; validateOnly checks without changing anything.
+// update in request order; validateOnly checks without changing anything
+// (v1+: a broker with v0 only is not asked, the error is
+// gregor.ErrUnsupportedFeature, as it would perform the updates).
 // Kafka applies a batch all or nothing: one invalid update fails every
 // update of the batch with its error.
 // The change reaches every broker asynchronously: WaitFeatures waits until

@@ -90,12 +90,17 @@ func (l *GroupListing) Failed() []BrokerOutcome {
 // ListGroupsOptions filters ListGroups.
 type ListGroupsOptions struct {
 	// States keeps groups in these states (ListGroups v4+), e.g. "Stable".
+	// A broker without v4 is not asked: its outcome is
+	// gregor.ErrUnsupportedFeature (it would list groups in every state).
 	States []string
-	// Types keeps groups of these types (ListGroups v5+), e.g. "classic", "consumer".
+	// Types keeps groups of these types (ListGroups v5+, Kafka 4.0+), e.g.
+	// "classic", "consumer"; a broker without v5 is not asked and its
+	// outcome is gregor.ErrUnsupportedFeature.
 	Types []string
 	// ConsumerOnly keeps only consumer groups: type "consumer", or type
 	// "classic" with protocol type "consumer" or "" (what Kafka's
-	// listConsumerGroups returns).
+	// listConsumerGroups returns). It works on every release: before
+	// ListGroups v5 (no group types) it filters on the protocol type.
 	ConsumerOnly bool
 }
 
@@ -113,12 +118,18 @@ func (a *Admin) ListGroups(ctx context.Context, opts ListGroupsOptions) (*GroupL
 		out.Brokers[i].Broker = id
 	}
 	types := opts.Types
-	if opts.ConsumerOnly && types == nil {
+	hinted := opts.ConsumerOnly && types == nil // the filter below does the same
+	if hinted {
 		types = []string{"classic", "consumer"}
 	}
 	route := func(_ context.Context, i int) (int32, error) { return ids[i], nil }
 	send := func(ctx context.Context, broker int32, idx []int) (map[int]error, error) {
 		resp, err := a.cl.Request(ctx, broker, &wire.ListGroupsRequest{StatesFilter: opts.States, TypesFilter: types})
+		if hinted && errors.Is(err, gregor.ErrUnsupportedFeature) && client.CertaintyOf(err) == client.NotSent {
+			// Before ListGroups v5 (Kafka 4.0) there are no group types:
+			// ConsumerOnly filters on the protocol type alone.
+			resp, err = a.cl.Request(ctx, broker, &wire.ListGroupsRequest{StatesFilter: opts.States})
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -227,10 +227,13 @@ type ListTransactionsOptions struct {
 	// ProducerIDs keeps transactions of these producers.
 	ProducerIDs []int64
 	// MinDuration keeps transactions running longer than this (KIP-994,
-	// ListTransactions v1+).
+	// ListTransactions v1+, Kafka 3.8+). A broker without v1 is not asked:
+	// its outcome is gregor.ErrUnsupportedFeature (it would list every
+	// transaction).
 	MinDuration time.Duration
 	// IDPattern keeps transactional IDs matching this Java regular
-	// expression (KIP-1152, ListTransactions v2+).
+	// expression (KIP-1152, ListTransactions v2+, Kafka 4.1+). A broker
+	// without v2 is not asked: its outcome is gregor.ErrUnsupportedFeature.
 	IDPattern string
 }
 

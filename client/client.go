@@ -358,6 +358,9 @@ func (c *Client) attempt(ob *opBound, broker int32, req wire.Request, pinned int
 			}
 		}
 	}
+	if err == nil {
+		err = checkFloor(req, info, v, cn.addr)
+	}
 	if err != nil {
 		return nil, reqErr(broker, name, NotSent, err)
 	}

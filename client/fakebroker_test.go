@@ -157,6 +157,18 @@ func newRequest(k wire.APIKey) wire.RequestDecoder {
 		return &wire.GetTelemetrySubscriptionsRequest{}
 	case wire.KeyPushTelemetry:
 		return &wire.PushTelemetryRequest{}
+	case wire.KeyListTransactions: // the version-floor requests
+		return &wire.ListTransactionsRequest{}
+	case wire.KeyListGroups:
+		return &wire.ListGroupsRequest{}
+	case wire.KeyUpdateFeatures:
+		return &wire.UpdateFeaturesRequest{}
+	case wire.KeyAlterPartitionReassignments:
+		return &wire.AlterPartitionReassignmentsRequest{}
+	case wire.KeyDescribeCluster:
+		return &wire.DescribeClusterRequest{}
+	case wire.KeyListOffsets:
+		return &wire.ListOffsetsRequest{}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"fmt"
+
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -44,3 +46,32 @@ type apiVersionsHangup struct {
 
 func (h *apiVersionsHangup) Error() string { return h.err.Error() }
 func (h *apiVersionsHangup) Unwrap() error { return h.err }
+
+// floorRemedies is the way out of a field the broker's version lacks, for
+// the fields that have one besides a newer broker.
+var floorRemedies = map[string]string{
+	"TypesFilter":            "filter on ListedGroup.Type instead (Kafka 4.0+ reports it)",
+	"TransactionalIDPattern": "filter the listed transactional IDs yourself, or Kafka 4.1+ (KIP-1152)",
+	"DurationFilter":         "use DescribeTransactions' start times, or Kafka 3.8+ (KIP-994)",
+}
+
+// checkFloor fails req when version v lacks a field it sets (a
+// wire.VersionFloorer): the broker at addr would ignore that field and
+// answer another question. The error is a gregor.ErrUnsupportedFeature
+// wrapping ErrUnsupportedVersion.
+func checkFloor(req wire.Request, info wire.APIInfo, v int16, addr string) error {
+	vf, ok := req.(wire.VersionFloorer)
+	if !ok {
+		return nil
+	}
+	need, field := vf.FloorVersion()
+	if need <= v {
+		return nil
+	}
+	return &gregor.UnsupportedFeatureError{
+		Feature: fmt.Sprintf("%s %s (v%d+)", info.Name, field, need),
+		Broker:  fmt.Sprintf("broker at %s speaks %s up to v%d", addr, info.Name, v),
+		Remedy:  floorRemedies[field],
+		Err:     fmt.Errorf("%w: %s v%d lacks %s", ErrUnsupportedVersion, info.Name, v, field),
+	}
+}

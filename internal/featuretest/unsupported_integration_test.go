@@ -101,6 +101,22 @@ func TestUnsupportedFeaturesOnOldestRelease(t *testing.T) {
 		_, err := admin.New(cl, admin.Config{}).DescribeTopicPartitions(ctx, []string{topic}, admin.DescribeTopicPartitionsOptions{})
 		return err
 	})
+	// Filters the release's ListTransactions v0 lacks: the broker would
+	// list every transaction, so nothing is sent (admin asks each broker,
+	// whose outcome carries the error).
+	listTxns := func(opts admin.ListTransactionsOptions) func(*testing.T, *client.Client) error {
+		return func(t *testing.T, cl *client.Client) error {
+			ctx, cancel := context.WithTimeout(context.Background(), failBound)
+			defer cancel()
+			l, err := admin.New(cl, admin.Config{}).ListTransactions(ctx, opts)
+			if err == nil && len(l.Brokers) == 1 {
+				err = l.Brokers[0].Err
+			}
+			return err
+		}
+	}
+	missing("ListTransactions IDPattern (KIP-1152)", listTxns(admin.ListTransactionsOptions{IDPattern: "^tx-"}))
+	missing("ListTransactions MinDuration (KIP-994)", listTxns(admin.ListTransactionsOptions{MinDuration: time.Hour}))
 	missing("transactions v2", func(t *testing.T, cl *client.Client) error {
 		p, err := txn.New(cl, txn.Config{TransactionalID: kafkatest.UniqueName(t, "tx"), TransactionVersion: 2})
 		if err != nil {
@@ -149,6 +165,19 @@ func TestUnsupportedFeaturesOnOldestRelease(t *testing.T) {
 			defer icancel()
 			if err := p.InitTransactions(ictx); err != nil {
 				t.Fatalf("InitTransactions (TransactionVersion 0) on %s: %v", version, err)
+			}
+		})
+	})
+	t.Run("ListGroups ConsumerOnly without group types", func(t *testing.T) {
+		onClient(t, boot, func(t *testing.T, cl *client.Client, sent *requests) {
+			lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
+			defer lcancel()
+			l, err := admin.New(cl, admin.Config{}).ListGroups(lctx, admin.ListGroupsOptions{ConsumerOnly: true})
+			if err != nil || len(l.Failed()) != 0 {
+				t.Fatalf("ListGroups ConsumerOnly on %s: %v %+v", version, err, l)
+			}
+			if v := sent.maxVersion(wire.KeyListGroups); v < 0 || v > 4 {
+				t.Fatalf("ListGroups v%d on %s, want v4 or lower (no TypesFilter)", v, version)
 			}
 		})
 	})
