@@ -101,8 +101,8 @@ type FeatureResult struct {
 // update in request order; validateOnly checks without changing anything
 // (v1+: a broker with v0 only is not asked, the error is
 // gregor.ErrUnsupportedFeature, as it would perform the updates).
-// Kafka applies a batch all or nothing: one invalid update fails every
-// update of the batch with its error.
+// Kafka 4.0+ applies a batch all or nothing: one invalid update fails every
+// update of the batch with its error (Kafka 3.x answers each update alone).
 // The change reaches every broker asynchronously: WaitFeatures waits until
 // each broker's ApiVersions shows it. The batch is rejected with a
 // *BatchError before sending for an empty or repeated feature, a negative

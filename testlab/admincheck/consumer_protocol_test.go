@@ -1,6 +1,7 @@
 package admincheck
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -15,8 +16,18 @@ import (
 // balancer) is described through ConsumerGroupDescribe: type "consumer",
 // the observer's state, epoch, member count and assignment; and the
 // offsets the independent consumer commits are listed exactly.
+// Before Kafka 4.0 (no KIP-848 groups) it checks instead that listing by
+// group type, which those releases cannot do, fails with
+// gregor.ErrUnsupportedFeature and is not sent.
 func TestConsumerProtocolGroup(t *testing.T) {
 	b := newBed(t)
+	if !b.kc.AtLeast(4, 0) {
+		l, err := b.adm.ListGroups(ctxFor(t, 20*time.Second), admin.ListGroupsOptions{Types: []string{"consumer"}})
+		if err != nil || len(l.Brokers) != 1 || !errors.Is(l.Brokers[0].Err, gregor.ErrUnsupportedFeature) {
+			t.Fatalf("ListGroups by type on Kafka %s: %v %+v, want the broker's outcome gregor.ErrUnsupportedFeature", b.kc.Version(), err, l)
+		}
+		return
+	}
 	topic := b.observedTopic(2, nil)
 	group := b.name("kip848")
 	b.produce(topic, 0, 3)

@@ -185,13 +185,27 @@ func TestOperatorThreeBrokers(t *testing.T) {
 	}
 	lap("throttled reassignment, cancel")
 
-	// A real feature downgrade and upgrade, seen by every broker.
+	// A real feature downgrade and upgrade, seen by every broker (ELR is
+	// on by default from Kafka 4.1; on 4.0 it is supported but off, so the
+	// test upgrades it first and downgrades it back).
 	const elr = "eligible.leader.replicas.version"
 	fm, err := adm.DescribeFeatures(ctxFor(t, 20*time.Second), client.AnyBroker)
-	if err != nil || fm.Finalized[elr].Max != 1 {
-		t.Fatalf("DescribeFeatures: %v %+v", err, fm)
+	elrOn := int16(1)
+	if !kc.AtLeast(4, 1) {
+		elrOn = 0
 	}
-	for _, u := range []admin.FeatureUpdate{{Feature: elr, Level: 0, Type: admin.FeatureSafeDowngrade}, {Feature: elr, Level: 1}} {
+	_, known := fm.Supported[elr]
+	if err != nil || known != kc.AtLeast(4, 0) || known && (fm.Finalized[elr].Max != elrOn || fm.Supported[elr].Max != 1) {
+		t.Fatalf("DescribeFeatures on Kafka %s: %v %+v", kc.Version(), err, fm)
+	}
+	updates := []admin.FeatureUpdate{{Feature: elr, Level: 0, Type: admin.FeatureSafeDowngrade}, {Feature: elr, Level: 1}}
+	switch {
+	case !known: // Kafka 3.x: no feature but metadata.version, never downgraded here
+		updates = nil
+	case elrOn == 0:
+		updates[0], updates[1] = updates[1], updates[0]
+	}
+	for _, u := range updates {
 		if r, err := adm.UpdateFeatures(ctxFor(t, 30*time.Second), []admin.FeatureUpdate{u}, false); err != nil || r[0].Err != nil {
 			t.Fatalf("UpdateFeatures %+v: %v %+v", u, err, r)
 		}

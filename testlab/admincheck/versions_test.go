@@ -187,6 +187,13 @@ func TestAdminAPIVersionsRoundTrip(t *testing.T) {
 	for _, c := range cases {
 		info, _ := wire.LookupAPI(c.key)
 		bv, ok := vers[c.key]
+		if kip848 := c.key == wire.KeyConsumerGroupDescribe || c.key == wire.KeyConsumerGroupHeartbeat; kip848 && !b.kc.AtLeast(4, 0) {
+			// Kafka 3.x: KIP-848 is off (ConsumerGroupHeartbeat v0 is
+			// advertised and answered UNSUPPORTED_VERSION; gregor decides
+			// from group.version, internal/featuretest).
+			t.Logf("%s on Kafka %s: KIP-848 groups are off, not round-tripped", info.Name, b.kc.Version())
+			continue
+		}
 		if !ok {
 			t.Errorf("%s: broker does not advertise the API", info.Name)
 			continue
