@@ -2,6 +2,7 @@ package assign
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -52,10 +53,10 @@ func (m *member) rack() string { return m.Rack }
 // subscriptions are a HashMap filled in JoinGroup response order, which
 // the order of members stands for.
 func newGroup(members []Member, topics map[string][]Partition) (*group, error) {
-	g := &group{byID: make(map[string]*member, len(members)), topics: map[string][]Partition{}}
+	g := &group{byID: make(map[string]*member, len(members)), topics: make(map[string][]Partition, len(topics))}
 	ids := make([]string, 0, len(members))
 	for i := range members {
-		m := &member{Member: members[i], topicSet: map[string]bool{}}
+		m := &member{Member: members[i], topicSet: make(map[string]bool, len(members[i].Topics))}
 		if m.MemberID == "" {
 			return nil, fmt.Errorf("assign: member %d has an empty member id", i)
 		}
@@ -119,18 +120,44 @@ func (g *group) result(assigned map[string][]topicPartition) map[string][]TopicP
 	out := make(map[string][]TopicPartitions, len(g.members))
 	for _, m := range g.members {
 		tps := append([]topicPartition(nil), assigned[m.MemberID]...)
-		sort.Slice(tps, func(i, j int) bool { return tpLess(tps[i], tps[j]) })
-		var list []TopicPartitions
-		for _, tp := range tps {
-			if n := len(list); n > 0 && list[n-1].Topic == tp.topic {
-				list[n-1].Partitions = append(list[n-1].Partitions, tp.partition)
-				continue
-			}
-			list = append(list, TopicPartitions{Topic: tp.topic, Partitions: []int32{tp.partition}})
-		}
-		out[m.MemberID] = list
+		slices.SortFunc(tps, tpCompare)
+		out[m.MemberID] = groupByTopic(tps)
 	}
 	return out
+}
+
+// tpCompare orders as tpLess does.
+func tpCompare(a, b topicPartition) int {
+	if a.topic != b.topic {
+		return javaCompare(a.topic, b.topic)
+	}
+	return cmpInt(int(a.partition), int(b.partition))
+}
+
+// groupByTopic turns sorted partitions into one TopicPartitions per topic,
+// all partition lists sharing one backing array (each capped, so that an
+// append to one never writes into the next).
+func groupByTopic(tps []topicPartition) []TopicPartitions {
+	if len(tps) == 0 {
+		return nil
+	}
+	ids := make([]int32, len(tps))
+	runs := 1
+	for i, tp := range tps {
+		ids[i] = tp.partition
+		if i > 0 && tp.topic != tps[i-1].topic {
+			runs++
+		}
+	}
+	list := make([]TopicPartitions, 0, runs)
+	start := 0
+	for i := 1; i <= len(tps); i++ {
+		if i == len(tps) || tps[i].topic != tps[start].topic {
+			list = append(list, TopicPartitions{Topic: tps[start].topic, Partitions: ids[start:i:i]})
+			start = i
+		}
+	}
+	return list
 }
 
 // memberInfoLess is AbstractPartitionAssignor.MemberInfo's order: static

@@ -1,6 +1,9 @@
 package assign
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // rangeAssignor is Java's RangeAssignor: per topic, the members subscribed
 // to it (static members first by instance id, then by member id) each take
@@ -144,17 +147,28 @@ func (s *rangeTopic) onAssigned(consumer string, tps []topicPartition, assigned 
 	if s.numAssigned[consumer] > s.perConsumer {
 		s.withExtra--
 	}
-	gone := make(map[topicPartition]bool, len(tps))
-	for _, tp := range tps {
-		gone[tp] = true
+	s.unassigned = withoutSubsequence(s.unassigned, tps)
+}
+
+// withoutSubsequence removes from list the elements of sub, which every
+// caller takes from list in list's order (assignRanges walks it; the
+// co-partitioned path takes one partition), in one pass without hashing:
+// a map of the taken partitions per call made the range assignor's
+// 10,000 × 100 round 2x Java's time. An element of sub not in list
+// leaves the rest of sub unremoved.
+func withoutSubsequence(list, sub []topicPartition) []topicPartition {
+	if len(sub) <= len(list) && slices.Equal(list[:len(sub)], sub) {
+		return list[len(sub):] // the plain ranges: always a prefix
 	}
-	kept := s.unassigned[:0]
-	for _, tp := range s.unassigned {
-		if !gone[tp] {
-			kept = append(kept, tp)
+	kept, j := list[:0], 0
+	for _, tp := range list {
+		if j < len(sub) && tp == sub[j] {
+			j++
+			continue
 		}
+		kept = append(kept, tp)
 	}
-	s.unassigned = kept
+	return kept
 }
 
 // assignRanges gives each subscriber in turn up to its quota of the
