@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gregor-kafka/gregor"
@@ -67,8 +68,14 @@ type Group struct {
 
 	commitMu sync.Mutex // serializes commits so they reach the coordinator in order
 
+	// ownedSnap is owned as a sorted list, replaced (under mu) at every
+	// change of owned and read without mu (ownedSnapshot): the heartbeat
+	// must not wait for the lock, which application calls such as
+	// MarkProcessed and commits hold (INTERNALS §5).
+	ownedSnap atomic.Pointer[[]gregor.TopicPartition]
+
 	mu        sync.Mutex
-	owned     map[gregor.TopicPartition]bool  // guarded by mu
+	owned     map[gregor.TopicPartition]bool  // guarded by mu; publish changes with publishOwnedLocked
 	committed map[gregor.TopicPartition]int64 // highest offset known committed, per owned partition; guarded by mu
 	marks     markTracker                     // CommitProcessed bookkeeping; guarded by mu
 	fatal     error                           // the membership's fatal error; guarded by mu
@@ -304,6 +311,22 @@ func (g *Group) ownedList() []gregor.TopicPartition {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.ownedLocked()
+}
+
+// ownedSnapshot returns the owned partitions, sorted, without taking mu
+// (the list as of the last change; the caller must not modify it).
+func (g *Group) ownedSnapshot() []gregor.TopicPartition {
+	if p := g.ownedSnap.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// publishOwnedLocked replaces ownedSnap after a change of owned. Called
+// with mu held.
+func (g *Group) publishOwnedLocked() {
+	l := g.ownedLocked()
+	g.ownedSnap.Store(&l)
 }
 
 func (g *Group) ownedLocked() []gregor.TopicPartition {

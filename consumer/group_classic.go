@@ -221,7 +221,7 @@ func (m *classicMember) joinSync(ctx context.Context) (again bool, err error) {
 // join sends one JoinGroup with the member's subscription for every assignor.
 func (m *classicMember) join(ctx context.Context, coord int32, topics []string) (*wire.JoinGroupResponse, error) {
 	gen, member := m.identity()
-	owned := m.g.ownedList()
+	owned := m.g.ownedSnapshot() // without Group.mu: a JoinGroup late by an application call can miss the rebalance
 	sub := wire.ConsumerProtocolSubscription{Version: wire.ConsumerProtocolVersion, Topics: topics, GenerationID: gen,
 		OwnedPartitions: toProtocolTPs(owned)}
 	if m.g.cfg.Rack != "" {

@@ -120,6 +120,7 @@ func (g *Group) drop(tps []gregor.TopicPartition) {
 		delete(g.committed, tp)
 		g.marks.drop(tp)
 	}
+	g.publishOwnedLocked()
 	g.mu.Unlock()
 }
 
@@ -154,6 +155,7 @@ func (g *Group) assign(ctx context.Context, tps []gregor.TopicPartition) error {
 			g.committed[tp] = o
 		}
 	}
+	g.publishOwnedLocked()
 	g.mu.Unlock()
 	if err := g.c.Add(ctx, ps); err != nil {
 		g.mu.Lock()
@@ -161,6 +163,7 @@ func (g *Group) assign(ctx context.Context, tps []gregor.TopicPartition) error {
 			delete(g.owned, tp)
 			delete(g.committed, tp)
 		}
+		g.publishOwnedLocked()
 		g.mu.Unlock()
 		return err // never announced: no event
 	}

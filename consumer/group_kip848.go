@@ -394,7 +394,7 @@ func (m *kip848Member) ownedByID() []wire.ConsumerGroupHeartbeatTopicPartitions 
 	}
 	m.mu.Unlock()
 	out := []wire.ConsumerGroupHeartbeatTopicPartitions{}
-	for _, tp := range m.g.ownedList() { // sorted: one entry per topic
+	for _, tp := range m.g.ownedSnapshot() { // sorted: one entry per topic; without Group.mu
 		id, ok := ids[tp.Topic]
 		if !ok {
 			continue
