@@ -40,16 +40,7 @@ func TestVersionFloorRefusedNotSent(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			key := c.req.Key()
 			info, _ := wire.LookupAPI(key)
-			fc := newFakeCluster(t, 1)
-			fc.versions[key] = [2]int16{info.MinVersion, c.floor - 1}
-			fc.setHandle(func(fcn *fakeConn, r *fakeReq) bool {
-				if r.hdr.Key != key {
-					return false
-				}
-				fcn.respond(r, r.req.ResponseFor().(wire.ResponseEncoder))
-				return true
-			})
-			cl := newTestClient(t, fc.config())
+			fc, cl := floorCluster(t, key, info.MinVersion, c.floor-1)
 			_, err := cl.Request(testCtx(t, 10*time.Second), 1, c.req)
 			var ufe *gregor.UnsupportedFeatureError
 			if !errors.As(err, &ufe) || !errors.Is(err, ErrUnsupportedVersion) || CertaintyOf(err) != NotSent {
@@ -62,16 +53,7 @@ func TestVersionFloorRefusedNotSent(t *testing.T) {
 				t.Fatalf("%d %s requests written, want none", len(got), info.Name)
 			}
 
-			fc2 := newFakeCluster(t, 1)
-			fc2.versions[key] = [2]int16{info.MinVersion, c.floor}
-			fc2.setHandle(func(fcn *fakeConn, r *fakeReq) bool {
-				if r.hdr.Key != key {
-					return false
-				}
-				fcn.respond(r, r.req.ResponseFor().(wire.ResponseEncoder))
-				return true
-			})
-			cl2 := newTestClient(t, fc2.config())
+			fc2, cl2 := floorCluster(t, key, info.MinVersion, c.floor)
 			if _, err := cl2.Request(testCtx(t, 10*time.Second), 1, c.req); err != nil {
 				t.Fatalf("at v%d: %v", c.floor, err)
 			}
@@ -80,6 +62,21 @@ func TestVersionFloorRefusedNotSent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// floorCluster is a one-broker fake advertising key at versions lo-hi
+// that answers it with an empty response, and a client of it.
+func floorCluster(t *testing.T, key wire.APIKey, lo, hi int16) (*fakeCluster, *Client) {
+	fc := newFakeCluster(t, 1)
+	fc.versions[key] = [2]int16{lo, hi}
+	fc.setHandle(func(fcn *fakeConn, r *fakeReq) bool {
+		if r.hdr.Key != key {
+			return false
+		}
+		fcn.respond(r, r.req.ResponseFor().(wire.ResponseEncoder))
+		return true
+	})
+	return fc, newTestClient(t, fc.config())
 }
 
 // TestVersionFloorUnsetFieldsAnyVersion: with every floored field at its
