@@ -108,11 +108,8 @@ type Config struct {
 	// one-partition consumer is bound by the round trip (about 9,000
 	// 100-byte records each: ~450k records/s at 20 ms); 8 MiB moves more
 	// than one consumer decodes even at 20 ms, while MaxBytes and
-	// MaxBufferedBytes still bound the memory. A Fetch of n partitions
-	// asks each for at most its share of the Fetch's bytes (a power of
-	// two, never below 1 MiB, Java's default, nor above this bound), since
-	// a broker fills a response partition by partition and the first one
-	// with data would otherwise take it all.
+	// MaxBufferedBytes still bound the memory, and with many partitions
+	// the response's bound (MaxBytes) is reached first anyway.
 	PartitionMaxBytes int32
 	// MaxBufferedBytes bounds the memory of fetched records held for
 	// delivery, in bytes: the records field of each response, the

@@ -32,31 +32,6 @@ const fetchShare = 4
 // response is only smaller than the next.
 const firstChargePerByte = 2
 
-// minPartitionShare is the least partitionShare lowers a partition's
-// max_bytes to: the Java client's max.partition.fetch.bytes default.
-const minPartitionShare = 1 << 20
-
-// partitionShare is the max_bytes of each of n partitions in a Fetch
-// asking ask bytes: the largest power of two at most ask/n, between
-// minPartitionShare and PartitionMaxBytes (never above it). A broker fills
-// a response partition by partition in request order, so with the whole
-// 8 MiB default each, the first partition with data took the response and
-// the others waited for later round trips: a classic member that took
-// over two partitions read them ~130 ms after the rebalance (its own
-// partition's 8 MiB came first; BenchmarkGroupTakeover). One partition
-// keeps the full PartitionMaxBytes; the power of two keeps the value, which
-// a KIP-227 session sends only when it changes, steady.
-func partitionShare(partMax, ask int32, n int) int32 {
-	if n <= 1 || partMax <= minPartitionShare {
-		return partMax
-	}
-	share := int32(minPartitionShare)
-	for share < 1<<30 && share*2 <= ask/int32(n) && share < partMax {
-		share *= 2
-	}
-	return min(share, partMax)
-}
-
 // fetchReq is one planned FetchRequest to a leader, and the memory a
 // Fetch reuses from one request to that leader to the next: the fetch loop
 // keeps one per leader (fetchState.reqs) and plans the next Fetch into it
@@ -580,13 +555,6 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 	if len(order) == 0 {
 		c.mu.Unlock()
 		return true
-	}
-	if pm := partitionShare(c.cfg.PartitionMaxBytes, req.askBytes, len(order)); pm != c.cfg.PartitionMaxBytes {
-		for _, tp := range order {
-			sp := req.want[tp]
-			sp.MaxBytes = pm
-			req.want[tp] = sp
-		}
 	}
 	c.inflight[lane] = true
 	c.reserved += maxBytes
