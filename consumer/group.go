@@ -69,9 +69,9 @@ type Group struct {
 	commitMu sync.Mutex // serializes commits so they reach the coordinator in order
 
 	// ownedSnap is owned as a sorted list, replaced (under mu) at every
-	// change of owned and read without mu (ownedSnapshot): the heartbeat
-	// must not wait for the lock, which application calls such as
-	// MarkProcessed and commits hold (INTERNALS §5).
+	// change of owned and read without mu (ownedSnapshot, ownedList): the
+	// heartbeat must not wait for the lock, which application calls such
+	// as MarkProcessed and commits hold (INTERNALS §5).
 	ownedSnap atomic.Pointer[[]gregor.TopicPartition]
 
 	mu        sync.Mutex
@@ -306,11 +306,10 @@ func (g *Group) fatalErr() error {
 	return g.fatal
 }
 
-// ownedList returns the owned partitions, sorted.
+// ownedList returns the owned partitions, sorted, in a slice the caller
+// may modify (a copy of ownedSnapshot).
 func (g *Group) ownedList() []gregor.TopicPartition {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.ownedLocked()
+	return slices.Clone(g.ownedSnapshot())
 }
 
 // ownedSnapshot returns the owned partitions, sorted, without taking mu
@@ -325,17 +324,12 @@ func (g *Group) ownedSnapshot() []gregor.TopicPartition {
 // publishOwnedLocked replaces ownedSnap after a change of owned. Called
 // with mu held.
 func (g *Group) publishOwnedLocked() {
-	l := g.ownedLocked()
-	g.ownedSnap.Store(&l)
-}
-
-func (g *Group) ownedLocked() []gregor.TopicPartition {
 	out := make([]gregor.TopicPartition, 0, len(g.owned))
 	for tp := range g.owned {
 		out = append(out, tp)
 	}
 	sortTPs(out)
-	return out
+	g.ownedSnap.Store(&out)
 }
 
 // subscription returns the subscribed topics, sorted: Topics, or the

@@ -13,12 +13,7 @@ type topicPartition struct {
 }
 
 // tpLess orders by topic (Java String order), then partition.
-func tpLess(a, b topicPartition) bool {
-	if a.topic != b.topic {
-		return javaLess(a.topic, b.topic)
-	}
-	return a.partition < b.partition
-}
+func tpLess(a, b topicPartition) bool { return tpCompare(a, b) < 0 }
 
 // group is the leader's view shared by all assignors: the members in the
 // order Java's leader iterates its subscriptions map, and the partitions of
@@ -126,7 +121,7 @@ func (g *group) result(assigned map[string][]topicPartition) map[string][]TopicP
 	return out
 }
 
-// tpCompare orders as tpLess does.
+// tpCompare compares by topic (Java String order), then partition.
 func tpCompare(a, b topicPartition) int {
 	if a.topic != b.topic {
 		return javaCompare(a.topic, b.topic)
