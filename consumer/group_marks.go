@@ -1,9 +1,11 @@
 package consumer
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/gregor-kafka/gregor"
+	"github.com/gregor-kafka/gregor/internal/fifo"
 )
 
 // markTracker keeps, per partition, the records delivered in
@@ -17,18 +19,21 @@ type markTracker struct {
 	parts map[gregor.TopicPartition]*markPart
 }
 
-// markPart is one partition's delivered records awaiting a mark:
-// pending[head:] in delivery order (offsets grow, with gaps where
-// compaction or transaction markers left them), done[i] saying whether
-// pending[i] is marked. pending[:head] are in the prefix already; they are
-// compacted away once they are the larger half, so a steady stream keeps
-// the arrays bounded and each offset is moved at most once on average.
+// markPart is one partition's delivered records awaiting a mark, in
+// delivery order (offsets grow, with gaps where compaction or transaction
+// markers left them), each saying whether it is marked. The marked prefix
+// leaves from the front as it forms; the queue compacts itself (fifo), so a
+// steady stream keeps it bounded and each offset is moved at most once on
+// average.
 type markPart struct {
-	pending []int64
-	done    []bool
-	head    int
+	pending fifo.Queue[markEntry]
 	next    int64 // committable offset; -1 before the first prefix
-	moved   int   // offsets moved by compaction (tests check the bound)
+}
+
+// markEntry is one delivered record awaiting its mark.
+type markEntry struct {
+	off  int64
+	done bool
 }
 
 func (t *markTracker) init() { t.parts = map[gregor.TopicPartition]*markPart{} }
@@ -40,11 +45,10 @@ func (t *markTracker) delivered(tp gregor.TopicPartition, off int64) {
 		p = &markPart{next: -1}
 		t.parts[tp] = p
 	}
-	if n := len(p.pending); n > p.head && off <= p.pending[n-1] {
+	if live := p.pending.Live(); len(live) > 0 && off <= live[len(live)-1].off {
 		return // a re-delivery after a Seek back: already awaiting a mark
 	}
-	p.pending = append(p.pending, off)
-	p.done = append(p.done, false)
+	p.pending.Push(markEntry{off: off})
 }
 
 // mark marks a delivered record and advances the prefix; false if the
@@ -54,45 +58,31 @@ func (t *markTracker) mark(tp gregor.TopicPartition, off int64) bool {
 	if p == nil {
 		return false
 	}
+	live := p.pending.Live()
 	i := p.find(off)
-	if i < 0 || p.done[i] {
+	if i < 0 || live[i].done {
 		return false
 	}
-	p.done[i] = true
-	for p.head < len(p.pending) && p.done[p.head] {
-		p.next = p.pending[p.head] + 1
-		p.head++
+	live[i].done = true
+	for e := p.pending.Front(); e != nil && e.done; e = p.pending.Front() {
+		p.next = e.off + 1
+		p.pending.Pop()
 	}
-	p.compact()
 	return true
 }
 
-// find returns the index of off among the records awaiting a mark, -1 if
-// it is not one: at once for the next in delivery order (the usual case),
+// find returns the index of off in pending.Live(), -1 if it is not
+// awaiting a mark: at once for the next in delivery order (the usual case),
 // else by binary search.
 func (p *markPart) find(off int64) int {
-	live := p.pending[p.head:]
-	if len(live) > 0 && live[0] == off {
-		return p.head
+	live := p.pending.Live()
+	if len(live) > 0 && live[0].off == off {
+		return 0
 	}
-	if i, found := slices.BinarySearch(live, off); found {
-		return p.head + i
+	if i, found := slices.BinarySearchFunc(live, off, func(e markEntry, off int64) int { return cmp.Compare(e.off, off) }); found {
+		return i
 	}
 	return -1
-}
-
-// compact drops the prefix's records once they are all of pending, or its
-// larger half.
-func (p *markPart) compact() {
-	switch n := len(p.pending); {
-	case p.head == n:
-		p.pending, p.done, p.head = p.pending[:0], p.done[:0], 0
-	case p.head > n/2:
-		live := copy(p.pending, p.pending[p.head:])
-		copy(p.done, p.done[p.head:])
-		p.pending, p.done, p.head = p.pending[:live], p.done[:live], 0
-		p.moved += live
-	}
 }
 
 // committable returns the offset to commit for tp, if any prefix exists.

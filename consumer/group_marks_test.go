@@ -89,11 +89,11 @@ func TestMarksLinear(t *testing.T) {
 		if o, _ := m.committable(marksTP); o != 2*n-1 {
 			t.Fatalf("window %d: committable %d, want %d", window, o, 2*n-1)
 		}
-		if p.moved > n {
-			t.Fatalf("window %d: %d offsets moved for %d marks, want at most %d", window, p.moved, n, n)
+		if p.pending.Moved() > n {
+			t.Fatalf("window %d: %d offsets moved for %d marks, want at most %d", window, p.pending.Moved(), n, n)
 		}
-		if len(p.pending) != 0 {
-			t.Fatalf("window %d: %d offsets still pending after every mark", window, len(p.pending))
+		if p.pending.Len() != 0 {
+			t.Fatalf("window %d: %d offsets still pending after every mark", window, p.pending.Len())
 		}
 	}
 }
@@ -122,8 +122,8 @@ func TestMarksSteadyStream(t *testing.T) {
 		t.Fatalf("committable %d, want %d (the last batch's first is unmarked)", o, prevFirst)
 	}
 	p := m.parts[marksTP]
-	if live := len(p.pending) - p.head; live != 100 || cap(p.pending) > 1024 {
-		t.Fatalf("%d awaiting a mark, capacity %d after 100,000 records in batches of 100, want 100 and at most 1024", live, cap(p.pending))
+	if live := p.pending.Len(); live != 100 || p.pending.Cap() > 1024 {
+		t.Fatalf("%d awaiting a mark, capacity %d after 100,000 records in batches of 100, want 100 and at most 1024", live, p.pending.Cap())
 	}
 }
 

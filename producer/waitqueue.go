@@ -1,14 +1,15 @@
 package producer
 
+import "github.com/gregor-kafka/gregor/internal/fifo"
+
 // waitQueue is the FIFO of Send calls waiting for room (WaitingRecords,
 // WaitingBytes) and the waiters kept for reuse. Guarded by Producer.mu.
 // Waiters whose caller gave up stay in list, marked gone, until they reach
 // the head.
 type waitQueue struct {
-	list  []*waiter // list[head:] are queued, in arrival order
-	head  int
-	bytes int64     // reserved sizes of queued waiters not gone
-	free  []*waiter // recycled (see recycle)
+	list  fifo.Queue[*waiter] // queued, in arrival order
+	bytes int64               // reserved sizes of queued waiters not gone
+	free  []*waiter           // recycled (see recycle)
 }
 
 // waiter is a Send call waiting for room. Its ready channel (capacity 1)
@@ -28,12 +29,12 @@ const maxFreeWaiters = 64
 
 // queued reports whether any waiter is queued (gone ones included until
 // they reach the head): a new record must queue behind them.
-func (q *waitQueue) queued() bool { return q.head < len(q.list) }
+func (q *waitQueue) queued() bool { return q.list.Len() > 0 }
 
 // full reports whether one more waiter of size bytes would pass the
 // limits.
 func (q *waitQueue) full(size, maxRecords int, maxBytes int64) bool {
-	return len(q.list)-q.head+1 > maxRecords || q.bytes+int64(size) > maxBytes
+	return q.list.Len()+1 > maxRecords || q.bytes+int64(size) > maxBytes
 }
 
 // push queues a recycled (or new) waiter for m and returns it.
@@ -47,24 +48,21 @@ func (q *waitQueue) push(m *Record, size int) *waiter {
 	} else {
 		w = &waiter{m: m, size: size, ready: make(chan struct{}, 1)}
 	}
-	q.list = append(q.list, w)
+	q.list.Push(w)
 	q.bytes += int64(size)
 	return w
 }
 
 // front returns the waiter at the head, or nil.
 func (q *waitQueue) front() *waiter {
-	if q.head == len(q.list) {
-		return nil
+	if f := q.list.Front(); f != nil {
+		return *f
 	}
-	return q.list[q.head]
+	return nil
 }
 
 // pop removes the waiter at the head.
-func (q *waitQueue) pop() {
-	q.list[q.head] = nil
-	q.head++
-}
+func (q *waitQueue) pop() { q.list.Pop() }
 
 // signal ends w's wait with d or err (w is no longer counted).
 func (q *waitQueue) signal(w *waiter, d *Delivery, err error) {
@@ -80,27 +78,22 @@ func (q *waitQueue) abandon(w *waiter) {
 	q.compact()
 }
 
-// compact drops gone waiters at the head, and the list once empty.
+// compact drops gone waiters at the head (the list compacts itself as
+// waiters leave, also while it never empties).
 func (q *waitQueue) compact() {
-	for q.head < len(q.list) && q.list[q.head].gone {
+	for w := q.front(); w != nil && w.gone; w = q.front() {
 		q.pop()
-	}
-	if q.head == len(q.list) {
-		q.list = q.list[:0]
-		q.head = 0
 	}
 }
 
 // failAll ends every queued wait with err and empties the queue.
 func (q *waitQueue) failAll(err error) {
-	for _, w := range q.list[q.head:] {
+	for _, w := range q.list.Live() {
 		if !w.gone {
 			q.signal(w, nil, err)
 		}
 	}
-	clear(q.list)
-	q.list = q.list[:0]
-	q.head = 0
+	q.list.Reset()
 }
 
 // recycle returns w's outcome and keeps w for reuse; its signal was
@@ -117,7 +110,7 @@ func (q *waitQueue) recycle(w *waiter) (*Delivery, error) {
 // count is the number of Send calls waiting.
 func (q *waitQueue) count() int {
 	n := 0
-	for _, w := range q.list[q.head:] {
+	for _, w := range q.list.Live() {
 		if !w.gone {
 			n++
 		}

@@ -1,5 +1,7 @@
 package share
 
+import "github.com/gregor-kafka/gregor/internal/fifo"
+
 // ackResults keeps acknowledgement outcomes until the application takes
 // them, at most Config.MaxAckResults: past the bound a success is dropped,
 // and a failure replaces the oldest kept success (the oldest kept failure
@@ -13,37 +15,12 @@ type ackResults struct {
 	dropped    int64  // outcomes not kept
 }
 
-// resultQueue is one kind of outcome, oldest first from head.
-type resultQueue struct {
-	items []seqResult
-	head  int
-}
+// resultQueue is one kind of outcome, oldest first.
+type resultQueue = fifo.Queue[seqResult]
 
 type seqResult struct {
 	seq uint64
 	r   AckResult
-}
-
-func (q *resultQueue) len() int { return len(q.items) - q.head }
-
-// dropOldest forgets the oldest item, compacting once the forgotten ones
-// are the larger half (each item is moved at most once on average).
-func (q *resultQueue) dropOldest() {
-	q.items[q.head] = seqResult{} // keep no error alive
-	q.head++
-	switch n := len(q.items); {
-	case q.head == n:
-		q.items, q.head = q.items[:0], 0
-	case q.head > n/2:
-		live := copy(q.items, q.items[q.head:])
-		clear(q.items[live:])
-		q.items, q.head = q.items[:live], 0
-	}
-}
-
-func (q *resultQueue) reset() {
-	clear(q.items)
-	q.items, q.head = q.items[:0], 0
 }
 
 // keep records r, keeping at most bound outcomes.
@@ -54,28 +31,28 @@ func (a *ackResults) keep(r AckResult, bound int) {
 	if r.Err != nil {
 		q = &a.fail
 	}
-	if a.succ.len()+a.fail.len() < bound {
-		q.items = append(q.items, s)
+	if a.succ.Len()+a.fail.Len() < bound {
+		q.Push(s)
 		return
 	}
 	a.dropped++
 	switch {
 	case r.Err == nil:
 		return
-	case a.succ.len() > 0:
-		a.succ.dropOldest()
-	case a.fail.len() > 0:
-		a.fail.dropOldest()
+	case a.succ.Len() > 0:
+		a.succ.Pop()
+	case a.fail.Len() > 0:
+		a.fail.Pop()
 	default:
 		return // bound 0: nothing is kept
 	}
-	a.fail.items = append(a.fail.items, s)
+	a.fail.Push(s)
 }
 
 // appendTo appends the kept outcomes to dst in the order they were kept and
 // forgets them (their memory is reused for the next ones).
 func (a *ackResults) appendTo(dst []AckResult) []AckResult {
-	s, f := a.succ.items[a.succ.head:], a.fail.items[a.fail.head:]
+	s, f := a.succ.Live(), a.fail.Live()
 	for len(s) > 0 || len(f) > 0 {
 		if len(f) == 0 || (len(s) > 0 && s[0].seq < f[0].seq) {
 			dst, s = append(dst, s[0].r), s[1:]
@@ -83,14 +60,14 @@ func (a *ackResults) appendTo(dst []AckResult) []AckResult {
 			dst, f = append(dst, f[0].r), f[1:]
 		}
 	}
-	a.succ.reset()
-	a.fail.reset()
+	a.succ.Reset()
+	a.fail.Reset()
 	return dst
 }
 
 // take returns the kept outcomes and forgets them; nil when none.
 func (a *ackResults) take() []AckResult {
-	n := a.succ.len() + a.fail.len()
+	n := a.succ.Len() + a.fail.Len()
 	if n == 0 {
 		return nil
 	}
@@ -100,7 +77,7 @@ func (a *ackResults) take() []AckResult {
 // failures returns the kept failed outcomes, oldest first (kept).
 func (a *ackResults) failures() []AckResult {
 	var out []AckResult
-	for _, s := range a.fail.items[a.fail.head:] {
+	for _, s := range a.fail.Live() {
 		out = append(out, s.r)
 	}
 	return out

@@ -75,13 +75,13 @@ func TestAckResultsOrderAndBound(t *testing.T) {
 	for off := range int64(bound) {
 		a.keep(AckResult{TopicPartition: tp, Offset: off}, bound)
 	}
-	slots := func() int { return cap(a.succ.items) + cap(a.fail.items) }
+	slots := func() int { return a.succ.Cap() + a.fail.Cap() }
 	before := slots()
 	for off := range int64(burst) {
 		a.keep(AckResult{TopicPartition: tp, Offset: bound + off, Err: failed}, bound)
 	}
-	if a.dropped != burst || a.succ.len() != 0 || a.fail.len() != bound {
-		t.Fatalf("dropped %d, kept %d successes and %d failures; want %d, 0, %d", a.dropped, a.succ.len(), a.fail.len(), burst, bound)
+	if a.dropped != burst || a.succ.Len() != 0 || a.fail.Len() != bound {
+		t.Fatalf("dropped %d, kept %d successes and %d failures; want %d, 0, %d", a.dropped, a.succ.Len(), a.fail.Len(), burst, bound)
 	}
 	if grown := slots() - before; grown > 4*bound {
 		t.Fatalf("the queues grew by %d slots for a burst of %d past a bound of %d", grown, burst, bound)
