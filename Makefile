@@ -173,6 +173,12 @@ OLDEST_SUITE = ( ostate=$$(dirname "$$GREGOR_KAFKA_STATE")/oldest-state.json; t0
 	KAFKA_VERSION=$(OLDEST_VERSION) $(KAFKA_LOCAL) down -state "$$ostate" >/dev/null || true; \
 	echo "short suite on Kafka $(OLDEST_VERSION): $$(( $$(date +%s) - t0 ))s, cluster start included"; exit $$orc )
 
+# FAIL_SUMMARY: make test's last lines on failure, so a CI log's tail names
+# what failed: each failed test and package, panic and failed scenario of
+# the captured output (at most 40 lines).
+FAIL_SUMMARY = { echo "=== what failed (from the captured output)" >&2; \
+	grep -E '^[[:space:]]*--- FAIL|^FAIL[[:space:]]|^panic:|[[:space:]](failed|invalid)[[:space:]]+[0-9.]+[[:space:]]*$$' "$$run/test-output.log" | head -40 >&2 || true; }
+
 # test-oldest: the short suite alone (OLDEST_SUITE) on a cluster of its own.
 test-oldest: deps kafka-local
 	@run=$$(mktemp -d -t gregor-oldest-XXXXXX); mkdir -p $$run/tmp; trap 'rm -rf "$$run"' EXIT; \
@@ -190,34 +196,34 @@ test: deps kafka-local
 	  rm -rf "$$run"; \
 	}; \
 	trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
-	rc=0; \
-	echo "=== gofmt -l"; fmtrc=0; $(GOFMT_CHECK) || { rc=1; fmtrc=1; }; \
+	rc=0; failed=""; \
+	echo "=== gofmt -l"; fmtrc=0; $(GOFMT_CHECK) || { rc=1; fmtrc=1; failed="$$failed gofmt"; }; \
 	$(KAFKA_LOCAL) up -dir "$$run/tmp" -state "$$state"; \
 	export GREGOR_KAFKA_STATE="$$state" TMPDIR="$$run/tmp"; \
 	for m in $(MODULES); do \
 	  echo "=== go vet + go test $(RACE) ./... in module $$m"; \
-	  ( cd $$m && $(GO) vet ./... ) || rc=1; \
+	  ( cd $$m && $(GO) vet ./... ) || { rc=1; failed="$$failed vet($$m)"; }; \
 	  ( cd $$m && $(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) -v ./... 2>&1 | tee -a "$$run/test-output.log" | \
-	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)|^testing: warning: no tests to run' ) || rc=1; \
+	    grep -Ev '^[[:space:]]*(=== (RUN|PAUSE|CONT|NAME)|--- PASS)|^testing: warning: no tests to run' ) || { rc=1; failed="$$failed test($$m)"; }; \
 	done; \
 	echo "=== allocation targets without -race (the race detector allocates)"; \
-	$(GO) test -count=1 -run 'SteadyStateAllocations|ProduceCallAllocatesNothing' ./client/ || rc=1; \
+	$(GO) test -count=1 -run 'SteadyStateAllocations|ProduceCallAllocatesNothing' ./client/ || { rc=1; failed="$$failed allocation-targets"; }; \
 	echo "=== offline produce, consume and share consume paths: 0 allocs/op for every codec (-benchmem)"; \
-	$(ALLOC_GUARD) || rc=1; \
+	$(ALLOC_GUARD) || { rc=1; failed="$$failed alloc-guard"; }; \
 	echo "=== testlab scenarios through the adapter (make run's suite)"; \
 	( mkdir -p bin && $(GO) build -o bin/gregor-adapter ./adapter/cmd/gregor-adapter && \
 	  ( cd testlab && $(GO) build -o ../bin/testlab ./cmd/testlab ) && \
-	  ./bin/testlab -adapter bin/gregor-adapter -scenarios testlab/scenarios -evidence testlab/evidence 2>&1 | tee -a "$$run/test-output.log" ) || rc=1; \
+	  ./bin/testlab -adapter bin/gregor-adapter -scenarios testlab/scenarios -evidence testlab/evidence 2>&1 | tee -a "$$run/test-output.log" ) || { rc=1; failed="$$failed scenarios"; }; \
 	echo "=== reliability lab, cases $(LAB_TEST_CASES) (make lab runs all eight)"; \
 	( mkdir -p bin && ( cd testlab && $(GO) build -o ../bin/lab ./cmd/lab ) && \
-	  ./bin/lab -repo . -evidence testlab/evidence -name lab-test -cases '$(LAB_TEST_CASES)' 2>&1 | tee -a "$$run/test-output.log" ) || rc=1; \
+	  ./bin/lab -repo . -evidence testlab/evidence -name lab-test -cases '$(LAB_TEST_CASES)' 2>&1 | tee -a "$$run/test-output.log" ) || { rc=1; failed="$$failed lab"; }; \
 	echo "=== the short suite on the oldest supported release, Kafka $(OLDEST_VERSION) (make test-oldest)"; \
-	$(OLDEST_SUITE) 2>&1 | tee -a "$$run/test-output.log" || rc=1; \
+	$(OLDEST_SUITE) 2>&1 | tee -a "$$run/test-output.log" || { rc=1; failed="$$failed oldest($(OLDEST_VERSION))"; }; \
 	echo "=== secret scan of everything the tests wrote (captured output, the bed's logs, testlab/evidence)"; \
 	( $(GO) build -o bin/secret-scan ./internal/secretscan/cmd/secret-scan && \
-	  ./bin/secret-scan -state "$$state" "$$run" testlab/evidence ) || rc=1; \
+	  ./bin/secret-scan -state "$$state" "$$run" testlab/evidence ) || { rc=1; failed="$$failed secret-scan"; }; \
 	if [ $$fmtrc -ne 0 ]; then echo "gofmt needed: see the list at the top" >&2; fi; \
-	if [ $$rc -ne 0 ]; then echo "FAIL: some tests or scenarios failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
+	if [ $$rc -ne 0 ]; then $(FAIL_SUMMARY); echo "FAIL: some tests or scenarios failed:$$failed" >&2; else echo "PASS: all modules and scenarios"; fi; \
 	exit $$rc
 
 # bench: the offline benchmarks of the root and testlab modules, then the
