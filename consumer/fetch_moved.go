@@ -25,9 +25,11 @@ const movedConn = "gregor-consumer-moved"
 // the side lane's own connection, with max_wait 0 so it is never held. The
 // held Fetch's answer for the partition is stale (its gen moved) and is
 // dropped on arrival. While the session's Fetch stays in flight, a moved
-// partition whose side Fetch brought records is fetched on the side lane
-// again; one caught up (no records) or failed waits for the session's next
-// Fetch, which lists it again and ends the move.
+// partition whose side Fetch brought records, or whose answer shows it
+// still behind the end it may read (the response's bytes went to other
+// partitions first), is fetched on the side lane again; one caught up or
+// failed waits for the session's next Fetch, which lists it again and ends
+// the move.
 
 // anyMoved reports whether any candidate is moved.
 func anyMoved(cands []candidate) bool {
@@ -57,8 +59,9 @@ func fetchContext(ctx context.Context, req *fetchReq) context.Context {
 
 // endMoveLocked is the side lane's answer for st: the move ends (the
 // session's next Fetch lists the partition) unless the answer brought
-// records, or sent the partition to another broker (redirectsLocked), and
-// the partition may be fetched on at once.
+// records, showed the partition behind its end (behindLocked) or sent it to
+// another broker (redirectsLocked), and the partition may be fetched on at
+// once.
 func endMoveLocked(st *partState, records bool) {
 	st.moved = st.moved && records
 }
@@ -84,6 +87,31 @@ func redirectsLocked(st *partState, resp *fetchResp, node int32, now time.Time) 
 			return ok && n == node
 		}
 		return false
+	}
+	return false
+}
+
+// behindLocked reports whether resp, a side-lane answer without records for
+// st fetched at fetchOffset, shows more for the consumer to read: no error
+// and a high watermark (under read_committed the last stable offset) past
+// fetchOffset. The broker filled the response's max_bytes from the partitions
+// before it (KIP-74), or the decode budget ran out before it, so it is not
+// caught up: ending its move would leave it waiting for the broker's held
+// session Fetch (up to MaxWait) while its records are there.
+func behindLocked(st *partState, resp *fetchResp, fetchOffset int64) bool {
+	for i := range resp.Parts {
+		p := &resp.Parts[i]
+		if p.TopicPartition != st.tp {
+			continue
+		}
+		if p.Err != nil || p.Diverging != nil {
+			return false
+		}
+		end := p.HighWatermark
+		if st.readCommitted && p.LastStableOffset >= 0 {
+			end = p.LastStableOffset
+		}
+		return fetchOffset < end
 	}
 	return false
 }

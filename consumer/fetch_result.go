@@ -60,7 +60,8 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 			st.answered()
 			if req.side {
 				records := r.chunks[tp] != nil && len(r.chunks[tp].records) > 0
-				endMoveLocked(st, records || topErr == nil && redirectsLocked(st, r.resp, req.node, now))
+				endMoveLocked(st, records || topErr == nil &&
+					(redirectsLocked(st, r.resp, req.node, now) || behindLocked(st, r.resp, req.want[tp].FetchOffset)))
 			}
 			if topErr != nil && !isSessionErr(topErr) {
 				st.backoff = now.Add(retryBackoff)
