@@ -38,8 +38,9 @@ var filled sync.Map // topic -> true
 // BenchmarkConsume measures fetching, decoding and delivering records from a
 // topic pre-filled (by franz-go, with 1 MB batches) with 100-byte values:
 // gregor's assigned consumer beside franz-go consuming the same partitions
-// directly (kgo.ConsumePartitions), with the same fetch limits (max wait
-// 500ms, min bytes 1, 50 MiB per response, 1 MiB per partition). One op
+// directly (kgo.ConsumePartitions), with the same fetch limits: max wait
+// 500ms and gregor's defaults for the rest (min bytes 1, 50 MiB per
+// response, 8 MiB per partition; 1 MiB until 8599d58, as in run 18). One op
 // reads every record of the topic from the beginning with a new client;
 // MB/s counts value bytes. Metrics per record as BenchmarkProduce.
 //
