@@ -66,52 +66,53 @@ func endMoveLocked(st *partState, records bool) {
 	st.moved = st.moved && records
 }
 
-// redirectsLocked reports whether resp's answer for st, from node, sends the
-// partition to another broker next (KIP-392): a leader naming a preferred
-// read replica, or the partition's read replica answering
+// indexAnswers fills fs.answers with resp's partitions by name, for the
+// side lane's per-partition decisions (one lookup each, not a scan of the
+// response per partition: a side Fetch may carry every partition of an
+// Assign).
+func (fs *fetchState) indexAnswers(resp *fetchResp) {
+	if fs.answers == nil {
+		fs.answers = map[gregor.TopicPartition]*fetchRespPart{}
+	}
+	for i := range resp.Parts {
+		fs.answers[resp.Parts[i].TopicPartition] = &resp.Parts[i]
+	}
+}
+
+// redirectsLocked reports whether p, st's answer from node (nil: none),
+// sends the partition to another broker next (KIP-392): a leader naming a
+// preferred read replica, or the partition's read replica answering
 // OFFSET_OUT_OF_RANGE (back to the leader). A moved partition stays moved
 // then, so its Fetch there goes out at once too rather than wait for that
-// broker's held session Fetch. Side-lane responses carry only the moved
-// partitions, so the scan is short.
-func redirectsLocked(st *partState, resp *fetchResp, node int32, now time.Time) bool {
-	for i := range resp.Parts {
-		p := &resp.Parts[i]
-		if p.TopicPartition != st.tp {
-			continue
-		}
-		switch {
-		case p.Err == nil:
-			return p.Preferred.set && p.Preferred.node != node
-		case errors.Is(p.Err, wire.ErrOffsetOutOfRange):
-			n, ok := st.replica.get(now)
-			return ok && n == node
-		}
+// broker's held session Fetch.
+func redirectsLocked(st *partState, p *fetchRespPart, node int32, now time.Time) bool {
+	switch {
+	case p == nil:
 		return false
+	case p.Err == nil:
+		return p.Preferred.set && p.Preferred.node != node
+	case errors.Is(p.Err, wire.ErrOffsetOutOfRange):
+		n, ok := st.replica.get(now)
+		return ok && n == node
 	}
 	return false
 }
 
-// behindLocked reports whether resp, a side-lane answer without records for
-// st fetched at fetchOffset, shows more for the consumer to read: no error
-// and a high watermark (under read_committed the last stable offset) past
-// fetchOffset. The broker filled the response's max_bytes from the partitions
-// before it (KIP-74), or the decode budget ran out before it, so it is not
-// caught up: ending its move would leave it waiting for the broker's held
-// session Fetch (up to MaxWait) while its records are there.
-func behindLocked(st *partState, resp *fetchResp, fetchOffset int64) bool {
-	for i := range resp.Parts {
-		p := &resp.Parts[i]
-		if p.TopicPartition != st.tp {
-			continue
-		}
-		if p.Err != nil || p.Diverging != nil {
-			return false
-		}
-		end := p.HighWatermark
-		if st.readCommitted && p.LastStableOffset >= 0 {
-			end = p.LastStableOffset
-		}
-		return fetchOffset < end
+// behindLocked reports whether p, st's side-lane answer without records
+// for a Fetch at fetchOffset (nil: none), shows more for the consumer to
+// read: no error and a high watermark (under read_committed the last stable
+// offset) past fetchOffset. The broker filled the response's max_bytes from
+// the partitions before it (KIP-74), or the decode budget ran out before
+// it, so it is not caught up: ending its move would leave it waiting for
+// the broker's held session Fetch (up to MaxWait) while its records are
+// there.
+func behindLocked(st *partState, p *fetchRespPart, fetchOffset int64) bool {
+	if p == nil || p.Err != nil || p.Diverging != nil {
+		return false
 	}
-	return false
+	end := p.HighWatermark
+	if st.readCommitted && p.LastStableOffset >= 0 {
+		end = p.LastStableOffset
+	}
+	return fetchOffset < end
 }

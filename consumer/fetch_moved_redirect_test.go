@@ -14,13 +14,13 @@ import (
 func TestRedirectsLocked(t *testing.T) {
 	now := time.Now()
 	st := &partState{tp: tp0}
-	part := func(err error, preferred int32) *fetchResp {
+	part := func(err error, preferred int32) *fetchRespPart {
 		p := fetchRespPart{Err: err}
 		p.TopicPartition = tp0
 		if preferred >= 0 {
 			p.Preferred.set, p.Preferred.node = true, preferred
 		}
-		return &fetchResp{Parts: []fetchRespPart{p}}
+		return &p
 	}
 	if !redirectsLocked(st, part(nil, 2), 1, now) {
 		t.Error("the leader named follower 2: not redirected")

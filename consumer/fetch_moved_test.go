@@ -58,14 +58,14 @@ func TestMovedPartitionsBehindStayMoved(t *testing.T) {
 // read_committed the last stable offset; an error, a diverging epoch or a
 // partition missing from the answer ends it.
 func TestBehindLocked(t *testing.T) {
-	part := func(hw, lso int64, err error, div *divergingEpoch) *fetchResp {
-		return &fetchResp{Parts: []fetchRespPart{{TopicPartition: tp0, HighWatermark: hw, LastStableOffset: lso, Err: err, Diverging: div}}}
+	part := func(hw, lso int64, err error, div *divergingEpoch) *fetchRespPart {
+		return &fetchRespPart{TopicPartition: tp0, HighWatermark: hw, LastStableOffset: lso, Err: err, Diverging: div}
 	}
 	plain, committed := &partState{tp: tp0}, &partState{tp: tp0, readCommitted: true}
 	cases := []struct {
 		name string
 		st   *partState
-		resp *fetchResp
+		resp *fetchRespPart
 		at   int64
 		want bool
 	}{
@@ -76,7 +76,7 @@ func TestBehindLocked(t *testing.T) {
 		{"read_committed, no last stable offset", committed, part(50, -1, nil, nil), 40, true},
 		{"an error", plain, part(50, 50, wire.ErrNotLeaderOrFollower, nil), 10, false},
 		{"a diverging epoch", plain, part(50, 50, nil, &divergingEpoch{Epoch: 1, EndOffset: 5}), 10, false},
-		{"not in the answer", plain, &fetchResp{}, 10, false},
+		{"not in the answer", plain, nil, 10, false},
 	}
 	for _, tc := range cases {
 		if got := behindLocked(tc.st, tc.resp, tc.at); got != tc.want {

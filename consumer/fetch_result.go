@@ -55,13 +55,17 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 		c.m.FetchFailures++
 	}
 	c.reserved -= int64(req.maxBytes)
+	if req.side && topErr == nil {
+		fs.indexAnswers(r.resp)
+		defer clear(fs.answers)
+	}
 	for tp, gen := range req.gens {
 		if st := c.parts[tp]; st != nil && st.gen == gen {
 			st.answered()
 			if req.side {
 				records := r.chunks[tp] != nil && len(r.chunks[tp].records) > 0
-				endMoveLocked(st, records || topErr == nil &&
-					(redirectsLocked(st, r.resp, req.node, now) || behindLocked(st, r.resp, req.want[tp].FetchOffset)))
+				p := fs.answers[tp] // nil when the Fetch failed as a whole
+				endMoveLocked(st, records || redirectsLocked(st, p, req.node, now) || behindLocked(st, p, req.want[tp].FetchOffset))
 			}
 			if topErr != nil && !isSessionErr(topErr) {
 				st.backoff = now.Add(retryBackoff)

@@ -141,6 +141,9 @@ type fetchState struct {
 	// recordSize per Record value).
 	chargePerByte float64
 	idChange      []candidate // partitions whose topic metadata shows deleted or recreated (topic_id.go)
+	// answers is a side-lane response's partitions by name while
+	// handleResult applies it (indexAnswers), empty otherwise.
+	answers map[gregor.TopicPartition]*fetchRespPart
 }
 
 // resultSlots is the capacity of the results channel: a worker hands its
