@@ -466,11 +466,15 @@ func (cn *conn) readLoop() {
 		}
 		cn.queue.popFront()
 		p.inQueue, p.answered = false, true
+		stopped := cn.stopStallLocked(p)
 		if cn.idle != nil && cn.queue.len() == 0 {
 			close(cn.idle) // a re-authentication waits for this
 			cn.idle = nil
 		}
 		cn.mu.Unlock()
+		if stopped {
+			p.unref() // the stall check's reference; the reader still holds one
+		}
 		cn.releaseSlot(p)
 		cn.lastUsed.Store(time.Now().UnixNano())
 
@@ -544,10 +548,17 @@ func (cn *conn) fail(cause error) {
 	cn.closeErr = cause
 	wasOpen, openedAt := cn.opened, cn.openedAt
 	q := cn.queue.drain()
+	var stopped []*pending // their stall checks stopped: drop those references
 	for _, p := range q {
 		p.inQueue, p.answered = false, true
+		if cn.stopStallLocked(p) {
+			stopped = append(stopped, p)
+		}
 	}
 	cn.mu.Unlock()
+	for _, p := range stopped {
+		p.unref() // fail still holds the connection's reference to p
+	}
 	close(cn.dead)
 	_ = cn.nc.Close()
 	if wasOpen {
@@ -566,13 +577,18 @@ func (cn *conn) fail(cause error) {
 // watchStall closes the connection if p, abandoned by its caller, is still
 // unanswered RequestTimeout after it was written: Kafka answers in order, so
 // every later request on the connection waits behind it. The check holds its
-// own reference to p (abandoned requests only: not the hot path).
+// own reference to p (abandoned requests only: not the hot path). Its timer
+// is p.stall until it fires: the answer or the connection's failure stops
+// it (stopStallLocked), so that an abandoned request (a consumer's held
+// Fetch at Close, with the record memory its response was to be read into)
+// is not kept alive for RequestTimeout by a pending timer.
 func (cn *conn) watchStall(p *pending) {
 	p.ref()
 	check := func() {
 		defer p.unref()
 		cn.mu.Lock()
 		stalled := !p.answered && !cn.closed
+		p.stall = nil
 		cn.mu.Unlock()
 		if stalled {
 			cn.fail(fmt.Errorf("%w: no response from %s to %s (correlation ID %d) within RequestTimeout %v", ErrTransport, cn.addr, p.info.Name, p.corrID, cn.cl.cfg.RequestTimeout))
@@ -583,7 +599,24 @@ func (cn *conn) watchStall(p *pending) {
 		check()
 		return
 	}
-	time.AfterFunc(wait, check)
+	cn.mu.Lock()
+	if p.answered || cn.closed {
+		cn.mu.Unlock()
+		p.unref()
+		return
+	}
+	p.stall = time.AfterFunc(wait, check)
+	cn.mu.Unlock()
+}
+
+// stopStallLocked stops p's stall check (watchStall) when p is answered or
+// its connection fails, and reports whether it did so before the check ran:
+// the caller then drops the check's reference to p (unref, after cn.mu).
+// Called with cn.mu held.
+func (cn *conn) stopStallLocked(p *pending) bool {
+	t := p.stall
+	p.stall = nil
+	return t != nil && t.Stop()
 }
 
 // roundTrip sends req at version v as a connection-setup request (not a

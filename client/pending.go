@@ -52,6 +52,10 @@ type pending struct {
 	cn       *conn
 	inQueue  bool // guarded by cn.mu: in cn.queue (written or being written)
 	answered bool // guarded by cn.mu: removed from the queue by the reader or fail
+	// stall is the stall check's timer of an abandoned request (watchStall),
+	// guarded by cn.mu; stopped when the request is answered or its
+	// connection fails.
+	stall *time.Timer
 
 	state atomic.Uint32 // 0 open, 1 terminal
 	resp  wire.Response
