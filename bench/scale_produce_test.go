@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/producer"
 	"github.com/gregor-kafka/gregor/wire"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -216,15 +217,29 @@ func benchScaleGregorProduce(b *testing.B, boot []string, topic string, parts in
 	}
 	produce(int(parts)) // warm-up: one record per partition
 	heapPart := heapPerPartition(heap0, parts)
-	reqs0 := cl.Metrics().Producer.Requests
+	m0 := cl.Metrics()
 	rate := scaleTimed(b, func() { produce(scaleRecords) })
 	b.ReportMetric(heapPart, "heap-KiB/part")
-	pm := cl.Metrics().Producer
-	if reqs := pm.Requests - reqs0; reqs > 0 {
+	m1 := cl.Metrics()
+	pm := m1.Producer
+	if reqs := pm.Requests - m0.Producer.Requests; reqs > 0 {
 		b.ReportMetric(float64(b.N*scaleRecords)/float64(reqs), "recs/req")
 	}
 	b.ReportMetric(float64(pm.PeakInFlightPerBroker), "peak-inflight")
+	reportInFlight(b, m0.Stages.InFlight, m1.Stages.InFlight)
 	return rate
+}
+
+// reportInFlight reports inflight-ms, the mean time from a request's write
+// to its response being read over the op (before and after: the client's
+// Stages.InFlight; nearly all of them Produce requests). On loopback the
+// round trip is ~0.05 ms, so this is the broker's time per request: with
+// recs/req and peak-inflight it bounds the records/s the producer can
+// reach, peak-inflight * recs/req / inflight-ms.
+func reportInFlight(b *testing.B, before, after client.DurationStats) {
+	if n := after.Count - before.Count; n > 0 {
+		b.ReportMetric(float64(after.Total-before.Total)/float64(n)/1e6, "inflight-ms")
+	}
 }
 
 // benchScaleFranzProduce runs the franz-go case of BenchmarkScaleProduce
