@@ -58,13 +58,18 @@ func newGroup(members []Member, topics map[string][]Partition) (*group, error) {
 		if _, dup := g.byID[m.MemberID]; dup {
 			return nil, fmt.Errorf("assign: member id %q given twice", m.MemberID)
 		}
-		m.Topics = nil
+		m.Topics = make([]string, 0, len(members[i].Topics))
 		for _, t := range members[i].Topics {
 			if !m.topicSet[t] {
 				m.topicSet[t] = true
 				m.Topics = append(m.Topics, t)
 			}
 		}
+		owned := 0
+		for _, o := range members[i].Owned {
+			owned += len(o.Partitions)
+		}
+		m.owned = make([]topicPartition, 0, owned)
 		for _, o := range members[i].Owned {
 			for _, p := range o.Partitions {
 				m.owned = append(m.owned, topicPartition{o.Topic, p})
@@ -101,7 +106,11 @@ func (g *group) sortedTopics() []string {
 
 // exists reports whether tp is a partition of a topic with metadata.
 func (g *group) exists(tp topicPartition) bool {
-	for _, p := range g.topics[tp.topic] {
+	ps := g.topics[tp.topic]
+	if i := int(tp.partition); i >= 0 && i < len(ps) && ps[i].ID == tp.partition {
+		return true // partitions listed in ID order (the usual case)
+	}
+	for _, p := range ps {
 		if p.ID == tp.partition {
 			return true
 		}

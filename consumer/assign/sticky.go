@@ -141,11 +141,35 @@ func (s stickyAssignor) Assign(members []Member, topics map[string][]Partition) 
 		}
 	}
 	if s.cooperative {
-		for tp, to := range transferring {
-			assigned[to] = removeTP(assigned[to], tp)
-		}
+		removeTransferring(assigned, transferring)
 	}
 	return g.result(assigned), nil
+}
+
+// removeTransferring takes each partition changing owner out of its new
+// owner's list (CooperativeStickyAssignor: it is assigned only once the
+// old owner has revoked it), as removeTP of each would, with one pass and
+// one new list per member.
+func removeTransferring(assigned map[string][]topicPartition, transferring map[topicPartition]string) {
+	byMember := map[string]map[topicPartition]bool{}
+	for tp, to := range transferring {
+		if byMember[to] == nil {
+			byMember[to] = map[topicPartition]bool{}
+		}
+		byMember[to][tp] = true
+	}
+	for to, gone := range byMember {
+		l := assigned[to]
+		out := make([]topicPartition, 0, max(len(l)-len(gone), 0))
+		for _, tp := range l {
+			if gone[tp] {
+				delete(gone, tp) // the first occurrence only, as removeTP
+				continue
+			}
+			out = append(out, tp)
+		}
+		assigned[to] = out
+	}
 }
 
 // prepare is AbstractStickyAssignor.allSubscriptionsEqual: whether every
@@ -157,7 +181,7 @@ func (s stickyAssignor) prepare(g *group) *stickyState {
 	st := &stickyState{g: g, allEqual: true, owned: map[string][]topicPartition{},
 		multipleOwners: map[topicPartition]bool{}, maxGeneration: defaultGeneration}
 	subscribed := map[string]bool{}
-	previousOwner := map[topicPartition]*member{}
+	previousOwner := make(map[topicPartition]*member, g.partitionCount())
 	for _, m := range g.members {
 		if len(subscribed) == 0 {
 			for _, t := range m.Topics {
@@ -169,7 +193,7 @@ func (s stickyAssignor) prepare(g *group) *stickyState {
 		d := s.memberData(m)
 		gen := d.gen()
 		st.maxGeneration = max(st.maxGeneration, gen)
-		st.owned[m.MemberID] = []topicPartition{}
+		st.owned[m.MemberID] = make([]topicPartition, 0, len(d.partitions))
 		for _, tp := range d.partitions {
 			if !g.exists(tp) {
 				continue
@@ -257,13 +281,26 @@ func transferringOwnership(g *group, assigned map[string][]topicPartition) map[t
 
 // allPartitions lists the partitions of topics in the given order.
 func (g *group) allPartitions(topics []string) []topicPartition {
-	var out []topicPartition
+	n := 0
+	for _, t := range topics {
+		n += len(g.topics[t])
+	}
+	out := make([]topicPartition, 0, n)
 	for _, t := range topics {
 		for _, p := range g.topics[t] {
 			out = append(out, topicPartition{t, p.ID})
 		}
 	}
 	return out
+}
+
+// partitionCount is the number of partitions of every topic with metadata.
+func (g *group) partitionCount() int {
+	n := 0
+	for _, ps := range g.topics {
+		n += len(ps)
+	}
+	return n
 }
 
 // rackInfo is AbstractStickyAssignor.RackInfo (KIP-881).

@@ -23,16 +23,15 @@ type constrained struct {
 
 func newConstrained(st *stickyState) *constrained {
 	c := &constrained{stickyState: st, maybeRevoked: map[topicPartition]string{},
-		transferring: map[topicPartition]string{}, assignment: map[string][]topicPartition{}}
-	for _, ps := range st.g.topics {
-		c.total += len(ps)
-	}
+		transferring: map[topicPartition]string{}, assignment: make(map[string][]topicPartition, len(st.g.members))}
+	c.total = st.g.partitionCount()
 	n := len(st.g.members)
 	c.minQuota = c.total / n
 	c.maxQuota = (c.total + n - 1) / n
 	c.expectedOverMin = c.total % n
+	c.assigned = make([]topicPartition, 0, c.total)
 	for _, m := range st.g.members {
-		c.assignment[m.MemberID] = nil
+		c.assignment[m.MemberID] = make([]topicPartition, 0, c.maxQuota)
 	}
 	return c
 }
@@ -56,7 +55,7 @@ func (c *constrained) build() (map[string][]topicPartition, error) {
 func (c *constrained) assignOwned() {
 	for _, m := range c.g.members {
 		id := m.MemberID
-		var owned []topicPartition
+		owned := make([]topicPartition, 0, len(c.owned[id]))
 		for _, tp := range c.owned[id] {
 			if c.rack.racksMismatch(id, tp) {
 				c.maybeRevoked[tp] = id
@@ -108,7 +107,7 @@ func (c *constrained) unassignedPartitions() []topicPartition {
 	for _, tp := range c.assigned {
 		kept[tp] = true
 	}
-	var out []topicPartition
+	out := make([]topicPartition, 0, max(c.total-len(c.assigned), 0))
 	for _, tp := range c.g.allPartitions(c.g.sortedTopics()) {
 		if !kept[tp] {
 			out = append(out, tp)
