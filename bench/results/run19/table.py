@@ -32,13 +32,20 @@ def fmt(m, scale=1, suffix=''):
 def ratio(a, b):
     return f"{a[0]/b[0]:.2f}" if a and b else '–'
 
+# Usage: table.py [dir [baseline]]: the tables of dir (default this run's)
+# beside the ratios of the run directory baseline (default run18).
 here = os.path.dirname(os.path.abspath(__file__))
-r18 = {s: load(os.path.join(here, '..', 'run18', s + '.txt')) for s in ('produce', 'consume')}
+results = os.path.dirname(here)
+run = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else here
+base = sys.argv[2] if len(sys.argv) > 2 else 'run18'
+r18 = {s: load(os.path.join(results, base, s + '.txt')) for s in ('produce', 'consume')}
 
 def table(suite, peer_of):
-    d = load(os.path.join(here, suite + '.txt'))
+    d = load(os.path.join(run, suite + '.txt'))
+    if not d:
+        return
     print(f"\n#### {suite} (tuned), n = runs per case\n")
-    print("| case | n | gregor cpu-ns/rec | franz-go | ratio | run 18 ratio | gregor records/s | franz-go | ratio |")
+    print(f"| case | n | gregor cpu-ns/rec | franz-go | ratio | {base} ratio | gregor records/s | franz-go | ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name in sorted(d):
         if '/client=gregor' not in name:
@@ -56,10 +63,11 @@ def produce_peer(n):
 def consume_peer(n):
     return re.sub(r'client=gregor(-norecycle)?', 'client=franz', n)
 
-table('produce', produce_peer)
-table('consume', consume_peer)
+if __name__ == '__main__':
+    table('produce', produce_peer)
+    table('consume', consume_peer)
 
-d = load(os.path.join(here, 'defaults', 'scale.txt'))
+d = load(os.path.join(run, 'defaults', 'scale.txt')) if __name__ == '__main__' else None
 if d:
     print("\n#### defaults (scale suite), n = runs per case\n")
     print("| case | n | gregor cpu-ns/rec | franz-go | ratio | gregor records/s | franz-go | ratio |")

@@ -4,31 +4,11 @@ partition count, medians [min-max] of gregor's and franz-go's records/s,
 CPU/record and peak RSS, the ratio of the medians, and gregor's mean
 in-flight time per Produce request. gregor-snappy pairs with franz
 (snappy, franz-go's default codec), gregor with franz-none."""
-import collections, os, re, statistics as st
+import os, re, sys
 
-def load(path):
-    d = collections.defaultdict(lambda: collections.defaultdict(list))
-    for line in open(path):
-        if not line.startswith('Benchmark'):
-            continue
-        p = line.split()
-        name = re.sub(r'-\d+$', '', p[0])
-        for i in range(2, len(p)):
-            try:
-                d[name][p[i]].append(float(p[i - 1]))
-            except ValueError:
-                pass
-    return d
-
-def med(d, name, unit):
-    v = d.get(name, {}).get(unit, [])
-    return (st.median(v), min(v), max(v), len(v)) if v else None
-
-def fmt(m, scale=1, suffix=''):
-    return f"{m[0]/scale:,.0f}{suffix} [{m[1]/scale:,.0f}–{m[2]/scale:,.0f}]" if m else '–'
-
-def ratio(a, b):
-    return f"{a[0]/b[0]:.2f}" if a and b else '–'
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, '..', 'run19'))
+from table import load, med, fmt, ratio  # run 19's helpers (medians [min-max])
 
 here = os.path.dirname(os.path.abspath(__file__))
 d = load(os.path.join(here, 'scale.txt'))
