@@ -615,8 +615,11 @@ func (cn *conn) watchStall(p *pending) {
 // Called with cn.mu held.
 func (cn *conn) stopStallLocked(p *pending) bool {
 	t := p.stall
+	if t == nil {
+		return false // the usual case: no pointer store on the reader's path
+	}
 	p.stall = nil
-	return t != nil && t.Stop()
+	return t.Stop()
 }
 
 // roundTrip sends req at version v as a connection-setup request (not a
