@@ -148,22 +148,20 @@ func (s stickyAssignor) Assign(members []Member, topics map[string][]Partition) 
 
 // removeTransferring takes each partition changing owner out of its new
 // owner's list (CooperativeStickyAssignor: it is assigned only once the
-// old owner has revoked it), as removeTP of each would, with one pass and
-// one new list per member.
+// old owner has revoked it), as removeTP of each would (the first
+// occurrence only), with one pass and one new list per member.
 func removeTransferring(assigned map[string][]topicPartition, transferring map[topicPartition]string) {
-	byMember := map[string]map[topicPartition]bool{}
-	for tp, to := range transferring {
-		if byMember[to] == nil {
-			byMember[to] = map[topicPartition]bool{}
-		}
-		byMember[to][tp] = true
+	gone := map[string]int{} // per new owner, how many partitions leave its list
+	for _, to := range transferring {
+		gone[to]++
 	}
-	for to, gone := range byMember {
+	removed := make(map[topicPartition]bool, len(transferring))
+	for to, n := range gone {
 		l := assigned[to]
-		out := make([]topicPartition, 0, max(len(l)-len(gone), 0))
+		out := make([]topicPartition, 0, max(len(l)-n, 0))
 		for _, tp := range l {
-			if gone[tp] {
-				delete(gone, tp) // the first occurrence only, as removeTP
+			if owner, ok := transferring[tp]; ok && owner == to && !removed[tp] {
+				removed[tp] = true
 				continue
 			}
 			out = append(out, tp)
