@@ -11,14 +11,19 @@ import (
 // machine, a tenth of a small record's admission, so a busy producer reads
 // it once per tick instead of once per record.
 //
-// The clock is cold (every read is a real one) until hotReads reads in a
-// row come less than a tick apart. It then starts its ticker goroutine
-// (the first time; later it wakes it) and is hot: a read returns the time
-// of the last real read, and the first read after each tick, after
-// maxCachedReads cached reads or after invalidate takes a real one again.
-// When a tick finds no read since the tick before, idleTicks times in a
-// row, the goroutine stops its ticker, makes the clock cold and waits: an
-// idle producer spends nothing, and a slow one gets exact times.
+// The clock is cold (every read is a real one) until hotReads reads come
+// within one tick. It then starts its ticker goroutine (the first time;
+// later it wakes it) and is hot: a read returns the time of the last real
+// read, and the first read after each tick, after maxCachedReads cached
+// reads or after invalidate takes a real one again. A tick wakes a thread,
+// which on an idle process costs about as much as a thousand real reads,
+// so the clock is hot only while reads are that dense: the first read
+// after a tick makes it cold when fewer than coolReads reads were cached
+// since the last real one, and when a tick finds no read since the tick
+// before, idleTicks times in a row, the goroutine makes it cold. A cold
+// clock's goroutine stops its ticker and waits: an idle or slow producer
+// spends nothing on ticks and gets exact times, and a burst of a few
+// hundred records (a small transaction) does not start the ticker.
 //
 // Staleness bound: a hot read returns a time older than the real time by
 // at most one tick (tickPeriod, 1ms) plus the ticker goroutine's
@@ -46,7 +51,8 @@ type admitClock struct {
 	t       time.Time // lock: the last real read
 	ms      int64     // lock: t in Unix milliseconds
 	reads   int       // lock: cached reads of t
-	near    int       // lock: cold reads in a row less than a tick apart
+	window  time.Time // lock: the first cold read of the current tick-long window
+	near    int       // lock: cold reads since window
 }
 
 // Clock states (admitClock.state).
@@ -59,7 +65,8 @@ const (
 
 const (
 	tickPeriod     = time.Millisecond
-	hotReads       = 8    // cold reads in a row less than a tick apart that make the clock hot
+	hotReads       = 256  // cold reads within one tick that make the clock hot
+	coolReads      = 128  // fewer cached reads between a tick and the real read before it make it cold
 	idleTicks      = 2    // ticks in a row without a read that make it cold
 	maxCachedReads = 1024 // cached reads of one real read at most
 	rebaseAfter    = time.Second
@@ -116,9 +123,10 @@ func (c *admitClock) nowLocked() (time.Time, int64) {
 
 // readLocked reads the real clock: the monotonic time since the base, the
 // base taken again (time.Now) when it is a second old. It makes a stale
-// clock fresh, and a cold one hot when reads come often.
+// clock fresh (cold when reads have thinned out), and a cold one hot when
+// reads come densely.
 func (c *admitClock) readLocked() (time.Time, int64) {
-	prev := c.t
+	cached := c.reads
 	if el := c.real.Since(c.base); el >= rebaseAfter || el < 0 || c.base.IsZero() {
 		c.base = c.real.Now()
 		c.t = c.base
@@ -129,14 +137,18 @@ func (c *admitClock) readLocked() (time.Time, int64) {
 	switch c.state.Load() {
 	case clockStale:
 		// The goroutine may make it cold meanwhile: the next read sees that.
-		c.state.CompareAndSwap(clockStale, clockFresh)
-	case clockCold:
-		if !prev.IsZero() && c.t.Sub(prev) < tickPeriod {
-			c.near++
+		// Going cold here, the goroutine stops its ticker at the next tick.
+		if cached < coolReads {
+			c.state.CompareAndSwap(clockStale, clockCold)
 		} else {
-			c.near = 0
+			c.state.CompareAndSwap(clockStale, clockFresh)
 		}
-		if c.near >= hotReads {
+	case clockCold:
+		if c.window.IsZero() || c.t.Sub(c.window) >= tickPeriod || c.t.Before(c.window) {
+			c.window, c.near = c.t, 0
+		}
+		if c.near++; c.near >= hotReads {
+			c.window = time.Time{}
 			c.near = 0
 			c.heatLocked()
 		}
@@ -145,8 +157,10 @@ func (c *admitClock) readLocked() (time.Time, int64) {
 }
 
 // heatLocked makes a cold clock hot: fresh (t was just read), its goroutine
-// started or woken. Only reads move the clock out of cold and only the
-// goroutine moves it into cold, so at most one wake-up is ever pending.
+// started or woken. The wake-up channel holds one, so at most one wake-up
+// is ever pending; one sent while the goroutine still ticks (a read made
+// the clock cold and a burst made it hot again before the next tick) is
+// taken when it next waits, and costs one extra tick.
 func (c *admitClock) heatLocked() {
 	c.state.Store(clockFresh)
 	if !c.started {
@@ -218,7 +232,7 @@ func (c *admitClock) tick(idle *int) bool {
 		return true
 	}
 	if c.state.Load() != clockStale {
-		return false // off: quit is closed
+		return false // cold (a read found reads too sparse) or off (quit is closed)
 	}
 	if *idle++; *idle < idleTicks {
 		return true

@@ -43,11 +43,11 @@ func testClock() (*admitClock, *fakeReal, *bool) {
 	return c, fr, started
 }
 
-// heat makes a cold clock hot with hotReads quick reads.
+// heat makes a cold clock hot with hotReads reads within a tick.
 func heat(t *testing.T, c *admitClock, fr *fakeReal) {
 	t.Helper()
 	for i := 0; i < hotReads+1 && c.state.Load() == clockCold; i++ {
-		fr.advance(10 * time.Microsecond)
+		fr.advance(time.Microsecond)
 		if got, _ := c.nowLocked(); !got.Equal(fr.cur) {
 			t.Fatalf("cold read %d: %v, want the real time %v", i, got, fr.cur)
 		}
@@ -80,7 +80,7 @@ func TestClockHotUsesCachedTimeUntilTick(t *testing.T) {
 	cached := fr.cur
 	fr.advance(300 * time.Microsecond)
 	reads := fr.reads
-	for i := 0; i < 100; i++ {
+	for i := 0; i < coolReads; i++ {
 		if got, ms := c.nowLocked(); !got.Equal(cached) || ms != cached.UnixMilli() {
 			t.Fatalf("hot read %d: %v, want the cached %v", i, got, cached)
 		}
@@ -98,6 +98,72 @@ func TestClockHotUsesCachedTimeUntilTick(t *testing.T) {
 	fr.advance(100 * time.Microsecond)
 	if got, _ := c.nowLocked(); got.Equal(fr.cur) {
 		t.Fatal("second read after a tick read the real clock")
+	}
+}
+
+// cachedReads reads a hot clock n times without moving the real one.
+func cachedReads(c *admitClock, n int) {
+	for range n {
+		c.nowLocked()
+	}
+}
+
+// TestClockBurstStaysCold: a burst of fewer than hotReads reads (a small
+// transaction's records), and reads at a steady rate below hotReads per
+// tick, leave the clock cold with no goroutine; each read is real.
+func TestClockBurstStaysCold(t *testing.T) {
+	c, fr, started := testClock()
+	for i := 0; i < hotReads-1; i++ {
+		fr.advance(time.Microsecond)
+		if got, _ := c.nowLocked(); !got.Equal(fr.cur) {
+			t.Fatalf("burst read %d: %v, want the real %v", i, got, fr.cur)
+		}
+	}
+	fr.advance(tickPeriod)
+	for i := 0; i < 10*hotReads; i++ {
+		fr.advance(tickPeriod / (hotReads / 2)) // half the rate that heats it
+		if got, _ := c.nowLocked(); !got.Equal(fr.cur) {
+			t.Fatalf("steady read %d: %v, want the real %v", i, got, fr.cur)
+		}
+	}
+	if *started || c.state.Load() != clockCold {
+		t.Fatalf("reads below hotReads per tick made the clock hot (started %v, state %d)", *started, c.state.Load())
+	}
+}
+
+// TestClockSparseReadsMakeItCold: a hot clock whose reads thin out below
+// coolReads per tick goes cold at the first read after a tick, and its
+// goroutine's next tick stops the ticker.
+func TestClockSparseReadsMakeItCold(t *testing.T) {
+	c, fr, _ := testClock()
+	heat(t, c, fr)
+	idle := 0
+	cachedReads(c, coolReads)
+	if !c.tick(&idle) {
+		t.Fatal("a tick after dense reads made the clock cold")
+	}
+	fr.advance(tickPeriod)
+	c.nowLocked()
+	if s := c.state.Load(); s != clockFresh {
+		t.Fatalf("state %d after %d reads in a tick, want fresh", s, coolReads)
+	}
+	cachedReads(c, coolReads-2)
+	if !c.tick(&idle) {
+		t.Fatal("a tick after reads made the clock cold")
+	}
+	fr.advance(tickPeriod)
+	if got, _ := c.nowLocked(); !got.Equal(fr.cur) {
+		t.Fatalf("first read after a tick: %v, want the real %v", got, fr.cur)
+	}
+	if s := c.state.Load(); s != clockCold {
+		t.Fatalf("state %d after %d reads in a tick, want cold", s, coolReads-1)
+	}
+	if c.tick(&idle) {
+		t.Fatal("the tick after the clock went cold kept the ticker running")
+	}
+	fr.advance(time.Microsecond)
+	if got, _ := c.nowLocked(); !got.Equal(fr.cur) {
+		t.Fatalf("cold read: %v, want the real %v", got, fr.cur)
 	}
 }
 
@@ -158,9 +224,10 @@ func TestClockGoroutine(t *testing.T) {
 	c.handled = make(chan struct{})
 	heat(t, c, fr)
 	tick := func() { tk.c <- fr.cur; <-c.handled }
+	cachedReads(c, coolReads) // dense enough to stay hot
 	tick()
 	if s := c.state.Load(); s != clockStale {
-		t.Fatalf("state %d after a tick without reads, want stale", s)
+		t.Fatalf("state %d after a tick, want stale", s)
 	}
 	c.nowLocked()
 	if s := c.state.Load(); s != clockFresh {
@@ -176,6 +243,15 @@ func TestClockGoroutine(t *testing.T) {
 	}
 	heat(t, c, fr)
 	<-tk.resets // woken: the ticker runs again
+	tick()
+	c.nowLocked() // no read cached since the last real one: too sparse
+	if s := c.state.Load(); s != clockCold {
+		t.Fatalf("state %d after a sparse tick, want cold", s)
+	}
+	tick()
+	<-tk.stops // the tick after a read cooled it stopped the ticker
+	heat(t, c, fr)
+	<-tk.resets
 	tick()
 	if s := c.state.Load(); s != clockStale {
 		t.Fatalf("state %d after ticks, want stale", s)
@@ -208,14 +284,14 @@ func TestCloseStopsClock(t *testing.T) {
 	}
 	m := &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")}
 	started := false
-	for i := 0; i < 1000 && !started; i++ {
+	for i := 0; i < 100_000 && !started; i++ {
 		mustSend(t, p, m)
 		p.mu.Lock()
 		started = p.clk.started
 		p.mu.Unlock()
 	}
 	if !started {
-		t.Fatal("1000 back-to-back records did not make the clock hot")
+		t.Fatal("100,000 back-to-back records did not make the clock hot")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
