@@ -11,13 +11,26 @@ type slicePool[T any] struct {
 	pooled   int64
 	maxBytes int64
 	elemSize int64
+	minElems int  // the smallest capacity handed out and pooled (0: defaultMinElems)
 	noClear  bool // elements hold no pointers: recycled slices need no clearing
 	misses   int  // slices allocated because no pooled one fitted (tests)
 }
 
+// defaultMinElems is a pool's smallest capacity unless minElems says
+// otherwise.
+const defaultMinElems = 64
+
+// least is the smallest capacity sp hands out and pools.
+func (sp *slicePool[T]) least() int {
+	if sp.minElems > 0 {
+		return sp.minElems
+	}
+	return defaultMinElems
+}
+
 // get returns an empty slice with capacity of at least n.
 func (sp *slicePool[T]) get(n int) []T {
-	c := bits.Len(uint(max(n, 64) - 1))
+	c := bits.Len(uint(max(n, sp.least()) - 1))
 	if l := sp.classes[c]; len(l) > 0 {
 		s := l[len(l)-1]
 		l[len(l)-1] = nil
@@ -35,8 +48,8 @@ func (sp *slicePool[T]) get(n int) []T {
 // paid for, instead of regrowing (and copying) from n, while nothing is
 // allocated beyond what get(n) would.
 func (sp *slicePool[T]) getUpTo(n, want int) []T {
-	lo := bits.Len(uint(max(n, 64) - 1))
-	for c := bits.Len(uint(max(want, n, 64) - 1)); c > lo; c-- {
+	lo := bits.Len(uint(max(n, sp.least()) - 1))
+	for c := bits.Len(uint(max(want, n, sp.least()) - 1)); c > lo; c-- {
 		if l := sp.classes[c]; len(l) > 0 {
 			s := l[len(l)-1]
 			l[len(l)-1] = nil
@@ -50,7 +63,7 @@ func (sp *slicePool[T]) getUpTo(n, want int) []T {
 
 // put recycles s unless the pool is full.
 func (sp *slicePool[T]) put(s []T) {
-	if cap(s) < 64 {
+	if cap(s) < sp.least() {
 		return
 	}
 	size := int64(cap(s)) * sp.elemSize

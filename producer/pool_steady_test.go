@@ -29,16 +29,7 @@ func testPoolsSteadyState(t *testing.T, codec wire.Compression) {
 	p := newTestProducer(t, f, Config{Linger: time.Hour, BatchMaxBytes: 1_000_000, Compression: codec})
 	value := make([]byte, 1024)
 	m := &Record{Topic: "t", Partition: ToPartition(0), Value: value}
-	round := func() {
-		for range 5000 {
-			if _, err := p.Send(context.Background(), m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := p.Flush(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	round := func() { sendAndFlush(t, p, 5000, func(int) *Record { return m }) }
 	for range 13 {
 		round()
 	}
@@ -53,5 +44,18 @@ func testPoolsSteadyState(t *testing.T, codec wire.Compression) {
 	t.Logf("misses: bytes %d -> %d, recs %d -> %d", b0, p.pools.bytes.misses, r0, p.pools.recs.misses)
 	if p.pools.bytes.misses-b0 > 2 || p.pools.recs.misses-r0 > 2 {
 		t.Fatalf("steady state allocated %d byte buffers and %d record tables", p.pools.bytes.misses-b0, p.pools.recs.misses-r0)
+	}
+}
+
+// sendAndFlush sends n records (record(i) gives the i-th) and flushes.
+func sendAndFlush(t *testing.T, p *Producer, n int, record func(i int) *Record) {
+	t.Helper()
+	for i := range n {
+		if _, err := p.Send(context.Background(), record(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Flush(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -293,10 +293,13 @@ func buildProducer(c kafkaClient, cfg Config) (*Producer, error) {
 	p.pools.bytes = slicePool[byte]{maxBytes: s.RetainedBytes, elemSize: 1, noClear: true}
 	p.pools.runningCRC = s.Compression == wire.CompressionNone
 	p.pools.streams = streamPool{comp: comp, codec: s.Compression, on: wire.StreamSupported(s.Compression)}
-	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{}))}
+	// Record tables start at recTableMin entries: with thousands of
+	// partitions a batch holds a few records, and 64-entry tables (1.5 KiB
+	// each, 20,000 alive at 4,096 partitions) overflowed the pool's bound.
+	p.pools.recs = slicePool[rec]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(rec{})), minElems: recTableMin}
 	p.pools.borrow = s.BorrowSlices
 	if s.BorrowSlices {
-		p.pools.refs = slicePool[recRef]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(recRef{}))}
+		p.pools.refs = slicePool[recRef]{maxBytes: s.RetainedBytes / 4, elemSize: int64(unsafe.Sizeof(recRef{})), minElems: recTableMin}
 	}
 	return p, nil
 }
@@ -373,9 +376,15 @@ func (p *Producer) newBatchLocked(t *topicState, part *partState, now time.Time)
 	return b
 }
 
+// recTableMin is the smallest record table (and reference table) a batch
+// gets from the pools.
+const recTableMin = 8
+
 func (p *Producer) recycleLocked(b *batch) {
 	b.reset(&p.pools)
-	if len(p.free) < max(256, len(p.parts)) { // a batch per partition: many partitions reuse them too
+	// At most as many batches as can be alive at once are kept: one open
+	// and one per request in flight, for every partition.
+	if len(p.free) < max(256, len(p.parts)*(p.cfg.MaxInFlightPerBroker+1)) {
 		p.free = append(p.free, b)
 	}
 }
