@@ -16,11 +16,13 @@ import (
 // later it wakes it) and is hot: a read returns the time of the last real
 // read, and the first read after each tick, after maxCachedReads cached
 // reads or after invalidate takes a real one again. A tick wakes a thread,
-// which on an idle process costs about as much as a thousand real reads,
-// so the clock is hot only while reads are that dense: the first read
-// after a tick makes it cold when fewer than coolReads reads were cached
-// since the last real one, and when a tick finds no read since the tick
-// before, idleTicks times in a row, the goroutine makes it cold. A cold
+// which on an idle process costs about as much as a thousand real reads
+// (on a busy one far less: its threads are awake), so the clock is hot
+// only while reads are dense: the first read after a
+// tick makes it cold when fewer than coolReads reads (cached or real) came
+// since the first read after the tick before, and when a tick finds no read
+// since the tick before, idleTicks times in a row, the goroutine makes it
+// cold. A cold
 // clock's goroutine stops its ticker and waits: an idle or slow producer
 // spends nothing on ticks and gets exact times, and a burst of a few
 // hundred records (a small transaction) does not start the ticker.
@@ -51,6 +53,7 @@ type admitClock struct {
 	t       time.Time // lock: the last real read
 	ms      int64     // lock: t in Unix milliseconds
 	reads   int       // lock: cached reads of t
+	recent  int       // lock: reads since the first read after the last tick (or since heating)
 	window  time.Time // lock: the first cold read of the current tick-long window
 	near    int       // lock: cold reads since window
 }
@@ -66,7 +69,7 @@ const (
 const (
 	tickPeriod     = time.Millisecond
 	hotReads       = 256  // cold reads within one tick that make the clock hot
-	coolReads      = 128  // fewer cached reads between a tick and the real read before it make it cold
+	coolReads      = 128  // fewer reads between two ticks' first reads make a hot clock cold
 	idleTicks      = 2    // ticks in a row without a read that make it cold
 	maxCachedReads = 1024 // cached reads of one real read at most
 	rebaseAfter    = time.Second
@@ -116,6 +119,7 @@ func (c *admitClock) init(rc realClock, newTicker func() clockTicker, goFn func(
 func (c *admitClock) nowLocked() (time.Time, int64) {
 	if c.state.Load() == clockFresh && c.reads < maxCachedReads {
 		c.reads++
+		c.recent++
 		return c.t, c.ms
 	}
 	return c.readLocked()
@@ -126,7 +130,8 @@ func (c *admitClock) nowLocked() (time.Time, int64) {
 // clock fresh (cold when reads have thinned out), and a cold one hot when
 // reads come densely.
 func (c *admitClock) readLocked() (time.Time, int64) {
-	cached := c.reads
+	recent := c.recent
+	c.recent++
 	if el := c.real.Since(c.base); el >= rebaseAfter || el < 0 || c.base.IsZero() {
 		c.base = c.real.Now()
 		c.t = c.base
@@ -138,7 +143,8 @@ func (c *admitClock) readLocked() (time.Time, int64) {
 	case clockStale:
 		// The goroutine may make it cold meanwhile: the next read sees that.
 		// Going cold here, the goroutine stops its ticker at the next tick.
-		if cached < coolReads {
+		c.recent = 1
+		if recent < coolReads {
 			c.state.CompareAndSwap(clockStale, clockCold)
 		} else {
 			c.state.CompareAndSwap(clockStale, clockFresh)
@@ -149,7 +155,7 @@ func (c *admitClock) readLocked() (time.Time, int64) {
 		}
 		if c.near++; c.near >= hotReads {
 			c.window = time.Time{}
-			c.near = 0
+			c.near, c.recent = 0, 0
 			c.heatLocked()
 		}
 	}
@@ -232,6 +238,7 @@ func (c *admitClock) tick(idle *int) bool {
 		return true
 	}
 	if c.state.Load() != clockStale {
+		*idle = 0
 		return false // cold (a read found reads too sparse) or off (quit is closed)
 	}
 	if *idle++; *idle < idleTicks {

@@ -133,7 +133,8 @@ func TestClockBurstStaysCold(t *testing.T) {
 
 // TestClockSparseReadsMakeItCold: a hot clock whose reads thin out below
 // coolReads per tick goes cold at the first read after a tick, and its
-// goroutine's next tick stops the ticker.
+// goroutine's next tick stops the ticker. The boundary: coolReads reads
+// between two ticks keep it hot, coolReads-1 make it cold.
 func TestClockSparseReadsMakeItCold(t *testing.T) {
 	c, fr, _ := testClock()
 	heat(t, c, fr)
@@ -145,7 +146,7 @@ func TestClockSparseReadsMakeItCold(t *testing.T) {
 	fr.advance(tickPeriod)
 	c.nowLocked()
 	if s := c.state.Load(); s != clockFresh {
-		t.Fatalf("state %d after %d reads in a tick, want fresh", s, coolReads)
+		t.Fatalf("state %d after %d reads between ticks, want fresh", s, coolReads)
 	}
 	cachedReads(c, coolReads-2)
 	if !c.tick(&idle) {
@@ -156,7 +157,7 @@ func TestClockSparseReadsMakeItCold(t *testing.T) {
 		t.Fatalf("first read after a tick: %v, want the real %v", got, fr.cur)
 	}
 	if s := c.state.Load(); s != clockCold {
-		t.Fatalf("state %d after %d reads in a tick, want cold", s, coolReads-1)
+		t.Fatalf("state %d after %d reads between ticks (the first one real), want cold", s, coolReads-1)
 	}
 	if c.tick(&idle) {
 		t.Fatal("the tick after the clock went cold kept the ticker running")
@@ -164,6 +165,23 @@ func TestClockSparseReadsMakeItCold(t *testing.T) {
 	fr.advance(time.Microsecond)
 	if got, _ := c.nowLocked(); !got.Equal(fr.cur) {
 		t.Fatalf("cold read: %v, want the real %v", got, fr.cur)
+	}
+}
+
+// TestClockBusyStaysHot: a real read forced by maxCachedReads in the middle
+// of a tick does not make a busy clock look sparse at the next tick.
+func TestClockBusyStaysHot(t *testing.T) {
+	c, fr, _ := testClock()
+	heat(t, c, fr)
+	idle := 0
+	cachedReads(c, maxCachedReads+coolReads/2) // a real read after maxCachedReads, then a few more
+	if !c.tick(&idle) {
+		t.Fatal("a tick after reads made the clock cold")
+	}
+	fr.advance(tickPeriod)
+	c.nowLocked()
+	if s := c.state.Load(); s != clockFresh {
+		t.Fatalf("state %d after %d reads in a tick, want fresh (hot)", s, maxCachedReads+coolReads/2)
 	}
 }
 
@@ -282,16 +300,17 @@ func TestCloseStopsClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")}
-	started := false
-	for i := 0; i < 100_000 && !started; i++ {
-		mustSend(t, p, m)
-		p.mu.Lock()
-		started = p.clk.started
-		p.mu.Unlock()
+	mustSend(t, p, &Record{Topic: "t", Partition: ToPartition(0), Value: []byte("v")})
+	// hotReads reads within a tick: real reads of ~30 ns, far inside 1ms
+	// even under -race on a loaded machine (back-to-back Sends were not).
+	p.mu.Lock()
+	for i := 0; i < 100*hotReads && !p.clk.started; i++ {
+		p.clk.nowLocked()
 	}
+	started := p.clk.started
+	p.mu.Unlock()
 	if !started {
-		t.Fatal("100,000 back-to-back records did not make the clock hot")
+		t.Fatalf("%d back-to-back reads did not make the clock hot", 100*hotReads)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -382,8 +382,9 @@ const recTableMin = 8
 
 func (p *Producer) recycleLocked(b *batch) {
 	b.reset(&p.pools)
-	// At most as many batches as can be alive at once are kept: one open
-	// and one per request in flight, for every partition.
+	// Kept up to a bound on the batches a steady producer has alive: one
+	// open and one per request in flight, for every partition (sealed
+	// batches queued behind them can be more; those are not kept).
 	if len(p.free) < max(256, len(p.parts)*(p.cfg.MaxInFlightPerBroker+1)) {
 		p.free = append(p.free, b)
 	}
