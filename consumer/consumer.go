@@ -51,7 +51,7 @@ type Consumer struct {
 	idleWait []chan struct{}                      // mu: waiters' channels (capacity 1) for reuse
 	closed   bool                                 // mu
 	closedCh chan struct{}                        // set by New; closed under mu by Close
-	inflight map[fetchLane]bool                   // mu: brokers' lanes with a Fetch in flight
+	inflight map[fetchLane]*fetchReq              // mu: brokers' lanes with a Fetch in flight (not yet answered)
 	notices  []error                              // mu: reported once each by Receive, before records (topic_id.go)
 
 	dec    *wire.Decompressor // set by New; safe for concurrent use (the fetch goroutines share it)
@@ -72,6 +72,10 @@ type Consumer struct {
 	// clientDone is the client's Closed channel (nil with a test
 	// cluster): Receive ends at once when the client is closed first.
 	clientDone <-chan struct{}
+	// afterEarly (tests only; nil otherwise, set before the first Assign)
+	// is called by a fetch worker once it handed an early answer, before
+	// it decodes the response (fetch_early.go).
+	afterEarly func()
 }
 
 // New returns a Consumer reading through c with cfg (zero fields take their
@@ -99,7 +103,7 @@ func newConsumer(cl cluster, tr transport, cfg Config) (*Consumer, error) {
 		wake:     make(chan struct{}, 1),
 		parts:    map[gregor.TopicPartition]*partState{},
 		closedCh: make(chan struct{}),
-		inflight: map[fetchLane]bool{},
+		inflight: map[fetchLane]*fetchReq{},
 		dec:      wire.NewDecompressor(0),
 	}
 	c.blocks.limit = cfg.MaxBufferedBytes

@@ -1,6 +1,8 @@
 package consumer
 
 import (
+	"time"
+
 	"github.com/gregor-kafka/gregor"
 	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
@@ -26,7 +28,14 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	*res = fetchResult{req: req, chunks: chunks, errs: errs}
 	blk := c.blocks.take()
 	req.blk = blk
+	sent := time.Now()
 	res.resp, res.err = c.tr.fetch(c.ctx, req)
+	roundTrip := time.Since(sent)
+	// The lane's results reach the loop in the order sent (fetch_early.go).
+	ord, seq := req.ord, req.seq // req is the loop's again once the result is handed
+	perRecord := ord.wait(seq)
+	var decoded time.Duration                 // per record
+	defer func() { ord.done(seq, decoded) }() // after the result is handed
 	if res.err != nil {
 		// The connection may still read an abandoned response into
 		// blk.frame, and the call keeps a pointer into blk for that
@@ -39,6 +48,14 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	}
 	req.blk = nil
 	blk.ownFrame = req.call.framed // uncompressed records alias blk.frame
+	if earlyEnds(req, res.resp) && earlyWorthIt(roundTrip, req.earlyRecords, perRecord) {
+		// The lane's next Fetch may go out while this one is decoded.
+		req.earlyRes = fetchResult{req: req, resp: res.resp, early: true}
+		results <- &req.earlyRes
+		if c.afterEarly != nil {
+			c.afterEarly()
+		}
+	}
 	if res.resp.Err == nil {
 		if res.chunks == nil {
 			res.chunks = map[gregor.TopicPartition]*chunk{}
@@ -54,6 +71,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			compressed = compressed || firstBatchCompressed(p.Records)
 		}
 		c.blocks.fit(blk, n, compressed, raw, int64(req.maxBytes))
+		start := time.Now()
 		budget := int64(req.maxBytes)
 		progress := false
 		inflated := 0 // decompressed bytes charged
@@ -81,6 +99,9 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			if c.hooks.Fetch() && len(ch.records) > 0 {
 				c.hooks.FetchBatch(client.BatchEvent{Topic: p.Topic, Partition: p.Partition, Broker: req.node, Records: len(ch.records), Bytes: int(ch.bytes), BaseOffset: ch.records[0].Offset, LastOffset: ch.records[len(ch.records)-1].Offset, HighWatermark: p.HighWatermark})
 			}
+		}
+		if n > 0 {
+			decoded = max(time.Since(start)/time.Duration(n), 1)
 		}
 		if compressed {
 			// All decompressed bytes, also those of batches that did not

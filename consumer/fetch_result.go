@@ -17,8 +17,9 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	req := r.req
 	s := fs.sessions[req.node]
 	now := time.Now()
+	req.busy = false
 	if r.err != nil {
-		delete(fs.reqs, req.lane())
+		delete(fs.reqs, reqSlot{req.lane(), req.slot})
 	}
 	if r.spare != nil {
 		defer c.blocks.put(r.spare) // after the chunks cut from its slab are read
@@ -38,30 +39,37 @@ func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	}
 	switch {
 	case req.side: // sessionless: no session to update
+	case req.sessionDone: // by the early answer
 	case topErr != nil:
 		s.failed()
 	default:
 		s.succeeded(req.plan, r.resp.SessionID)
 	}
-	if r.resp != nil && r.resp.ThrottleMs > 0 && s != nil {
+	if r.resp != nil && r.resp.ThrottleMs > 0 && s != nil && !req.sessionDone {
 		s.throttledUntil = now.Add(time.Duration(r.resp.ThrottleMs) * time.Millisecond)
 	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.inflight, req.lane())
+	if c.inflight[req.lane()] == req {
+		delete(c.inflight, req.lane())
+	}
 	c.fetchFailedLocked(req.node, r.err) // KIP-392: back to the leaders
 	if topErr != nil {
 		c.m.FetchFailures++
 	}
-	c.reserved -= int64(req.maxBytes)
+	c.reserved -= req.reserved
 	if req.side && topErr == nil {
 		fs.indexAnswers(r.resp)
 		defer clear(fs.answers)
 	}
 	for tp, gen := range req.gens {
-		if st := c.parts[tp]; st != nil && st.gen == gen {
-			st.answered()
+		st := c.parts[tp]
+		if st != nil && st.decoding == req {
+			st.decoding = nil // its chunk is buffered below (or its end was not reached: fetchedAt)
+		}
+		if st != nil && st.gen == gen {
+			st.answered(req)
 			if req.side {
 				records := r.chunks[tp] != nil && len(r.chunks[tp].records) > 0
 				p := fs.answers[tp] // nil when the Fetch failed as a whole

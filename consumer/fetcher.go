@@ -34,12 +34,14 @@ const firstChargePerByte = 2
 
 // fetchReq is one planned FetchRequest to a leader, and the memory a
 // Fetch reuses from one request to that leader to the next: the fetch loop
-// keeps one per leader (fetchState.reqs) and plans the next Fetch into it
-// once the last one's result was applied. One whose transport call failed
+// keeps two per lane (fetchState.reqs: one decoded while the other is in
+// flight after an early answer, fetch_early.go) and plans the next Fetch
+// into one whose last result was applied. One whose transport call failed
 // is dropped, since an abandoned response may still be read into it.
 type fetchReq struct {
 	node      int32
 	side      bool // a sessionless Fetch of moved partitions (fetch_moved.go)
+	slot      int  // which of its lane's two fetchReqs it is
 	plan      fetchPlan
 	want      map[gregor.TopicPartition]sessionPart
 	gens      map[gregor.TopicPartition]uint64 // partition generations when planned
@@ -51,13 +53,26 @@ type fetchReq struct {
 	minBytes  int32
 	partMax   int32
 	rack      string // Config.Rack (client.rack), for follower fetching (KIP-392)
+	ord       *laneOrder
+	seq       uint64 // the lane's count of Fetches sent, at this one (ord)
+	// busy and sessionDone are the fetch loop's: sent and its result not
+	// applied yet; the early answer did the session's bookkeeping.
+	busy, sessionDone bool
+	// reserved is what the Fetch holds of Consumer.reserved (mu): maxBytes,
+	// then from its early answer the charge its headers show.
+	reserved int64
 
 	// Owned by the fetch worker while the Fetch is in flight.
-	blk     *recBlock    // the block the response is read and decoded into
-	call    fetchCall    // the wire transport's request and response
-	resp    fetchResp    // the wire transport's mapped response
-	res     fetchResult  // the result handed to the fetch loop
-	scratch batchScratch // decodeBatches' reader
+	ends         map[gregor.TopicPartition]earlyEnd // earlyEnds; the loop's once the early answer is handed
+	earlyCharge  float64                            // earlyEnds: the headers' charge per records-field byte (0: no records)
+	earlyRecords int                                // earlyEnds: records to decode
+	earlyTotal   int64                              // earlyEnds: what decoding will charge, at most
+	earlyRes     fetchResult                        // the early answer handed to the fetch loop
+	blk          *recBlock                          // the block the response is read and decoded into
+	call         fetchCall                          // the wire transport's request and response
+	resp         fetchResp                          // the wire transport's mapped response
+	res          fetchResult                        // the result handed to the fetch loop
+	scratch      batchScratch                       // decodeBatches' reader
 }
 
 // divergingEpoch is a FetchResponse partition's diverging_epoch (KIP-320).
@@ -92,9 +107,12 @@ type fetchResp struct {
 
 // fetchResult is a finished Fetch with its partitions decoded.
 type fetchResult struct {
-	req    *fetchReq
-	resp   *fetchResp
-	err    error
+	req  *fetchReq
+	resp *fetchResp
+	err  error
+	// early: an early answer (fetch_early.go), only resp's header and
+	// req.ends to be read; the result follows.
+	early  bool
 	chunks map[gregor.TopicPartition]*chunk
 	errs   map[gregor.TopicPartition]error // decode failures
 	// spare is the response's block when no chunk was cut from it: the
@@ -111,15 +129,25 @@ type fetchLane struct {
 	side bool
 }
 
-// fetchState is what the fetch loop owns: the fetch sessions, the reusable
-// request of each broker's lane, a worker goroutine per lane that sends
-// its Fetches, the channels results and job outcomes come back on, and the
-// planner's scratch slices.
+// reqSlot names one of a lane's two reusable fetchReqs.
+type reqSlot struct {
+	lane fetchLane
+	slot int
+}
+
+// fetchState is what the fetch loop owns: the fetch sessions, the two
+// reusable requests of each broker's lane, a worker goroutine per request
+// that sends its Fetches, the channels results and job outcomes come back
+// on, and the planner's scratch slices.
 type fetchState struct {
 	sessions map[int32]*fetchSession
-	reqs     map[fetchLane]*fetchReq
-	workers  map[fetchLane]chan *fetchReq
+	reqs     map[reqSlot]*fetchReq
+	workers  map[reqSlot]chan *fetchReq
+	orders   map[fetchLane]*laneOrder
 	results  chan *fetchResult
+	// outstanding counts the Fetches sent whose result the loop has not
+	// received (early answers aside).
+	outstanding int
 	// jobs carries the finished reset and validation jobs' results
 	// (jobs.go), applied by the loop.
 	jobs chan func()
@@ -154,8 +182,9 @@ const resultSlots = 4
 func newFetchState() *fetchState {
 	return &fetchState{
 		sessions: map[int32]*fetchSession{},
-		reqs:     map[fetchLane]*fetchReq{},
-		workers:  map[fetchLane]chan *fetchReq{},
+		reqs:     map[reqSlot]*fetchReq{},
+		workers:  map[reqSlot]chan *fetchReq{},
+		orders:   map[fetchLane]*laneOrder{},
 		results:  make(chan *fetchResult, resultSlots),
 		jobs:     make(chan func()),
 		busy:     map[fetchLane]bool{},
@@ -163,19 +192,43 @@ func newFetchState() *fetchState {
 	}
 }
 
-// send hands req to its lane's worker, starting one for a new lane. At
-// most one Fetch is in flight per lane, so the worker's channel (one slot)
-// never blocks.
+// send hands req to its worker, starting one for a new request slot. A
+// request is sent again only after its result was applied, so the
+// worker's channel (one slot) never blocks.
 func (c *Consumer) send(fs *fetchState, req *fetchReq) {
-	lane := req.lane()
-	w := fs.workers[lane]
+	key := reqSlot{req.lane(), req.slot}
+	w := fs.workers[key]
 	if w == nil {
 		w = make(chan *fetchReq, 1)
-		fs.workers[lane] = w
+		fs.workers[key] = w
 		c.wg.Add(1)
 		go c.fetchWorker(w, fs.results)
 	}
+	req.busy, req.seq = true, req.ord.next()
+	fs.outstanding++
 	w <- req
+}
+
+// freeReq returns a request of lane whose last result was applied,
+// making the lane's requests as needed; nil when both are busy.
+func (fs *fetchState) freeReq(lane fetchLane) *fetchReq {
+	for slot := range 2 {
+		key := reqSlot{lane, slot}
+		req := fs.reqs[key]
+		if req == nil {
+			ord := fs.orders[lane]
+			if ord == nil {
+				ord = newLaneOrder()
+				fs.orders[lane] = ord
+			}
+			req = &fetchReq{node: lane.node, side: lane.side, slot: slot, ord: ord, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
+			fs.reqs[key] = req
+		}
+		if !req.busy {
+			return req
+		}
+	}
+	return nil
 }
 
 // lane is the broker lane req is sent in.
@@ -219,14 +272,18 @@ func (c *Consumer) fetchLoop() {
 		case <-c.wake:
 		case <-timerC:
 		case r := <-fs.results:
+			if !r.early {
+				fs.outstanding--
+			}
 			if c.ctx.Err() != nil {
 				// Closing: a Fetch that Close cancelled fails, which must
 				// not end its session before closeSessions does.
-				c.mu.Lock()
-				delete(c.inflight, r.req.lane())
-				c.mu.Unlock()
 				c.stopFetching(fs)
 				return
+			}
+			if r.early {
+				c.handleEarly(fs, r)
+				break
 			}
 			fs.noteCharge(r)
 			c.handleResult(fs, r)
@@ -245,11 +302,10 @@ func (c *Consumer) fetchLoop() {
 // stopFetching ends the fetch loop once c.ctx ended: Fetches end with
 // c.ctx; it drains them, stops the workers and closes the fetch sessions.
 func (c *Consumer) stopFetching(fs *fetchState) {
-	c.mu.Lock()
-	n := len(c.inflight)
-	c.mu.Unlock()
-	for range n {
-		<-fs.results
+	for fs.outstanding > 0 {
+		if r := <-fs.results; !r.early {
+			fs.outstanding--
+		}
 	}
 	for _, w := range fs.workers {
 		close(w)
@@ -487,10 +543,9 @@ func (c *Consumer) sendGrouped(fs *fetchState, now time.Time) time.Time {
 // It returns false when no buffer room is left (or the consumer closed):
 // plan no more.
 func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, now time.Time) bool {
-	req := fs.reqs[lane]
+	req := fs.freeReq(lane)
 	if req == nil {
-		req = &fetchReq{node: lane.node, side: lane.side, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
-		fs.reqs[lane] = req
+		return true // both decoding: an early answer's result comes first
 	}
 	c.mu.Lock()
 	room := c.cfg.MaxBufferedBytes - c.buffered - c.reserved
@@ -522,7 +577,7 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 			continue // changed since the snapshot, or not moved (side lane)
 		}
 		if cd.epoch > st.leaderEpoch {
-			if st.buf != nil {
+			if st.buf != nil || st.decoding != nil {
 				// A new leader: no fetch ahead; the position is
 				// validated once the buffered records are delivered.
 				continue
@@ -543,7 +598,7 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 		if !lane.side {
 			st.moved = false // listed in its broker's session again
 		}
-		st.send()
+		st.send(req)
 		order = append(order, cd.tp)
 		req.gens[cd.tp] = cd.gen
 		req.want[cd.tp] = sessionPart{
@@ -559,8 +614,10 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 		c.mu.Unlock()
 		return true
 	}
-	c.inflight[lane] = true
+	c.inflight[lane] = req
 	c.reserved += maxBytes
+	req.reserved = maxBytes
+	req.sessionDone = false
 	c.m.FetchRequests++
 	if lane.side {
 		c.m.MovedFetches++

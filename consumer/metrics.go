@@ -10,10 +10,15 @@ type Metrics struct {
 	BufferedRecords    int
 	FetchesInFlight    int
 	// Counters.
-	FetchRequests     uint64 // Fetch requests sent
-	FetchFailures     uint64 // Fetch requests that failed or carried a top-level error
-	FullFetches       uint64 // Fetch requests that (re)created a fetch session (KIP-227)
-	MovedFetches      uint64 // sessionless Fetch requests of partitions moved while their broker held a Fetch (Seek, Resume, Assign)
+	FetchRequests uint64 // Fetch requests sent
+	FetchFailures uint64 // Fetch requests that failed or carried a top-level error
+	FullFetches   uint64 // Fetch requests that (re)created a fetch session (KIP-227)
+	MovedFetches  uint64 // sessionless Fetch requests of partitions moved while their broker held a Fetch (Seek, Resume, Assign)
+	// EarlyAnswers counts Fetch responses after which the broker's next
+	// Fetch could be sent before the response was decoded (uncompressed
+	// batches within the decode budget): the next round trip overlaps the
+	// decoding.
+	EarlyAnswers      uint64
 	RecordsDelivered  uint64 // records returned by Receive
 	BytesDelivered    uint64 // bytes charged for the records returned by Receive
 	OffsetResets      uint64 // positions moved by OffsetReset or truncation

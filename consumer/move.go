@@ -51,6 +51,7 @@ func (c *Consumer) moveLocked(st *partState, offset int64, lastEpoch int32, why 
 	}
 	from := st.offset
 	st.gen, st.offset, st.lastEpoch = c.gen, offset, lastEpoch
+	st.decoding = nil // a response being decoded is for the old position
 	c.m.OffsetResets++
 	if why == moveReset {
 		c.logger().Info("gregor: offset reset", "topic", st.tp.Topic, "partition", st.tp.Partition, "from", from, "to", offset, "policy", c.cfg.OffsetReset.String())

@@ -52,8 +52,17 @@ type partState struct {
 	// fetched at once in a sessionless one instead (fetch_moved.go).
 	moved bool
 
-	phase  phase
-	paused bool // orthogonal to phase: not fetched, not delivered
+	phase phase
+	// flight is the Fetch the partition is listed in while phaseInFlight
+	// (nil otherwise): only its answer moves it on (answered).
+	flight *fetchReq
+	// decoding is the Fetch whose response for the partition is being
+	// decoded after an early answer (fetch_early.go), nil otherwise; the
+	// partition is then fetched on from early (fetchPos) until that
+	// response's result is applied.
+	decoding *fetchReq
+	early    earlyEnd
+	paused   bool // orthogonal to phase: not fetched, not delivered
 	// backoff: not fetched, validated or reset before this time (retriable
 	// errors).
 	backoff   time.Time
@@ -136,6 +145,12 @@ func (p *partState) readEnd() int64 {
 // leader epoch of the last batch fetched (LastFetchedEpoch, KIP-320): past
 // the buffered records, or the position when none are buffered.
 func (p *partState) fetchPos() (offset int64, lastEpoch int32) {
+	if p.decoding != nil {
+		if p.early.epoch >= 0 {
+			return p.early.next, p.early.epoch
+		}
+		return p.early.next, p.lastEpoch
+	}
 	if p.buf == nil {
 		return p.offset, p.lastEpoch
 	}
@@ -156,15 +171,24 @@ func (p *partState) backingOff(now time.Time) bool {
 	return false
 }
 
-// send: fetchable → in flight (listed in a Fetch).
-func (p *partState) send() { p.phase = phaseInFlight }
+// send: fetchable → in flight (listed in Fetch req).
+func (p *partState) send(req *fetchReq) { p.phase, p.flight = phaseInFlight, req }
 
-// answered: in flight → fetchable (the Fetch's answer, or its failure,
-// arrived; the per-partition outcome may move it on at once).
-func (p *partState) answered() {
-	if p.phase == phaseInFlight {
-		p.phase = phaseFetchable
+// answered: in flight in req → fetchable (req's answer, or its failure,
+// arrived; the per-partition outcome may move it on at once). An answer of
+// another Fetch than the one the partition is in (after an early answer it
+// may be in the next) changes nothing.
+func (p *partState) answered(req *fetchReq) {
+	if p.phase == phaseInFlight && p.flight == req {
+		p.phase, p.flight = phaseFetchable, nil
 	}
+}
+
+// decodedFrom: in flight in req → fetchable from e while req's response
+// is decoded (an early answer, fetch_early.go); the caller checked that
+// both buffer slots are free.
+func (p *partState) decodedFrom(req *fetchReq, e earlyEnd) {
+	p.phase, p.flight, p.decoding, p.early = phaseFetchable, nil, req, e
 }
 
 // fetchedAt reports whether a Fetch from offset continues the partition
@@ -246,6 +270,7 @@ func (p *partState) reposition(gen uint64, offset int64) int64 {
 	dropped := p.bufferedCharge()
 	p.gen, p.offset, p.lastEpoch = gen, offset, -1
 	p.phase, p.err, p.buf, p.ahead, p.noAhead = phaseFetchable, nil, nil, nil, false
+	p.flight, p.decoding = nil, nil
 	p.backoff, p.job = time.Time{}, false
 	return dropped
 }

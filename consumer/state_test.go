@@ -21,18 +21,21 @@ func TestPartitionPhases(t *testing.T) {
 	st.paused = true
 	want("paused", phaseFetchable, false)
 	st.paused = false
-	st.send()
+	req, next := &fetchReq{}, &fetchReq{}
+	st.send(req)
 	want("send", phaseInFlight, false)
-	st.answered()
+	st.answered(next)
+	want("another Fetch's answer", phaseInFlight, false)
+	st.answered(req)
 	want("answered", phaseFetchable, true)
 	st.hwm = 10
 	st.buffer(&chunk{next: 10, lastEpoch: -1})
 	want("buffered at the log end", phaseFetchable, false) // nothing to fetch ahead
 	st.hwm = 30
 	want("buffer", phaseFetchable, true) // fetched ahead from buf.next
-	st.send()
+	st.send(req)
 	want("send ahead", phaseInFlight, false)
-	st.answered()
+	st.answered(req)
 	st.buffer(&chunk{next: 20, lastEpoch: 3})
 	want("buffered ahead", phaseFetchable, false) // two chunks: no more
 	if off, _ := st.fetchPos(); off != 20 && st.ahead == nil {
@@ -75,7 +78,7 @@ func TestPartitionPhases(t *testing.T) {
 		t.Fatal("a stopped partition lost its chunk")
 	}
 	want("stopped after delivery", phaseStopped, false)
-	st.answered() // a stale answer does not revive it
+	st.answered(req) // a stale answer does not revive it
 	want("stale answer", phaseStopped, false)
 	st.buffer(&chunk{})
 	if ch := st.reposition(7, 100); ch != 0 || st.buf != nil || st.err != nil || st.gen != 7 || st.offset != 100 || st.lastEpoch != -1 {
