@@ -59,7 +59,9 @@ const produceRecordEstimate = scaleValueSize + 21
 // does not make a client faster than it is on loopback, where the CPU
 // (client and broker) binds; so delayed cells also report of-min-bound,
 // the fraction of min(bound, gregor's loopback records/s of the same run
-// and cell).
+// and cell). gregor's consume cells report early/op, the Fetch responses
+// per op after which the next Fetch went out before the response was
+// decoded (consumer.Metrics.EarlyAnswers).
 //
 // Compare with: benchstat -col /client
 func BenchmarkDelay(b *testing.B) {
@@ -193,6 +195,7 @@ func delayGregorConsume(b *testing.B, boot []string, topic string, c consumeCase
 	b.SetBytes(consumeRecords * consumeValueSize)
 	var spent usageSum
 	fetches := requestWriteCounter{key: int16(wire.KeyFetch)}
+	var early uint64 // Fetch responses after which the next Fetch overlapped decoding
 	for i := 0; i < b.N; i++ {
 		cl := newGregorClientAt(b, boot, &fetches)
 		start := readUsage()
@@ -205,10 +208,12 @@ func delayGregorConsume(b *testing.B, boot []string, topic string, c consumeCase
 		}
 		gregorReadAll(b, ctx, cons, true)
 		spent.add(start, readUsage())
+		early += cons.Metrics().EarlyAnswers
 		cons.Close(context.Background())
 		cl.Close(context.Background())
 	}
 	b.ReportMetric(float64(fetches.n.Load())/float64(b.N), "fetches/op")
+	b.ReportMetric(float64(early)/float64(b.N), "early/op")
 	return spent.report(b, b.N*consumeRecords)
 }
 
