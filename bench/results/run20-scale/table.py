@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run 20's scale tables (scale.txt from run.sh SUITES=scale): per case and
+"""Run 20's (and later runs') scale tables (scale.txt from run.sh SUITES=scale): per case and
 partition count, medians [min-max] of gregor's and franz-go's records/s,
 CPU/record and peak RSS, the ratio of the medians, and gregor's mean
 in-flight time per Produce request. gregor-snappy pairs with franz
@@ -10,8 +10,10 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', 'run19'))
 from table import load, med, fmt, ratio  # run 19's helpers (medians [min-max])
 
+# Usage: table.py [dir]: the tables of dir's scale.txt (default this run's;
+# run 21's: table.py ../run21-scale).
 here = os.path.dirname(os.path.abspath(__file__))
-d = load(os.path.join(here, 'scale.txt'))
+d = load(os.path.join(sys.argv[1] if len(sys.argv) > 1 else here, 'scale.txt'))
 pairs = [('ScaleConsume', 'gregor', 'franz'), ('ScaleProduce', 'gregor', 'franz-none'),
          ('ScaleProduce', 'gregor-snappy', 'franz')]
 for suite, g, f in pairs:
