@@ -48,18 +48,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	}
 	req.blk = nil
 	blk.ownFrame = req.call.framed // uncompressed records alias blk.frame
-	if earlyEnds(req, res.resp) && earlyWorthIt(roundTrip, req.earlyRecords, perRecord) {
-		// The lane's next Fetch may go out while this one is decoded.
-		req.earlyRes = fetchResult{req: req, resp: res.resp, early: true}
-		results <- &req.earlyRes
-		if c.afterEarly != nil {
-			c.afterEarly()
-		}
-	}
 	if res.resp.Err == nil {
-		if res.chunks == nil {
-			res.chunks = map[gregor.TopicPartition]*chunk{}
-		}
 		// One block holds the records of every partition of the response,
 		// one partition after the other, so Receive can hand them out as
 		// one slice without copying them.
@@ -69,6 +58,20 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			n += countRecords(p.Records)
 			raw += len(p.Records)
 			compressed = compressed || firstBatchCompressed(p.Records)
+		}
+		// The gate first, on the records the response holds (at least
+		// those decoding will deliver): the headers' scan and the ends
+		// only when an early answer would pay (not on loopback).
+		if !compressed && earlyWorthIt(roundTrip, n, perRecord) && earlyEnds(req, res.resp) {
+			// The lane's next Fetch may go out while this one is decoded.
+			req.earlyRes = fetchResult{req: req, resp: res.resp, early: true}
+			results <- &req.earlyRes
+			if c.afterEarly != nil {
+				c.afterEarly()
+			}
+		}
+		if res.chunks == nil {
+			res.chunks = map[gregor.TopicPartition]*chunk{}
 		}
 		c.blocks.fit(blk, n, compressed, raw, int64(req.maxBytes))
 		start := time.Now()

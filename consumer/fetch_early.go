@@ -9,9 +9,9 @@ import (
 )
 
 // The early answer: a session lane's next Fetch goes out while the last
-// response is decoded (issue 38). When a session's Fetch is answered, its
-// worker scans the response's batch headers (earlyEnds) before it decodes
-// a record. When every batch is uncompressed, where decoding will stop in
+// response is decoded (issue 38). When a session's Fetch is answered after
+// a round trip long enough to pay for it (earlyWorthIt), its worker scans
+// the response's batch headers (earlyEnds) before it decodes a record. When every batch is uncompressed, where decoding will stop in
 // each partition is known from the headers alone (the decode budget's rule
 // run on the headers' sizes and record counts: scanHeaders), and so is
 // each partition's next fetch position. The worker hands the fetch loop an early
@@ -132,10 +132,10 @@ const (
 // with an error, a diverging epoch or a preferred read replica gets no
 // end (it waits for the result, as without an early answer); one the
 // response does not list (nothing new, incremental) ends at its fetch
-// offset. req.earlyCharge is the headers' charge per records-field byte,
-// req.earlyRecords the records decoding will deliver and req.earlyTotal
-// what it will charge (at most: more than req.maxBytes by the one batch
-// a response decodes whatever its budget, KIP-74).
+// offset. req.earlyCharge is the headers' charge per records-field byte
+// and req.earlyTotal what decoding will charge (at most: more than
+// req.maxBytes by the one batch a response decodes whatever its budget,
+// KIP-74).
 func earlyEnds(req *fetchReq, resp *fetchResp) bool {
 	if req.side || resp.Err != nil {
 		return false
@@ -150,7 +150,7 @@ func earlyEnds(req *fetchReq, resp *fetchResp) bool {
 	}
 	budget := int64(req.maxBytes)
 	progress := false
-	req.earlyRecords, req.earlyTotal = 0, 0
+	req.earlyTotal = 0
 	var charged, recordsBytes int64
 	for i := range resp.Parts { // in doFetch's decoding order
 		p := &resp.Parts[i]
@@ -166,7 +166,6 @@ func earlyEnds(req *fetchReq, resp *fetchResp) bool {
 		if !ok {
 			return false
 		}
-		req.earlyRecords += int((charge - int64(len(p.Records))) / recordSize)
 		progress = progress || e.next > sp.FetchOffset
 		budget -= charge
 		req.earlyTotal += charge

@@ -63,16 +63,15 @@ type fetchReq struct {
 	reserved int64
 
 	// Owned by the fetch worker while the Fetch is in flight.
-	ends         map[gregor.TopicPartition]earlyEnd // earlyEnds; the loop's once the early answer is handed
-	earlyCharge  float64                            // earlyEnds: the headers' charge per records-field byte (0: no records)
-	earlyRecords int                                // earlyEnds: records to decode
-	earlyTotal   int64                              // earlyEnds: what decoding will charge, at most
-	earlyRes     fetchResult                        // the early answer handed to the fetch loop
-	blk          *recBlock                          // the block the response is read and decoded into
-	call         fetchCall                          // the wire transport's request and response
-	resp         fetchResp                          // the wire transport's mapped response
-	res          fetchResult                        // the result handed to the fetch loop
-	scratch      batchScratch                       // decodeBatches' reader
+	ends        map[gregor.TopicPartition]earlyEnd // earlyEnds; the loop's once the early answer is handed
+	earlyCharge float64                            // earlyEnds: the headers' charge per records-field byte (0: no records)
+	earlyTotal  int64                              // earlyEnds: what decoding will charge, at most
+	earlyRes    fetchResult                        // the early answer handed to the fetch loop
+	blk         *recBlock                          // the block the response is read and decoded into
+	call        fetchCall                          // the wire transport's request and response
+	resp        fetchResp                          // the wire transport's mapped response
+	res         fetchResult                        // the result handed to the fetch loop
+	scratch     batchScratch                       // decodeBatches' reader
 }
 
 // divergingEpoch is a FetchResponse partition's diverging_epoch (KIP-320).
