@@ -118,11 +118,25 @@ func runScaleCases(b *testing.B, i int, name string, cases []scaleCase) {
 	}
 }
 
-// warmedTopic is topicFor's topic for key, warmed by warmIndexes once, when
-// first asked for.
+// smallIndexBytes is the produce topics' segment.index.bytes (256 KiB; the
+// broker's default is 10 MiB): the size of each partition's preallocated,
+// memory-mapped offset and time index files. With this machine's 8 MiB
+// read_ahead_kb the broker's first touch of an index file faulted in 8 MiB
+// of it: at 4,096 partitions 2 x 4,096 x 8 MiB, about 64 GB, against 24 GB
+// of RAM, so the broker thrashed the page cache (80 % of its samples in
+// page faults, records/s of either client swinging 2k-180k from process
+// to process; bench/RESULTS.md, session 18). At 256 KiB all index files
+// of 4,096 partitions take 2 GiB, and a segment still rolls only after
+// about 85 MiB of a partition's log (the time index's 12-byte entries, one
+// per index.interval.bytes, 4,096 B), more than a process writes to one.
+const smallIndexBytes = "262144"
+
+// warmedTopic is topicFor's topic for key, with smallIndexBytes, warmed by
+// warmIndexes once, when first asked for.
 func warmedTopic(b *testing.B, owner *testing.B, key string, parts int32) string {
 	b.Helper()
-	topic := topicFor(b, owner, key, parts)
+	indexBytes := smallIndexBytes
+	topic := topicWith(b, owner, key, parts, map[string]*string{"segment.index.bytes": &indexBytes})
 	topics.Lock()
 	done := topics.warmed[topic]
 	topics.Unlock()

@@ -60,6 +60,13 @@ var topics struct {
 // the benchmark that owns it (owner, a top-level *testing.B).
 func topicFor(b *testing.B, owner *testing.B, key string, partitions int32) string {
 	b.Helper()
+	return topicWith(b, owner, key, partitions, nil)
+}
+
+// topicWith is topicFor with topic configs (nil: the broker's defaults) for
+// the topic when it is created.
+func topicWith(b *testing.B, owner *testing.B, key string, partitions int32, configs map[string]*string) string {
+	b.Helper()
 	topics.Lock()
 	defer topics.Unlock()
 	if topics.byKey == nil {
@@ -72,7 +79,7 @@ func topicFor(b *testing.B, owner *testing.B, key string, partitions int32) stri
 	adm := newAdmin(b)
 	defer adm.Close()
 	ctx := ctxFor(b, 60*time.Second)
-	resp, err := adm.CreateTopic(ctx, partitions, 1, nil, name)
+	resp, err := adm.CreateTopic(ctx, partitions, 1, configs, name)
 	if err == nil {
 		err = resp.Err
 	}
