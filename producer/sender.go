@@ -568,7 +568,7 @@ func (p *Producer) encode(b *batch) error {
 	}
 	var out []byte
 	var err error
-	if p.pools.runningCRC {
+	if p.pools.runningCRC && len(b.stream)-wire.BatchHeaderLen >= combineMinLen {
 		b.updateCRC()
 		out, err = p.enc.FinishBatchCRC(b.encoded[:0], b.stream, &h, b.numSeq, b.maxTS, b.crc)
 	} else {
