@@ -389,6 +389,14 @@ func (br *BatchReader) decodeV2Header(b *RecordBatch, data []byte) error {
 // decodeRecordV2 decodes record i of the batch b from br.r into the given
 // fields.
 func (br *BatchReader) decodeRecordV2(b *RecordBatch, i int32, offset, timestamp *int64, key, value *[]byte, headers *[]Header) error {
+	if br.recordV2Short(b, offset, timestamp, key, value, headers) {
+		return nil
+	}
+	return br.recordV2General(b, i, offset, timestamp, key, value, headers)
+}
+
+// recordV2General is decodeRecordV2 for any record, checking each field.
+func (br *BatchReader) recordV2General(b *RecordBatch, i int32, offset, timestamp *int64, key, value *[]byte, headers *[]Header) error {
 	r := &br.r
 	size := r.Varint()
 	if r.Err() == nil && (size < minRecordV2Len-1 || int(size) > r.Remaining()) {
@@ -433,6 +441,86 @@ func (br *BatchReader) decodeRecordV2(b *RecordBatch, i int32, offset, timestamp
 		return fmt.Errorf("record %d: length %d but fields take %d bytes: %w", i, size, int(size)+r.Offset()-end, ErrInvalidLength)
 	}
 	return nil
+}
+
+// recordV2Short decodes the next record when it has the common shape: its
+// length, deltas, key and value lengths and header count each a varint of
+// one or two bytes (values under 8 KiB), and no headers. It reads them from
+// the record's own bytes with one bounds check each and no call (the
+// Reader's methods are not inlined; a third of record decoding was in them,
+// issue 33). Any other record, or one that does not hold together, leaves
+// the reader untouched and reports false: decodeRecordV2's general path
+// decodes it, or says what is wrong with it.
+func (br *BatchReader) recordV2Short(b *RecordBatch, offset, timestamp *int64, key, value *[]byte, headers *[]Header) bool {
+	r := &br.r
+	if r.err != nil {
+		return false
+	}
+	buf := r.buf[r.off:]
+	size, p := zigzag2(buf, 0)
+	if p == 0 || size < minRecordV2Len-1 || size > int64(len(buf)-p) {
+		return false
+	}
+	end := p + int(size)
+	rec := buf[:end]
+	p++ // attributes, unused
+	tsDelta, n := zigzag2(rec, p)
+	p += n
+	offDelta, m := zigzag2(rec, p)
+	p += m
+	kl, k := zigzag2(rec, p)
+	p += k
+	if n == 0 || m == 0 || k == 0 || kl < -1 || kl > int64(end-p) {
+		return false
+	}
+	keyAt := p
+	if kl > 0 {
+		p += int(kl)
+	}
+	vl, v := zigzag2(rec, p)
+	p += v
+	if v == 0 || vl < -1 || vl > int64(end-p) {
+		return false
+	}
+	valueAt := p
+	if vl > 0 {
+		p += int(vl)
+	}
+	if p >= end || rec[p] != 0 || p+1 != end { // header count 0, then the record's end
+		return false
+	}
+	*offset = b.BaseOffset + offDelta
+	if b.Attributes&AttrLogAppendTime != 0 {
+		*timestamp = b.MaxTimestamp
+	} else {
+		*timestamp = b.BaseTimestamp + tsDelta
+	}
+	*key, *value, *headers = varBytesAt(rec, keyAt, kl), varBytesAt(rec, valueAt, vl), nil
+	r.off += end
+	return true
+}
+
+// zigzag2 reads the zigzag varint at buf[p] when it takes one or two
+// bytes, returning it and its length; 0 when it is longer or cut short.
+func zigzag2(buf []byte, p int) (int64, int) {
+	if p < len(buf) && buf[p] < 0x80 {
+		u := uint64(buf[p])
+		return int64(u>>1) ^ -int64(u&1), 1
+	}
+	if p+1 < len(buf) && buf[p+1] < 0x80 {
+		u := uint64(buf[p]&0x7f) | uint64(buf[p+1])<<7
+		return int64(u>>1) ^ -int64(u&1), 2
+	}
+	return 0, 0
+}
+
+// varBytesAt is the byte field of length n (-1: null) at rec[at], as
+// readVarBytes returns it: nil when null, capped at its length.
+func varBytesAt(rec []byte, at int, n int64) []byte {
+	if n < 0 {
+		return nil
+	}
+	return rec[at : at+int(n) : at+int(n)]
 }
 
 // readVarBytes reads a varint-length byte field of the v2 record format: -1
