@@ -174,13 +174,9 @@ func (r *Reader) Varlong() int64 {
 	// One and two bytes (a record's attributes, deltas, lengths and
 	// header count mostly) without the general loop: it is the record
 	// decoder's most frequent call.
-	if b := r.buf[r.off:]; len(b) > 0 && b[0] < 0x80 {
-		r.off++
-		return int64(b[0]>>1) ^ -int64(b[0]&1)
-	} else if len(b) > 1 && b[1] < 0x80 {
-		u := uint64(b[0]&0x7f) | uint64(b[1])<<7
-		r.off += 2
-		return int64(u>>1) ^ -int64(u&1)
+	if v, n := zigzag2(r.buf, r.off); n > 0 {
+		r.off += n
+		return v
 	}
 	v, n := binary.Varint(r.buf[r.off:])
 	switch {
