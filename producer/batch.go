@@ -305,9 +305,12 @@ const crcChunk = 4096
 // (issue 37).
 const combineMinLen = 16 << 10
 
-// appended extends the running CRC once crcChunk bytes were appended.
+// appended extends the running CRC once crcChunk bytes were appended to a
+// batch of at least combineMinLen bytes of records: below that encode
+// checksums the records again, and a running CRC would be work done twice.
 func (b *batch) appended(pl *batchPools) {
-	if pl.runningCRC && len(b.stream)-max(b.crcEnd, wire.BatchHeaderLen) >= crcChunk {
+	if pl.runningCRC && len(b.stream)-wire.BatchHeaderLen >= combineMinLen &&
+		len(b.stream)-max(b.crcEnd, wire.BatchHeaderLen) >= crcChunk {
 		b.updateCRC()
 	}
 }
