@@ -40,6 +40,7 @@ type Client struct {
 	watchers    sync.WaitGroup // running watcher goroutines
 
 	meta  metaCache        // atomic snapshot; refreshes single-flight (see metaCache)
+	rtts  roundTrips       // roundTrips.mu
 	coord coordCache       // coordCache.mu
 	rb    rebootstrapState // rebootstrapState.mu
 

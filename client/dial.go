@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/gregor-kafka/gregor/wire"
 )
@@ -158,7 +159,11 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 	}
 	var resp *wire.ApiVersionsResponse
 	for attempt := 0; ; attempt++ {
+		sent := time.Now()
 		r, err := cn.roundTrip(ctx, req, info, v)
+		if err == nil {
+			c.rtts.note(cn.broker, time.Since(sent))
+		}
 		if err != nil {
 			if attempt == 0 && v > apiVersionsHangupFallback && errors.Is(err, ErrTransport) && ctx.Err() == nil {
 				return &apiVersionsHangup{version: v, err: err}
