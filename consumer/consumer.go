@@ -251,7 +251,7 @@ func (c *Consumer) install(ctx context.Context, ps []PartitionPosition, replace 
 			continue
 		}
 		c.gen++
-		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen, hwm: -1, lso: -1, readCommitted: c.cfg.Isolation == ReadCommitted, moved: true}
+		c.parts[p.TopicPartition] = &partState{tp: p.TopicPartition, offset: offsets[p.TopicPartition], lastEpoch: -1, leaderEpoch: -1, gen: c.gen, hwm: -1, lso: -1, readCommitted: c.cfg.Isolation == ReadCommitted, moved: true, twin: len(c.order)%2 == 1}
 		c.order = append(c.order, p.TopicPartition)
 	}
 	c.poke()

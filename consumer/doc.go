@@ -211,7 +211,16 @@
 // Fetch to a leader goes out as soon as a response of uncompressed
 // batches arrives, before it is decoded, from the positions its batch
 // headers give (Metrics.EarlyAnswers), so decoding overlaps the next
-// round trip; compressed responses are decoded first. The defaults
+// round trip; compressed responses are decoded first. When responses come
+// full (the leader has more to send) and the network round trip to the
+// leader (the client's shortest connection setup, client.Client.RoundTrip)
+// is at least four times as long as decoding one, as across regions, a
+// leader's partitions are split between two fetch sessions, each with one
+// Fetch in flight on a connection of its own (Metrics.TwinFetches), so two
+// responses arrive per round trip within the same MaxBufferedBytes; a
+// consumer whose client is that far from the cluster starts split. They
+// are joined again, and the second session closed, once responses no
+// longer come full or decoding takes half the round trip. The defaults
 // (Config) are chosen to need no tuning from one partition to thousands,
 // on loopback or across a round trip of tens of milliseconds.
 // A partition sought, resumed, assigned or added while its leader holds the
@@ -231,7 +240,7 @@
 // OFFSET_OUT_OF_RANGE applies Config.OffsetReset; with ResetNone the
 // partition stops and Receive reports an *OffsetOutOfRangeError. A broker's
 // throttle_time_ms delays the next Fetch to it (KIP-219). Close asks each
-// broker to drop the consumer's session (a Fetch with the final epoch -1),
+// broker to drop the consumer's sessions (a Fetch with the final epoch -1),
 // so it does not hold one of the broker's shared session-cache slots until
 // evicted as idle.
 package consumer

@@ -56,7 +56,9 @@ type fakeBroker struct {
 	leaders map[gregor.TopicPartition]int32
 	partErr map[gregor.TopicPartition][]error
 	diverge map[gregor.TopicPartition]*divergingEpoch
-	topErr  []error
+	// rtt is what roundTrip reports (0: unknown).
+	rtt    time.Duration
+	topErr []error
 	// epochs overrides the leader epoch metadata names (default 5);
 	// epochEnds scripts OffsetForLeaderEpoch answers (default: the
 	// asked epoch ends at the log end).
@@ -225,6 +227,9 @@ func (f *fakeBroker) offsetsForLeaderEpoch(ctx context.Context, node int32, reqs
 	}
 	return out, nil
 }
+
+// roundTrip: a fake broker's round trip is unknown (0), unless set.
+func (f *fakeBroker) roundTrip(int32) time.Duration { return f.rtt }
 
 func (f *fakeBroker) closeSession(ctx context.Context, node, id int32) error {
 	f.mu.Lock()

@@ -36,6 +36,7 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 	perRecord := ord.wait(seq)
 	var decoded time.Duration                 // per record
 	defer func() { ord.done(seq, decoded) }() // after the result is handed
+	req.twinVote = 0
 	if res.err != nil {
 		// The connection may still read an abandoned response into
 		// blk.frame, and the call keeps a pointer into blk for that
@@ -58,6 +59,9 @@ func (c *Consumer) doFetch(req *fetchReq, results chan<- *fetchResult) {
 			n += countRecords(p.Records)
 			raw += len(p.Records)
 			compressed = compressed || firstBatchCompressed(p.Records)
+		}
+		if !req.side {
+			req.twinVote = twinVote(c.tr.roundTrip(req.node), raw, req.askBytes, n, perRecord)
 		}
 		// The gate first, on the records the response holds (at least
 		// those decoding will deliver): the headers' scan and the ends

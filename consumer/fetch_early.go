@@ -237,7 +237,7 @@ func (c *Consumer) handleEarly(fs *fetchState, r *fetchResult) {
 	if req.earlyCharge > 0 {
 		fs.chargePerByte = req.earlyCharge // the next Fetch is planned before noteCharge
 	}
-	s := fs.sessions[req.node]
+	s := fs.sessions[req.sessionLane()]
 	s.succeeded(req.plan, r.resp.SessionID)
 	req.sessionDone = true
 	if r.resp.ThrottleMs > 0 {

@@ -1,12 +1,10 @@
 package consumer
 
 import (
-	"context"
 	"errors"
 	"time"
 
 	"github.com/gregor-kafka/gregor"
-	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -46,15 +44,6 @@ func anyMoved(cands []candidate) bool {
 func sessionlessPlan(p fetchPlan, order []gregor.TopicPartition) fetchPlan {
 	return fetchPlan{SessionID: 0, SessionEpoch: finalSessionEpoch, Full: true, Parts: order,
 		Forgotten: p.Forgotten[:0], ForgottenIDs: p.ForgottenIDs[:0]}
-}
-
-// fetchContext is the context a Fetch of req is sent with: the side lane's
-// go on the movedConn connections.
-func fetchContext(ctx context.Context, req *fetchReq) context.Context {
-	if req.side {
-		return client.WithFetchConnection(ctx, movedConn)
-	}
-	return ctx
 }
 
 // endMoveLocked is the side lane's answer for st: the move ends (the

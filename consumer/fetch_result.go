@@ -15,7 +15,7 @@ import (
 // be read into it).
 func (c *Consumer) handleResult(fs *fetchState, r *fetchResult) {
 	req := r.req
-	s := fs.sessions[req.node]
+	s := fs.sessions[req.sessionLane()]
 	now := time.Now()
 	req.busy = false
 	if r.err != nil {

@@ -41,6 +41,7 @@ const firstChargePerByte = 2
 type fetchReq struct {
 	node      int32
 	side      bool // a sessionless Fetch of moved partitions (fetch_moved.go)
+	twin      bool // in the broker's second session's lanes (fetch_twin.go)
 	slot      int  // which of its lane's two fetchReqs it is
 	plan      fetchPlan
 	want      map[gregor.TopicPartition]sessionPart
@@ -58,6 +59,10 @@ type fetchReq struct {
 	// busy and sessionDone are the fetch loop's: sent and its result not
 	// applied yet; the early answer did the session's bookkeeping.
 	busy, sessionDone bool
+	// twinVote is the worker's vote from the response on splitting the
+	// broker between two sessions (twinVote), read by the fetch loop with
+	// the early answer or the result.
+	twinVote int8
 	// reserved is what the Fetch holds of Consumer.reserved (mu): maxBytes,
 	// then from its early answer the charge its headers show.
 	reserved int64
@@ -119,13 +124,16 @@ type fetchResult struct {
 	spare *recBlock
 }
 
-// fetchLane names one of a broker's two fetch lanes: the session's (side
+// fetchLane names one of a broker's fetch lanes: the session's (side
 // false: the broker's fetch session, KIP-227, one Fetch in flight) and the
 // moved partitions' (side true: sessionless Fetches on a connection of
-// their own, fetch_moved.go).
+// their own, fetch_moved.go); twin true names the lanes of the broker's
+// second session, while its partitions are split between two
+// (fetch_twin.go).
 type fetchLane struct {
 	node int32
 	side bool
+	twin bool
 }
 
 // reqSlot names one of a lane's two reusable fetchReqs.
@@ -139,11 +147,14 @@ type reqSlot struct {
 // that sends its Fetches, the channels results and job outcomes come back
 // on, and the planner's scratch slices.
 type fetchState struct {
-	sessions map[int32]*fetchSession
-	reqs     map[reqSlot]*fetchReq
-	workers  map[reqSlot]chan *fetchReq
-	orders   map[fetchLane]*laneOrder
-	results  chan *fetchResult
+	sessions map[fetchLane]*fetchSession // by session lane (fetchReq.sessionLane)
+	// twins is each broker's split between two sessions (fetch_twin.go):
+	// +1 split, -1 not; absent before a vote or twinPrior.
+	twins   map[int32]int8
+	reqs    map[reqSlot]*fetchReq
+	workers map[reqSlot]chan *fetchReq
+	orders  map[fetchLane]*laneOrder
+	results chan *fetchResult
 	// outstanding counts the Fetches sent whose result the loop has not
 	// received (early answers aside).
 	outstanding int
@@ -160,6 +171,8 @@ type fetchState struct {
 	fatal       []candidate
 	fatalErr    []error
 	brokers     []int32
+	twinFirst   []candidate // splitTwins' scratch
+	twinSecond  []candidate
 	resets      []jobPart // collected this round (jobs.go)
 	validations []jobPart
 	// chargePerByte is the charge against MaxBufferedBytes per byte of
@@ -180,7 +193,8 @@ const resultSlots = 4
 
 func newFetchState() *fetchState {
 	return &fetchState{
-		sessions: map[int32]*fetchSession{},
+		sessions: map[fetchLane]*fetchSession{},
+		twins:    map[int32]int8{},
 		reqs:     map[reqSlot]*fetchReq{},
 		workers:  map[reqSlot]chan *fetchReq{},
 		orders:   map[fetchLane]*laneOrder{},
@@ -220,7 +234,7 @@ func (fs *fetchState) freeReq(lane fetchLane) *fetchReq {
 				ord = newLaneOrder()
 				fs.orders[lane] = ord
 			}
-			req = &fetchReq{node: lane.node, side: lane.side, slot: slot, ord: ord, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
+			req = &fetchReq{node: lane.node, side: lane.side, twin: lane.twin, slot: slot, ord: ord, want: map[gregor.TopicPartition]sessionPart{}, gens: map[gregor.TopicPartition]uint64{}}
 			fs.reqs[key] = req
 		}
 		if !req.busy {
@@ -231,7 +245,11 @@ func (fs *fetchState) freeReq(lane fetchLane) *fetchReq {
 }
 
 // lane is the broker lane req is sent in.
-func (req *fetchReq) lane() fetchLane { return fetchLane{req.node, req.side} }
+func (req *fetchReq) lane() fetchLane { return fetchLane{req.node, req.side, req.twin} }
+
+// sessionLane is the session lane of req's lane: the one whose fetch
+// session (fetchState.sessions) req's partitions belong to.
+func (req *fetchReq) sessionLane() fetchLane { return fetchLane{node: req.node, twin: req.twin} }
 
 // fetchWorker sends one lane's Fetches, one at a time, until the fetch
 // loop closes in (after it drained every result).
@@ -280,6 +298,7 @@ func (c *Consumer) fetchLoop() {
 				c.stopFetching(fs)
 				return
 			}
+			c.noteTwinVote(fs, r.req)
 			if r.early {
 				c.handleEarly(fs, r)
 				break
@@ -326,6 +345,7 @@ type candidate struct {
 	known     wire.UUID // the topic ID the position belongs to (zero: none yet)
 	retired   wire.UUID // the topic ID the partition left on a recreation (zero: none)
 	moved     bool      // partState.moved when collected
+	twin      bool      // partState.twin
 	// From metadata (or the hint), set while grouping by broker.
 	epoch int32
 	id    wire.UUID
@@ -401,7 +421,7 @@ func (c *Consumer) collect(fs *fetchState, now time.Time) (earliest time.Time, r
 			continue
 		}
 		offset, lastEpoch := st.fetchPos()
-		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID, retired: st.retiredID, moved: st.moved})
+		cands = append(cands, candidate{tp: tp, offset: offset, lastEpoch: lastEpoch, gen: st.gen, hint: st.hint, known: st.topicID, retired: st.retiredID, moved: st.moved, twin: st.twin})
 		if !slices.Contains(topics, tp.Topic) {
 			topics = append(topics, tp.Topic)
 		}
@@ -511,13 +531,8 @@ func (c *Consumer) sendGrouped(fs *fetchState, now time.Time) time.Time {
 	var earliest time.Time
 	brokers := fs.brokers[:0]
 	for n, l := range fs.byBroker {
+		c.dropTwin(fs, n)
 		if len(l) == 0 {
-			continue
-		}
-		// KIP-219: a throttled broker gets no request until its throttle
-		// time has passed.
-		if s := fs.sessions[n]; s != nil && now.Before(s.throttledUntil) {
-			earliest = earlier(earliest, s.throttledUntil)
 			continue
 		}
 		brokers = append(brokers, n)
@@ -525,12 +540,28 @@ func (c *Consumer) sendGrouped(fs *fetchState, now time.Time) time.Time {
 	slices.Sort(brokers)
 	fs.brokers = brokers
 	for _, node := range brokers {
-		lane := fetchLane{node: node, side: fs.busy[fetchLane{node: node}]}
-		if lane.side && (fs.busy[lane] || !anyMoved(fs.byBroker[node])) {
-			continue
-		}
-		if !c.planFetch(fs, lane, fs.byBroker[node], now) {
-			break
+		first, second := c.splitTwins(fs, node, fs.byBroker[node])
+		for _, part := range [2]struct {
+			twin  bool
+			cands []candidate
+		}{{false, first}, {true, second}} {
+			if len(part.cands) == 0 {
+				continue
+			}
+			session := fetchLane{node: node, twin: part.twin}
+			// KIP-219: a throttled broker gets no request until its
+			// throttle time has passed.
+			if s := fs.sessions[session]; s != nil && now.Before(s.throttledUntil) {
+				earliest = earlier(earliest, s.throttledUntil)
+				continue
+			}
+			lane := fetchLane{node: node, side: fs.busy[session], twin: part.twin}
+			if lane.side && (fs.busy[lane] || !anyMoved(part.cands)) {
+				continue
+			}
+			if !c.planFetch(fs, lane, part.cands, now) {
+				return earliest
+			}
 		}
 	}
 	return earliest
@@ -574,6 +605,12 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 		st := c.parts[cd.tp]
 		if st == nil || st.gen != cd.gen || !st.fetchable(now) || (lane.side && !st.moved) {
 			continue // changed since the snapshot, or not moved (side lane)
+		}
+		if st.decoding != nil && st.decoding.twin != lane.twin {
+			// Its response is decoded in the other session (a split or
+			// join since its early answer): results are ordered within
+			// a session only, so it waits for that result.
+			continue
 		}
 		if cd.epoch > st.leaderEpoch {
 			if st.buf != nil || st.decoding != nil {
@@ -620,6 +657,8 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 	c.m.FetchRequests++
 	if lane.side {
 		c.m.MovedFetches++
+	} else if lane.twin {
+		c.m.TwinFetches++
 	}
 	c.mu.Unlock()
 
@@ -635,10 +674,10 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 // planSession plans req's session fields and partitions in its broker's
 // fetch session (KIP-227), creating the session for a new broker.
 func (c *Consumer) planSession(fs *fetchState, req *fetchReq, order []gregor.TopicPartition) {
-	s := fs.sessions[req.node]
+	s := fs.sessions[req.sessionLane()]
 	if s == nil {
 		s = newFetchSession()
-		fs.sessions[req.node] = s
+		fs.sessions[req.sessionLane()] = s
 	}
 	s.buildInto(&req.plan, order, req.want)
 	if req.plan.Full {

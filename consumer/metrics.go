@@ -18,7 +18,12 @@ type Metrics struct {
 	// Fetch could be sent before the response was decoded (uncompressed
 	// batches within the decode budget): the next round trip overlaps the
 	// decoding.
-	EarlyAnswers      uint64
+	EarlyAnswers uint64
+	// TwinFetches counts Fetch requests sent in a broker's second fetch
+	// session: while a consumer reads faster than one Fetch per round trip
+	// allows, a broker's partitions are split between two sessions, each
+	// with a Fetch in flight.
+	TwinFetches       uint64
 	RecordsDelivered  uint64 // records returned by Receive
 	BytesDelivered    uint64 // bytes charged for the records returned by Receive
 	OffsetResets      uint64 // positions moved by OffsetReset or truncation

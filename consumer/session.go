@@ -147,20 +147,20 @@ const sessionCloseTimeout = 2 * time.Second
 // live until its deadline rather than ending when the requests are
 // written, so an answer arriving within it counts as a success in the
 // client's metrics, not as a call abandoned by every Close.
-func (c *Consumer) closeSessions(sessions map[int32]*fetchSession) {
+func (c *Consumer) closeSessions(sessions map[fetchLane]*fetchSession) {
 	// The answer comes after the long poll Close abandoned: up to MaxWait.
 	live := sessionCloseTimeout + c.cfg.MaxWait
 	ctx, cancel := context.WithTimeout(context.Background(), live)
 	time.AfterFunc(live, cancel)
 	var wg sync.WaitGroup
-	for node, s := range sessions {
+	for lane, s := range sessions {
 		if s.id == 0 {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = c.tr.closeSession(ctx, node, s.id)
+			_ = c.tr.closeSession(ctx, lane.node, s.id)
 		}()
 	}
 	wg.Wait()

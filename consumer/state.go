@@ -51,6 +51,10 @@ type partState struct {
 	// of its broker's session since: while that broker holds a Fetch, it is
 	// fetched at once in a sessionless one instead (fetch_moved.go).
 	moved bool
+	// twin: the partition's side when its broker's partitions are split
+	// between two fetch sessions (fetch_twin.go), alternating in
+	// assignment order.
+	twin bool
 
 	phase phase
 	// flight is the Fetch the partition is listed in while phaseInFlight

@@ -23,6 +23,9 @@ type transport interface {
 	// closeSession asks node to drop fetch session id (KIP-227): writes
 	// the request once (no retry) without waiting for the answer.
 	closeSession(ctx context.Context, node, id int32) error
+	// roundTrip is the network round trip to node as far as known (0:
+	// unknown): client.Client.RoundTrip.
+	roundTrip(node int32) time.Duration
 }
 
 // wireTransport is the transport over a client (a *client.Client; the
@@ -253,6 +256,13 @@ func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, er
 // order, so it would come only after the long-polling Fetch that Close
 // abandoned (up to MaxWait), and nothing depends on it. Enqueued once: a
 // failure to write is not retried.
+func (t wireTransport) roundTrip(node int32) time.Duration {
+	if r, ok := t.cl.(interface{ RoundTrip(int32) time.Duration }); ok {
+		return r.RoundTrip(node)
+	}
+	return 0 // a recorded broker (the offline benchmark)
+}
+
 func (t wireTransport) closeSession(ctx context.Context, node, id int32) error {
 	req := fetchRequest(&fetchReq{plan: fetchPlan{SessionID: id, SessionEpoch: finalSessionEpoch, Full: true}})
 	_, err := t.cl.Enqueue(ctx, node, req)
