@@ -61,7 +61,8 @@ const produceRecordEstimate = scaleValueSize + 21
 // the fraction of min(bound, gregor's loopback records/s of the same run
 // and cell). gregor's consume cells report early/op, the Fetch responses
 // per op after which the next Fetch went out before the response was
-// decoded (consumer.Metrics.EarlyAnswers).
+// decoded (consumer.Metrics.EarlyAnswers), and twin/op, the Fetches per op
+// in a broker's second fetch session (consumer.Metrics.TwinFetches).
 //
 // Compare with: benchstat -col /client
 func BenchmarkDelay(b *testing.B) {
@@ -145,14 +146,21 @@ func produceBound(records int, parts int32, rtt time.Duration) float64 {
 
 // consumeBound is the records/s gregor's default consumer limits allow for
 // reading records 100-byte records from parts partitions of one leader at
-// round trip rtt: one Fetch in flight per leader, each answered with at
-// most min(DefaultMaxBytes (fetch.max.bytes), parts ×
-// DefaultPartitionMaxBytes (max.partition.fetch.bytes), the decode budget
-// DefaultMaxBufferedBytes/4 of buffer charge ÷ the charge per wire byte
-// (wireRecordBytes + 112 per record)), plus the one Metadata round trip
-// that finds the leader.
+// round trip rtt: one Fetch in flight per fetch session, and a leader's
+// partitions in at most two sessions (one with a single partition; see
+// consumer/fetch_twin.go), each Fetch answered with at most
+// min(DefaultMaxBytes (fetch.max.bytes), parts × DefaultPartitionMaxBytes
+// (max.partition.fetch.bytes), the decode budget DefaultMaxBufferedBytes/4
+// of buffer charge ÷ the charge per wire byte (wireRecordBytes + 112 per
+// record)), plus the Metadata round trip that finds the leader and the
+// ApiVersions round trip that opens the consumer's fetch connection (a new
+// client per op; franz-go pays both too). It leaves out the time a
+// response takes to transfer and, at 1 partition, the test bed's 16 MiB
+// log segments (log.segment.bytes): a Fetch reads one segment of a
+// partition, so each boundary costs one short response more.
 func consumeBound(records int, parts int32, rtt time.Duration) float64 {
-	return float64(records) / (float64(1+consumeBoundFetches(records, parts)) * rtt.Seconds())
+	sessions := min(int(parts), 2)
+	return float64(records) / (float64(2+ceilDiv(consumeBoundFetches(records, parts), sessions)) * rtt.Seconds())
 }
 
 // consumeBoundFetches is the fewest Fetches consumeBound's limits allow.
@@ -196,6 +204,7 @@ func delayGregorConsume(b *testing.B, boot []string, topic string, c consumeCase
 	var spent usageSum
 	fetches := requestWriteCounter{key: int16(wire.KeyFetch)}
 	var early uint64 // Fetch responses after which the next Fetch overlapped decoding
+	var twins uint64 // Fetches in a broker's second session (fetch_twin.go)
 	for i := 0; i < b.N; i++ {
 		cl := newGregorClientAt(b, boot, &fetches)
 		start := readUsage()
@@ -208,12 +217,15 @@ func delayGregorConsume(b *testing.B, boot []string, topic string, c consumeCase
 		}
 		gregorReadAll(b, ctx, cons, true)
 		spent.add(start, readUsage())
-		early += cons.Metrics().EarlyAnswers
+		m := cons.Metrics()
+		early += m.EarlyAnswers
+		twins += m.TwinFetches
 		cons.Close(context.Background())
 		cl.Close(context.Background())
 	}
 	b.ReportMetric(float64(fetches.n.Load())/float64(b.N), "fetches/op")
 	b.ReportMetric(float64(early)/float64(b.N), "early/op")
+	b.ReportMetric(float64(twins)/float64(b.N), "twin/op")
 	return spent.report(b, b.N*consumeRecords)
 }
 
