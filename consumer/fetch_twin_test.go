@@ -3,6 +3,7 @@ package consumer
 import (
 	"bytes"
 	"context"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -155,6 +156,15 @@ func TestTwinSessionsOverALongLink(t *testing.T) {
 	}
 	if m := c.Metrics(); m.TwinFetches == 0 {
 		t.Error("Metrics.TwinFetches is 0")
+	}
+	// Close leaves neither session behind on the broker.
+	if err := c.Close(bg()); err != nil {
+		t.Fatal(err)
+	}
+	l.fakeBroker.mu.Lock()
+	defer l.fakeBroker.mu.Unlock()
+	if len(l.sessions) != 0 {
+		t.Errorf("sessions left on the broker after Close: %v", slices.Collect(maps.Keys(l.sessions)))
 	}
 }
 
