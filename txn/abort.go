@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gregor-kafka/gregor/client"
 	"github.com/gregor-kafka/gregor/wire"
 )
 
@@ -59,7 +60,7 @@ func (t *Producer) abortLocked(ctx context.Context) error {
 	// Sends in progress give up at once (txnCancel); what they admitted
 	// belongs to this transaction and fails below.
 	_ = t.waitSends(t.life)
-	t.hooks.FailHeld(ErrAborted)
+	t.hooks.FailHeld(t.abortCause())
 	t.mu.Lock()
 	pid, epoch := t.pid, t.epoch
 	if err := t.fatalErr; err != nil {
@@ -91,7 +92,7 @@ func (t *Producer) abortLocked(ctx context.Context) error {
 // when the coordinator no longer takes the epoch (KIP-588), InitProducerId
 // with the current ID and epoch.
 func (t *Producer) abortRest(ctx context.Context, e *ending) error {
-	if err := t.hooks.Drain(ctx, ErrAborted); err != nil {
+	if err := t.hooks.Drain(ctx, t.abortCause()); err != nil {
 		return err
 	}
 	if err := waitRegistration(ctx, e.reg); err != nil {
@@ -129,4 +130,19 @@ func (t *Producer) abortRest(ctx context.Context, e *ending) error {
 	// v1: the drained partitions restart their sequences; they need a new
 	// epoch (KIP-360).
 	return t.initPID(ctx)
+}
+
+// abortCause is the terminal error of a record an abort fails: ErrAborted,
+// joined with client.ErrClosed once the client is closed. Closing the
+// client fails the producer's records with client.ErrClosed; when the
+// producer is closed (or aborts) right after, the abort can reach a record
+// first, and the record must still say that its client closed, whichever
+// came first.
+func (t *Producer) abortCause() error {
+	select {
+	case <-t.cl.Closed():
+		return errors.Join(ErrAborted, client.ErrClosed)
+	default:
+		return ErrAborted
+	}
 }

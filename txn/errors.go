@@ -66,7 +66,9 @@ var (
 	// batch came back from a request for a retry. Its certainty is NotSent,
 	// or PossiblySent when an earlier attempt of its batch may have been
 	// written (the abort makes such a write invisible to read_committed
-	// consumers); it is never written into a later transaction.
+	// consumers); it is never written into a later transaction. Once the
+	// client is closed, a record the abort fails also matches
+	// client.ErrClosed.
 	ErrAborted = errors.New("txn: record not sent: its transaction aborted")
 	// ErrClosed: the producer is closed. errors.Is(ErrClosed,
 	// client.ErrClosed) holds.

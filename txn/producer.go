@@ -246,7 +246,7 @@ func (t *Producer) Close(ctx context.Context) error {
 	} else {
 		abortErr = t.awaitEnd(ctx) // the previous transaction's end, within ctx
 		// A fatal error may have left records held (never sent).
-		t.hooks.FailHeld(ErrAborted)
+		t.hooks.FailHeld(t.abortCause())
 	}
 	err := t.p.Close(ctx)
 	t.mu.Lock()
