@@ -100,12 +100,7 @@ func (c *Consumer) noteTwinVote(fs *fetchState, req *fetchReq) {
 func (c *Consumer) twinned(fs *fetchState, node int32) bool {
 	v, ok := fs.twins[node]
 	if !ok {
-		perByte := fs.chargePerByte
-		if perByte == 0 {
-			perByte = firstChargePerByte
-		}
-		share := min(int64(c.cfg.MaxBytes), max(c.cfg.MaxBufferedBytes/fetchShare, 1))
-		v = twinPrior(c.tr.roundTrip(node), int64(float64(share)/max(perByte, 1)))
+		v = twinPrior(c.tr.roundTrip(node), int64(fs.askBytes(c.shareBytes())))
 		fs.twins[node] = v
 	}
 	return v > 0

@@ -583,13 +583,9 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 		c.mu.Unlock()
 		return false
 	}
-	maxBytes := min(room, int64(c.cfg.MaxBytes), max(c.cfg.MaxBufferedBytes/fetchShare, 1))
+	maxBytes := min(room, c.shareBytes())
 	req.maxBytes = int32(maxBytes)
-	perByte := fs.chargePerByte
-	if perByte == 0 {
-		perByte = firstChargePerByte // no response with records yet
-	}
-	req.askBytes = int32(max(float64(maxBytes)/max(perByte, 1), 1))
+	req.askBytes = fs.askBytes(maxBytes)
 	req.isolation, req.maxWait, req.minBytes, req.partMax = c.cfg.Isolation, c.cfg.MaxWait, c.cfg.MinBytes, c.cfg.PartitionMaxBytes
 	req.rack = c.cfg.Rack
 	if lane.side {
@@ -669,6 +665,23 @@ func (c *Consumer) planFetch(fs *fetchState, lane fetchLane, cands []candidate, 
 	}
 	c.send(fs, req)
 	return true
+}
+
+// shareBytes is the most one Fetch reserves of the buffer: MaxBytes, and at
+// most 1/fetchShare of MaxBufferedBytes.
+func (c *Consumer) shareBytes() int64 {
+	return min(int64(c.cfg.MaxBytes), max(c.cfg.MaxBufferedBytes/fetchShare, 1))
+}
+
+// askBytes is a Fetch's max_bytes for a decode budget of maxBytes: the
+// budget over the charge per records-field byte of the last response with
+// records (firstChargePerByte before one).
+func (fs *fetchState) askBytes(maxBytes int64) int32 {
+	perByte := fs.chargePerByte
+	if perByte == 0 {
+		perByte = firstChargePerByte // no response with records yet
+	}
+	return int32(max(float64(maxBytes)/max(perByte, 1), 1))
 }
 
 // planSession plans req's session fields and partitions in its broker's
