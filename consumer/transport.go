@@ -256,17 +256,20 @@ func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, er
 // order, so it would come only after the long-polling Fetch that Close
 // abandoned (up to MaxWait), and nothing depends on it. Enqueued once: a
 // failure to write is not retried.
+func (t wireTransport) closeSession(ctx context.Context, node, id int32) error {
+	req := fetchRequest(&fetchReq{plan: fetchPlan{SessionID: id, SessionEpoch: finalSessionEpoch, Full: true}})
+	_, err := t.cl.Enqueue(ctx, node, req)
+	return err
+}
+
+// roundTrip is the client's shortest connection-setup round trip to node
+// (client.Client.RoundTrip); 0 over a recorded broker (the offline
+// benchmark), which has none.
 func (t wireTransport) roundTrip(node int32) time.Duration {
 	if r, ok := t.cl.(interface{ RoundTrip(int32) time.Duration }); ok {
 		return r.RoundTrip(node)
 	}
 	return 0 // a recorded broker (the offline benchmark)
-}
-
-func (t wireTransport) closeSession(ctx context.Context, node, id int32) error {
-	req := fetchRequest(&fetchReq{plan: fetchPlan{SessionID: id, SessionEpoch: finalSessionEpoch, Full: true}})
-	_, err := t.cl.Enqueue(ctx, node, req)
-	return err
 }
 
 func (t wireTransport) listOffsets(ctx context.Context, node int32, isolation IsolationLevel, reqs []listReq) (map[gregor.TopicPartition]listResp, error) {
