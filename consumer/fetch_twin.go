@@ -144,17 +144,19 @@ func (c *Consumer) dropTwin(fs *fetchState, node int32) {
 		defer c.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), sessionCloseTimeout)
 		defer cancel()
-		_ = c.tr.closeSession(ctx, node, s.id) // ignored as in closeSessions
+		_ = c.tr.closeSession(laneContext(ctx, lane), node, s.id) // ignored as in closeSessions
 	}()
 }
 
-// fetchContext is the context a Fetch of req is sent with: the side lane's
-// go on the movedConn connections, a second session's on the twinConn ones.
-func fetchContext(ctx context.Context, req *fetchReq) context.Context {
+// laneContext is the context a request of lane is sent with: the side
+// lane's go on the movedConn connections, a second session's (its Fetches
+// and the request that closes it) on the twinConn ones, so none waits
+// behind a Fetch the broker holds on another lane's connection.
+func laneContext(ctx context.Context, lane fetchLane) context.Context {
 	switch {
-	case req.side:
+	case lane.side:
 		return client.WithFetchConnection(ctx, movedConn)
-	case req.twin:
+	case lane.twin:
 		return client.WithFetchConnection(ctx, twinConn)
 	}
 	return ctx

@@ -160,7 +160,7 @@ func (c *Consumer) closeSessions(sessions map[fetchLane]*fetchSession) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = c.tr.closeSession(ctx, lane.node, s.id)
+			_ = c.tr.closeSession(laneContext(ctx, lane), lane.node, s.id)
 		}()
 	}
 	wg.Wait()

@@ -236,7 +236,7 @@ func (t wireTransport) fetch(ctx context.Context, req *fetchReq) (*fetchResp, er
 	if req.blk != nil {
 		fc.frame = &req.blk.frame
 	}
-	m, err := requestAs[*wire.FetchResponse](fetchContext(ctx, req), t.cl, req.node, fc, "Fetch")
+	m, err := requestAs[*wire.FetchResponse](laneContext(ctx, req.lane()), t.cl, req.node, fc, "Fetch")
 	if err != nil {
 		// fc may still be read by the connection (an abandoned
 		// response): the caller drops req with it.
