@@ -161,15 +161,13 @@ func (c *Client) negotiate(ctx context.Context, cn *conn) error {
 	for attempt := 0; ; attempt++ {
 		sent := time.Now()
 		r, err := cn.roundTrip(ctx, req, info, v)
-		if err == nil {
-			c.rtts.note(cn.broker, time.Since(sent))
-		}
 		if err != nil {
 			if attempt == 0 && v > apiVersionsHangupFallback && errors.Is(err, ErrTransport) && ctx.Err() == nil {
 				return &apiVersionsHangup{version: v, err: err}
 			}
 			return err
 		}
+		c.rtts.note(cn.broker, time.Since(sent))
 		resp = r.(*wire.ApiVersionsResponse)
 		if resp.ErrorCode != wire.ErrUnsupportedVersion.Code || attempt > 0 || v == 0 {
 			break
