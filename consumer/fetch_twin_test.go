@@ -98,11 +98,7 @@ func (l *twinLink) fetch(ctx context.Context, req *fetchReq) (*fetchResp, error)
 		l.most = max(l.most, l.inFlight)
 		l.mu.Unlock()
 	}
-	resp, err := l.fakeBroker.fetch(ctx, req)
-	select {
-	case <-time.After(l.rtt): // the link's delay, not a synchronization
-	case <-ctx.Done():
-	}
+	resp, err := slowLink{l.fakeBroker, l.rtt}.fetch(ctx, req)
 	if req.twin && slices.Contains(parts, l.watched) {
 		l.answeredOnce.Do(func() { close(l.twinAnswered) })
 	}
